@@ -1,0 +1,129 @@
+// MARK: - Deleting
+
+extension ObjectContext {
+    /// Deletes an object, applying the delete rules of its relationships: destinations of
+    /// cascade relationships are deleted too (level by level, with no recursion, so a chain
+    /// of any depth is fine), nullify relationships let go of it. Deny rules are checked
+    /// when saving.
+    ///
+    /// - Precondition: the object belongs to this context.
+    public func delete(_ object: ManagedObject) {
+        preconditionOnQueue(for: object)
+        precondition(object.context === self, "\(object.objectID) belongs to another context")
+        guard object.state != .deleted else { return }
+        markDeleted(object)
+        applyDeleteRules([object])
+        scheduleProcessing()
+    }
+
+    /// Marks one object deleted, without delete rules (undo and redo use this directly).
+    func markDeleted(_ object: ManagedObject) {
+        let row = object.row
+        _undoManager?.register(.restore(DeletedObject(
+            object: object, row: row, snapshot: object.snapshot, snapshotVersion: object.snapshotVersion,
+            changedFields: object.changedFields, previousState: object.state)))
+        untrackChange(object)
+        if object.state == .inserted {
+            registry.removeValue(forKey: object.objectID)
+            object.state = .deleted
+        } else {
+            object.current = row
+            object.state = .deleted
+            trackChange(object)
+        }
+        pending.deleted(object.objectID)
+    }
+
+    /// Follows the delete rules from `deleted`, one level of the object graph at a time.
+    func applyDeleteRules(_ deleted: [ManagedObject]) {
+        var frontier = deleted
+        while !frontier.isEmpty {
+            var next: [ManagedObject] = []
+            for (entity, objects) in Dictionary(grouping: frontier, by: \.entityName) {
+                for relationship in model.layout(entity).orderedRelationships {
+                    let rule = relationship.description.deleteRule
+                    guard rule != .deny else { continue }
+                    switch relationship.storage {
+                    case .foreignKey(let fk):
+                        guard rule == .cascade else { continue }
+                        for object in objects {
+                            guard let id = object.row.refs[fk] else { continue }
+                            let destination = self.object(with: id)
+                            if destination.state != .deleted {
+                                markDeleted(destination)
+                                next.append(destination)
+                            }
+                        }
+                    case .inverse(let destinationFK):
+                        for holder in holders(of: objects, entity: relationship.destination, foreignKey: destinationFK)
+                        where holder.state != .deleted {
+                            if rule == .cascade {
+                                markDeleted(holder)
+                                next.append(holder)
+                            } else {
+                                writeField(holder, holder.layout.attributes.count + destinationFK, .ref(nil))
+                            }
+                        }
+                    }
+                }
+            }
+            frontier = next
+        }
+    }
+
+    /// The objects of `entity` whose foreign key points at any of `objects`, 500 at a time.
+    func holders(of objects: [ManagedObject], entity: String, foreignKey: Int) -> [ManagedObject] {
+        let layout = model.layout(entity)
+        var result: [ManagedObject] = []
+        let ids = objects.map(\.objectID)
+        for start in stride(from: 0, to: ids.count, by: 500) {
+            let chunk = Array(ids[start..<min(start + 500, ids.count)])
+            do {
+                result += try fetchObjects(Query(layout: layout, predicate: .refersToAny(foreignKey, chunk),
+                                                 sorts: [], limit: nil, offset: 0))
+            } catch {
+                preconditionFailure("could not read '\(entity)' objects while applying delete rules: \(error)")
+            }
+        }
+        return result
+    }
+
+    // MARK: - Validation
+
+    /// Checks what a save would write: required attributes set, deny rules respected, unique
+    /// attributes not shared by two changed objects.
+    func validateForSave() throws {
+        var uniqueSeen: [RefKey: [StoreValue: ObjectID]] = [:]
+        for object in changed.values {
+            let layout = object.layout
+            switch object.state {
+            case .inserted, .updated:
+                guard let row = object.current else { continue }
+                for (i, attribute) in layout.attributes.enumerated() where !attribute.isOptional && row.values[i].isNull {
+                    throw StoreError(.validation, "Could not save \(object.objectID): required attribute '\(attribute.name)' is nil. Set it, or declare it optional.")
+                }
+                for i in layout.uniqueAttributes where !row.values[i].isNull {
+                    let key = RefKey(entity: layout.name, foreignKey: i)
+                    if let other = uniqueSeen[key, default: [:]].updateValue(object.objectID, forKey: row.values[i]) {
+                        throw StoreError(.uniqueConstraint, "Could not save: \(other) and \(object.objectID) both have \(layout.attributes[i].name) = \(row.values[i]); it must be unique. Use find-or-create to update one object instead of inserting two.")
+                    }
+                }
+            case .deleted:
+                for relationship in layout.orderedRelationships where relationship.description.deleteRule == .deny {
+                    let blocked: Bool
+                    switch relationship.storage {
+                    case .foreignKey(let fk):
+                        blocked = object.row.refs[fk].map { self.object(with: $0).state != .deleted } ?? false
+                    case .inverse(let destinationFK):
+                        blocked = !holders(of: [object], entity: relationship.destination, foreignKey: destinationFK).isEmpty
+                    }
+                    if blocked {
+                        throw StoreError(.validation, "Could not save: \(object.objectID) is deleted but its '\(relationship.description.name)' relationship (delete rule: deny) still has destinations. Delete or move them first.")
+                    }
+                }
+            case .clean:
+                continue
+            }
+        }
+    }
+}

@@ -1,0 +1,165 @@
+// MARK: - Merging saves made elsewhere
+
+extension ObjectContext {
+    /// Brings this context up to date with a save made by another context of the same store:
+    /// temporary IDs become permanent, changed objects take the saved values (keeping this
+    /// context's own unsaved changes on top), deleted objects without unsaved changes leave
+    /// the context. Observers (results controllers) are told.
+    public func mergeChanges(from note: SaveNotification) {
+        preconditionOnQueue()
+        applyPermanentIDs(note)
+        for id in note.deleted {
+            let id = resolve(id)
+            pending.deleted(id)
+            guard let object = registry[id], !object.hasChanges else { continue }
+            registry.removeValue(forKey: id)
+            object.state = .deleted
+        }
+        for id in note.updated {
+            guard let row = note.rows[id] else { continue }
+            pending.updated(id)
+            guard let object = registry[resolve(id)], !object.isFault else { continue }
+            switch object.state {
+            case .clean:
+                settle(object, row)
+            case .updated:
+                untrackChange(object)
+                var current = row.row
+                if let mine = object.current { current.copyFields(object.changedFields, from: mine) }
+                object.snapshot = row.row
+                object.snapshotVersion = row.version
+                object.current = current
+                trackChange(object)
+            case .deleted:
+                // Still to be deleted, but from the values seen now.
+                object.snapshot = row.row
+                object.snapshotVersion = row.version
+                object.current = row.row
+            case .inserted:
+                continue
+            }
+        }
+        for id in note.inserted { pending.inserted(id) }
+        if performDepth == 0 { processPendingChanges() }
+    }
+
+    /// A root save reaches every context of the stack: permanent IDs and new row versions
+    /// always, the values too when ``automaticallyMergesChangesFromParent`` is on.
+    func storeDidSave(_ note: SaveNotification) {
+        if _automaticallyMerges {
+            mergeChanges(from: note)
+        } else {
+            applyPermanentIDs(note)
+            if performDepth == 0 { processPendingChanges() }
+        }
+        for child in liveChildren() {
+            child.queue.async { child.storeDidSave(note) }
+        }
+    }
+
+    /// Records the new row versions of objects whose values are the saved ones.
+    private func applyPermanentIDs(_ note: SaveNotification) {
+        adoptPermanentIDs()
+        for (id, row) in note.rows {
+            guard let object = registry[id], var snapshot = object.snapshot else { continue }
+            snapshot.resolveRefs(resolve)
+            if snapshot == row.row {
+                object.snapshot = snapshot
+                object.snapshotVersion = row.version
+            }
+        }
+    }
+
+    /// Gives every object registered under a temporary ID that became permanent its
+    /// permanent ID, and makes the references in unsaved rows permanent. Runs at the first
+    /// use of the context after a root save (checked in `preconditionOnQueue`), so a context
+    /// never holds one object under two IDs.
+    func adoptPermanentIDs() {
+        appliedAliasGeneration = store.aliasGeneration.load(ordering: .acquiring)
+        for temporary in registry.keys where temporary.isTemporary {
+            let permanent = resolve(temporary)
+            guard permanent != temporary, let object = registry[temporary] else { continue }
+            let tracked = changed[temporary] != nil
+            if tracked { untrackChange(object) }
+            rename(object, to: permanent)
+            if tracked { trackChange(object) }
+        }
+        for object in Array(changed.values) where object.current?.refs.contains(where: { $0?.isTemporary ?? false }) ?? false {
+            untrackChange(object)
+            object.current?.resolveRefs(resolve)
+            trackChange(object)
+        }
+    }
+
+    // MARK: - Discarding changes
+
+    /// Discards every unsaved change: inserted objects leave, changed and deleted objects
+    /// return to their saved values. Clears the undo stack.
+    public func rollback() {
+        preconditionOnQueue()
+        for object in Array(changed.values) {
+            switch object.state {
+            case .inserted:
+                registry.removeValue(forKey: object.objectID)
+                object.state = .deleted
+                pending.deleted(object.objectID)
+            case .updated, .deleted:
+                object.current = nil
+                object.changedFields = FieldSet()
+                object.state = .clean
+                pending.updated(object.objectID)
+            case .clean:
+                continue
+            }
+        }
+        clearChangeTracking()
+        _undoManager?.removeAllActions()
+        if performDepth == 0 { processPendingChanges() }
+    }
+
+    /// Forgets every object and change: objects held elsewhere no longer belong to the context.
+    /// Results controllers refetch. Clears the undo stack.
+    public func reset() {
+        preconditionOnQueue()
+        for object in registry.values { object.context = nil }
+        registry.removeAll()
+        clearChangeTracking()
+        _undoManager?.removeAllActions()
+        pending.change.invalidatedAll = true
+        registryCountAtLastSweep = 0
+        if performDepth == 0 { processPendingChanges() }
+    }
+
+    /// Re-reads an object's values from the parent.
+    ///
+    /// - Parameters:
+    ///   - object: The object to refresh.
+    ///   - mergeChanges: Keep the object's unsaved changes on top of the fresh values (true),
+    ///     or discard them (false).
+    /// - Throws: ``StoreError`` when the parent cannot be read.
+    public func refresh(_ object: ManagedObject, mergeChanges: Bool) throws {
+        preconditionOnQueue(for: object)
+        guard object.state != .inserted else { return }
+        let fresh = try sourceRows(for: [object.objectID], entity: object.entityName).first
+        let mine = object.current
+        untrackChange(object)
+        if let fresh {
+            object.snapshot = fresh.row
+            object.snapshotVersion = fresh.version
+        } else {
+            object.snapshot = nil
+        }
+        if mergeChanges, object.state == .updated, let mine, let fresh {
+            var current = fresh.row
+            current.copyFields(object.changedFields, from: mine)
+            object.current = current
+            trackChange(object)
+        } else {
+            object.current = nil
+            object.changedFields = FieldSet()
+            object.state = .clean
+        }
+        pending.updated(object.objectID)
+        scheduleProcessing()
+    }
+}

@@ -1,0 +1,149 @@
+// MARK: - Receiving a child's save
+
+extension ObjectContext {
+    /// Applies a child context's save to this context's memory (on this context's queue).
+    ///
+    /// Conflicts are found by comparing the child's snapshot of each object with this
+    /// context's current values; a difference means the object changed here since the child
+    /// read it. Delete rules run again here, for objects the child did not know about.
+    func acceptPush(_ changes: ChangeSet) throws -> PushOutcome {
+        preconditionOnQueue()
+        let undoManager = _undoManager
+        _undoManager = nil
+        defer { _undoManager = undoManager }
+
+        let conflicts = findConflicts(changes)
+        if !conflicts.isEmpty && changes.policy == .error {
+            throw StoreError.mergeConflict(conflicts)
+        }
+        var outcome = PushOutcome()
+        for object in changes.inserted { acceptInsert(object, &outcome) }
+        for object in changes.updated { acceptUpdate(object, policy: changes.policy, &outcome) }
+        var deletedHere: [ManagedObject] = []
+        for object in changes.deleted {
+            if let deleted = acceptDelete(object, policy: changes.policy, &outcome) { deletedHere.append(deleted) }
+        }
+        applyDeleteRules(deletedHere)
+
+        let note = SaveNotification(changes: changes, outcome: outcome, contextName: changes.source, wroteToStore: false, model: model)
+        for child in liveChildren() where ObjectIdentifier(child) != changes.sourceID {
+            child.queue.async {
+                if child._automaticallyMerges { child.mergeChanges(from: note) }
+            }
+        }
+        return outcome
+    }
+
+    /// The objects the child changed that changed here too since the child read them.
+    private func findConflicts(_ changes: ChangeSet) -> [MergeConflict] {
+        var conflicts: [MergeConflict] = []
+        func check(_ pushed: PushedObject, isDelete: Bool) {
+            guard let object = registry[resolve(pushed.id)], !object.isFault, let snapshot = pushed.snapshot else { return }
+            if object.state == .deleted {
+                if !isDelete {
+                    conflicts.append(MergeConflict(objectID: object.objectID, kind: .deletedElsewhere, properties: [], foundIn: name))
+                }
+                return
+            }
+            let differing = differingFields(object.row, snapshot)
+            if !differing.isEmpty {
+                conflicts.append(MergeConflict(objectID: object.objectID, kind: isDelete ? .changedElsewhereWhileDeleted : .changedElsewhere,
+                                               properties: differing.map(object.layout.fieldName), foundIn: name))
+            }
+        }
+        for pushed in changes.updated { check(pushed, isDelete: false) }
+        for pushed in changes.deleted { check(pushed, isDelete: true) }
+        return conflicts
+    }
+
+    /// Fields that differ, comparing references by their permanent IDs.
+    func differingFields(_ a: RowData, _ b: RowData) -> FieldSet {
+        var a = a, b = b
+        a.resolveRefs(resolve)
+        b.resolveRefs(resolve)
+        return a.differingFields(from: b)
+    }
+
+    private func acceptInsert(_ pushed: PushedObject, _ outcome: inout PushOutcome) {
+        let id = resolve(pushed.id)
+        let object: ManagedObject
+        if let existing = registry[id] {
+            // An undone delete coming back: the object exists here (deleted, or clean).
+            object = existing
+            untrackChange(object)
+            let base = object.snapshot ?? pushed.row
+            object.current = pushed.row
+            object.changedFields.formUnion(differingFields(pushed.row, base))
+            object.state = object.snapshot == nil ? .inserted : .updated
+            pending.updated(id)
+        } else {
+            object = ManagedObject(id: id, layout: model.layout(id.entityName), context: self)
+            object.current = pushed.row
+            object.changedFields = FieldSet(0..<object.layout.fieldCount)
+            object.state = .inserted
+            registry[id] = object
+            pending.inserted(id)
+        }
+        trackChange(object)
+        outcome.rows[pushed.id] = VersionedRow(id: id, row: pushed.row, version: object.snapshotVersion)
+    }
+
+    private func acceptUpdate(_ pushed: PushedObject, policy: MergePolicy, _ outcome: inout PushOutcome) {
+        let id = resolve(pushed.id)
+        let object = registry[id] ?? {
+            let object = ManagedObject(id: id, layout: model.layout(id.entityName), context: self)
+            registry[id] = object
+            return object
+        }()
+        var result = pushed.row
+        if object.isFault {
+            object.snapshot = pushed.snapshot
+            object.snapshotVersion = pushed.snapshotVersion
+        } else if object.state == .deleted {
+            guard policy.oursSurvives else {
+                outcome.removed.insert(pushed.id)
+                return
+            }
+            untrackChange(object)
+            object.state = .updated
+        } else if let snapshot = pushed.snapshot {
+            let theirs = object.row
+            let conflicting = differingFields(theirs, snapshot)
+            if conflicting.isEmpty {
+                result = theirs
+                result.copyFields(pushed.changedFields, from: pushed.row)
+            } else {
+                result = policy.resolve(ours: pushed.row, changed: pushed.changedFields, theirs: theirs, conflicting: conflicting)
+            }
+        }
+        untrackChange(object)
+        let base = object.snapshot ?? result
+        object.current = result
+        object.changedFields.formUnion(pushed.changedFields)
+        object.changedFields.formUnion(differingFields(result, base))
+        if object.state != .inserted { object.state = .updated }
+        trackChange(object)
+        pending.updated(id)
+        outcome.rows[pushed.id] = VersionedRow(id: id, row: result, version: object.snapshotVersion)
+    }
+
+    /// Applies a pushed delete; returns the object when it became deleted here.
+    private func acceptDelete(_ pushed: PushedObject, policy: MergePolicy, _ outcome: inout PushOutcome) -> ManagedObject? {
+        let id = resolve(pushed.id)
+        let object = registry[id] ?? {
+            let object = ManagedObject(id: id, layout: model.layout(id.entityName), context: self)
+            registry[id] = object
+            return object
+        }()
+        if object.state == .deleted { return nil }
+        if object.isFault {
+            object.snapshot = pushed.snapshot ?? pushed.row
+            object.snapshotVersion = pushed.snapshotVersion
+        } else if let snapshot = pushed.snapshot, !differingFields(object.row, snapshot).isEmpty, !policy.oursSurvives {
+            outcome.undeleted[pushed.id] = VersionedRow(id: id, row: object.row, version: object.snapshotVersion)
+            return nil
+        }
+        markDeleted(object)
+        return object
+    }
+}

@@ -1,0 +1,264 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// A scratchpad of managed objects, confined to one queue: Core Data's
+/// `NSManagedObjectContext`, for Linux and Swift 6.
+///
+/// Contexts form a stack. The *root* context is attached to a ``PersistentStore`` and is the
+/// only one that writes to disk; a *child* context's ``save()`` pushes its changes one level
+/// up, into its parent's memory. A typical stack is a private-queue root, a main context
+/// (``ConcurrencyType/main``) for the user interface, and private worker contexts for
+/// background work.
+///
+/// A context and its objects are used only on the context's queue: inside
+/// ``perform(_:)`` / ``performAndWait(_:)``, or directly on the main actor for a main
+/// context. Only ``ObjectID``s cross between contexts.
+///
+/// ```swift
+/// let store = try PersistentStore(url: url, model: model)
+/// let root = ObjectContext(store: store)
+/// let main = ObjectContext(.main, parent: root)
+/// let worker = ObjectContext(.privateQueue, parent: root)
+/// try await worker.perform { ctx in
+///     let item = ctx.insert("Item")
+///     item[Item.title] = "Imported"
+///     try ctx.save()           // into root, in memory
+/// }
+/// try await root.perform { try $0.save() }   // to disk
+/// ```
+// @unchecked Sendable: every mutable property below the "queue-confined state" mark is read
+// and written only on `queue`, which `preconditionOnQueue()` checks at each public entry
+// point; `links` (children and observers, reached from other threads) is a Mutex.
+public final class ObjectContext: @unchecked Sendable {
+    /// Where a context runs.
+    public enum ConcurrencyType: Sendable {
+        /// On the main queue / main actor.
+        case main
+        /// On a serial queue of its own.
+        case privateQueue
+    }
+
+    enum Parent {
+        case store(PersistentStore)
+        case context(ObjectContext)
+    }
+
+    /// Where the context runs.
+    public let concurrencyType: ConcurrencyType
+    /// A name for logs and errors.
+    public let name: String
+    /// The store at the root of this context's stack.
+    public let store: PersistentStore
+    let parent: Parent
+    let model: ObjectModel
+    let queue: DispatchQueue
+    private let queueToken: QueueToken
+    let links = Mutex(Links())
+
+    // MARK: Queue-confined state
+
+    /// Objects by ID; clean ones are dropped by `sweep()` when nobody else holds them.
+    var registry: [ObjectID: ManagedObject] = [:]
+    /// Inserted, updated and deleted objects, by ID.
+    var changed: [ObjectID: ManagedObject] = [:]
+    /// IDs of changed objects, per entity.
+    var changedByEntity: [String: Set<ObjectID>] = [:]
+    /// For changed, not deleted objects: which of them point at a given destination.
+    var refIndex: [RefKey: [ObjectID: Set<ObjectID>]] = [:]
+    /// Changes not yet announced to observers.
+    var pending = PendingChanges()
+    var processingScheduled = false
+    var performDepth = 0
+    var registryCountAtLastSweep = 0
+    var changeObservers: [WeakObserver] = []
+    var appliedAliasGeneration = 0
+    var _mergePolicy: MergePolicy = .error
+    var _undoManager: ObjectUndoManager?
+    var _automaticallyMerges = false
+
+    // MARK: - Making contexts
+
+    /// Makes a root context attached to a store. Root contexts run on a private queue.
+    ///
+    /// - Parameters:
+    ///   - store: The store the context reads and writes.
+    ///   - name: A name for logs and errors.
+    public init(store: PersistentStore, name: String = "root") {
+        self.concurrencyType = .privateQueue
+        self.name = name
+        self.store = store
+        self.parent = .store(store)
+        self.model = store.model
+        self.queue = DispatchQueue(label: "poddoc.context.\(name)")
+        self.queueToken = QueueToken()
+        queue.setSpecific(key: QueueToken.key, value: queueToken)
+    }
+
+    /// Makes a child context whose saves go into `parent`.
+    ///
+    /// - Parameters:
+    ///   - concurrencyType: `.main` for the context the user interface uses, `.privateQueue`
+    ///     for background work.
+    ///   - parent: The context that receives this context's saves.
+    ///   - name: A name for logs and errors.
+    public init(_ concurrencyType: ConcurrencyType, parent: ObjectContext, name: String? = nil) {
+        self.concurrencyType = concurrencyType
+        self.name = name ?? (concurrencyType == .main ? "main" : "worker")
+        self.store = parent.store
+        self.parent = .context(parent)
+        self.model = parent.model
+        switch concurrencyType {
+        case .main:
+            self.queue = .main
+            self.queueToken = QueueToken.main
+        case .privateQueue:
+            self.queue = DispatchQueue(label: "poddoc.context.\(self.name)")
+            self.queueToken = QueueToken()
+            queue.setSpecific(key: QueueToken.key, value: queueToken)
+        }
+        parent.links.withLock { $0.children.append(WeakContext(self)) }
+    }
+
+    /// The context this one saves into, or nil for a root context.
+    public var parentContext: ObjectContext? {
+        if case .context(let p) = parent { return p }
+        return nil
+    }
+
+    // MARK: - Running on the context's queue
+
+    /// Runs `body` on the context's queue and returns its result.
+    ///
+    /// Pending changes are announced to observers when the outermost block ends.
+    ///
+    /// - Throws: whatever `body` throws.
+    public func perform<T: Sendable, E: Error>(
+        _ body: @escaping @Sendable (ObjectContext) throws(E) -> T
+    ) async throws(E) -> T {
+        let result: Result<T, E> = await withCheckedContinuation { continuation in
+            queue.async {
+                continuation.resume(returning: self.runBlock(body))
+            }
+        }
+        return try result.get()
+    }
+
+    /// Runs `body` on the context's queue and waits for it. Reentrant: on the context's queue
+    /// already, `body` runs at once.
+    ///
+    /// Never call it on a child from inside its parent's queue, nor on a main context from a
+    /// queue the main thread is waiting for: that deadlocks, as it would in Core Data.
+    ///
+    /// - Throws: whatever `body` throws.
+    public func performAndWait<T, E: Error>(_ body: (ObjectContext) throws(E) -> T) throws(E) -> T {
+        if isOnQueue { return try runBlock(body).get() }
+        return try queue.sync { runBlock(body) }.get()
+    }
+
+    private func runBlock<T, E: Error>(_ body: (ObjectContext) throws(E) -> T) -> Result<T, E> {
+        performDepth += 1
+        defer {
+            performDepth -= 1
+            if performDepth == 0 { processPendingChanges() }
+        }
+        return Result { () throws(E) -> T in try body(self) }
+    }
+
+    /// Whether the caller is running on this context's queue.
+    public var isOnQueue: Bool {
+        if DispatchQueue.getSpecific(key: QueueToken.key) === queueToken { return true }
+        return concurrencyType == .main && Thread.isMainThread
+    }
+
+    /// Stops the program when called off the context's queue (confinement is not optional).
+    func preconditionOnQueue(for object: ManagedObject? = nil, _ function: StaticString = #function) {
+        guard isOnQueue else {
+            let what = object.map { "\($0.objectID)" } ?? "context '\(name)'"
+            preconditionFailure("\(what) was used off its context's queue (in \(function)); use perform { } or pass ObjectIDs between contexts")
+        }
+        if store.aliasGeneration.load(ordering: .acquiring) != appliedAliasGeneration { adoptPermanentIDs() }
+    }
+
+    // MARK: - Settings
+
+    /// How ``save()`` resolves conflicts with changes made elsewhere. Default: `.error`.
+    public var mergePolicy: MergePolicy {
+        get { preconditionOnQueue(); return _mergePolicy }
+        set { preconditionOnQueue(); _mergePolicy = newValue }
+    }
+
+    /// The undo manager recording this context's changes, if any. Main contexts of a
+    /// document have one; set it to nil to stop recording.
+    public var undoManager: ObjectUndoManager? {
+        get { preconditionOnQueue(); return _undoManager }
+        set {
+            preconditionOnQueue()
+            _undoManager?.context = nil
+            _undoManager = newValue
+            newValue?.context = self
+        }
+    }
+
+    /// Whether saves of the parent (and of sibling contexts into it) are merged into this
+    /// context automatically, on its queue. Default: false.
+    public var automaticallyMergesChangesFromParent: Bool {
+        get { preconditionOnQueue(); return _automaticallyMerges }
+        set { preconditionOnQueue(); _automaticallyMerges = newValue }
+    }
+
+    /// Whether the context has unsaved changes.
+    public var hasChanges: Bool {
+        preconditionOnQueue()
+        return !changed.isEmpty
+    }
+
+    /// The inserted objects not saved yet.
+    public var insertedObjects: [ManagedObject] { objects(in: .inserted) }
+    /// The changed objects not saved yet.
+    public var updatedObjects: [ManagedObject] { objects(in: .updated) }
+    /// The deleted objects whose delete is not saved yet.
+    public var deletedObjects: [ManagedObject] { objects(in: .deleted) }
+
+    private func objects(in state: ManagedObject.State) -> [ManagedObject] {
+        preconditionOnQueue()
+        return changed.values.filter { $0.state == state }.sorted { $0.objectID < $1.objectID }
+    }
+
+    /// The objects the context holds in memory now.
+    public var registeredObjectCount: Int {
+        preconditionOnQueue()
+        return registry.count
+    }
+}
+
+// MARK: - Support types
+
+/// Identifies a context's queue, so that `isOnQueue` is one lookup.
+final class QueueToken: Sendable {
+    static let key = DispatchSpecificKey<QueueToken>()
+    /// The main queue's token, installed once.
+    static let main: QueueToken = {
+        let token = QueueToken()
+        DispatchQueue.main.setSpecific(key: key, value: token)
+        return token
+    }()
+}
+
+struct WeakContext: Sendable {
+    weak var context: ObjectContext?
+    init(_ context: ObjectContext) { self.context = context }
+}
+
+/// Children and observers of a context, reached from any thread under a lock.
+struct Links {
+    var children: [WeakContext] = []
+    var saveObservers: [UInt64: @Sendable (SaveNotification) -> Void] = [:]
+    var nextObserverID: UInt64 = 0
+}
+
+/// A foreign key of an entity: the key of `ObjectContext.refIndex`.
+struct RefKey: Hashable {
+    let entity: String
+    let foreignKey: Int
+}

@@ -1,0 +1,216 @@
+/// An ``ObjectPredicate`` resolved to field numbers, ready to run as SQL or in memory.
+indirect enum CompiledPredicate: Sendable {
+    case constant(Bool)
+    case compare(Int, ObjectPredicate.ComparisonOperator, StoreValue, Collation)
+    case isNull(Int)
+    case oneOf(Int, [StoreValue])
+    case text(Int, ObjectPredicate.TextMatch, String, caseInsensitive: Bool)
+    /// Foreign key number `fk` equals the ID (nil: is NULL).
+    case refersTo(Int, ObjectID?)
+    case refersToAny(Int, [ObjectID])
+    case and([CompiledPredicate])
+    case or([CompiledPredicate])
+    case not(CompiledPredicate)
+
+    init(_ predicate: ObjectPredicate, layout: EntityLayout) {
+        switch predicate {
+        case .all: self = .constant(true)
+        case .none: self = .constant(false)
+        case let .compare(name, op, value, collation):
+            self = value.isNull ? .constant(false) : .compare(layout.attributeIndex(of: name), op, value, collation)
+        case let .isNull(name): self = .isNull(layout.attributeIndex(of: name))
+        case let .oneOf(name, values): self = .oneOf(layout.attributeIndex(of: name), values)
+        case let .text(name, match, pattern, ci): self = .text(layout.attributeIndex(of: name), match, pattern, caseInsensitive: ci)
+        case let .refersTo(name, id): self = .refersTo(CompiledPredicate.foreignKey(name, layout), id)
+        case let .refersToAny(name, ids): self = .refersToAny(CompiledPredicate.foreignKey(name, layout), ids)
+        case let .and(ps): self = .and(ps.map { CompiledPredicate($0, layout: layout) })
+        case let .or(ps): self = .or(ps.map { CompiledPredicate($0, layout: layout) })
+        case let .not(p): self = .not(CompiledPredicate(p, layout: layout))
+        }
+    }
+
+    private static func foreignKey(_ name: String, _ layout: EntityLayout) -> Int {
+        guard case .foreignKey(let fk) = layout.relationship(named: name).storage else {
+            preconditionFailure("'\(layout.name).\(name)' holds no foreign key; write the predicate on the other side")
+        }
+        return fk
+    }
+}
+
+// MARK: - In-memory evaluation (SQL's three-valued logic)
+
+extension CompiledPredicate {
+    /// true, false, or nil for SQL's "unknown".
+    func evaluate(_ row: RowData, resolve: (ObjectID) -> ObjectID) -> Bool? {
+        switch self {
+        case .constant(let b):
+            return b
+        case let .compare(field, op, value, collation):
+            let v = row.values[field]
+            if v.isNull { return nil }
+            let c = StoreValue.compare(v, value, collation: collation)
+            switch op {
+            case .equal: return c == 0
+            case .notEqual: return c != 0
+            case .less: return c < 0
+            case .lessOrEqual: return c <= 0
+            case .greater: return c > 0
+            case .greaterOrEqual: return c >= 0
+            }
+        case .isNull(let field):
+            return row.values[field].isNull
+        case let .oneOf(field, values):
+            if values.isEmpty { return false }
+            let v = row.values[field]
+            if v.isNull { return nil }
+            if values.contains(where: { StoreValue.sqlEquals(v, $0) }) { return true }
+            return values.contains(where: \.isNull) ? nil : false
+        case let .text(field, match, pattern, ci):
+            guard case .text(let text) = row.values[field] else { return row.values[field].isNull ? nil : false }
+            return TextMatcher.matches(text, match, pattern, caseInsensitive: ci)
+        case let .refersTo(fk, id):
+            let ref = row.refs[fk].map(resolve)
+            guard let id else { return ref == nil }
+            guard let ref else { return nil }
+            return ref == resolve(id)
+        case let .refersToAny(fk, ids):
+            if ids.isEmpty { return false }
+            guard let ref = row.refs[fk].map(resolve) else { return nil }
+            return ids.contains { resolve($0) == ref }
+        case .and(let ps):
+            var unknown = false
+            for p in ps {
+                switch p.evaluate(row, resolve: resolve) {
+                case false?: return false
+                case nil: unknown = true
+                case true?: break
+                }
+            }
+            return unknown ? nil : true
+        case .or(let ps):
+            var unknown = false
+            for p in ps {
+                switch p.evaluate(row, resolve: resolve) {
+                case true?: return true
+                case nil: unknown = true
+                case false?: break
+                }
+            }
+            return unknown ? nil : false
+        case .not(let p):
+            return p.evaluate(row, resolve: resolve).map { !$0 }
+        }
+    }
+
+    /// For predicates of the form `fk == id` / `fk IN ids` (possibly inside an AND): the
+    /// foreign key and destinations, so candidates can come from an index.
+    var refLookup: (foreignKey: Int, ids: [ObjectID])? {
+        switch self {
+        case let .refersTo(fk, id?): return (fk, [id])
+        case let .refersToAny(fk, ids): return (fk, ids)
+        case let .and(ps): return ps.lazy.compactMap(\.refLookup).first
+        default: return nil
+        }
+    }
+}
+
+// MARK: - SQL
+
+extension CompiledPredicate {
+    /// The predicate as an SQL expression over `layout`'s table, appending its arguments.
+    func sql(_ layout: EntityLayout, _ arguments: inout [StoreValue], resolve: (ObjectID) -> ObjectID) -> String {
+        func column(_ field: Int) -> String { SQL.quote(layout.attributes[field].name) }
+        func fkColumn(_ fk: Int) -> String { SQL.quote(layout.foreignKeys[fk].name) }
+        func rowID(_ id: ObjectID) -> Int64 { resolve(id).rowID ?? 0 }   // 0 matches no row
+        switch self {
+        case .constant(let b):
+            return b ? "1" : "0"
+        case let .compare(field, op, value, collation):
+            arguments.append(value)
+            let collate = collation == .binary ? "" : " COLLATE \(collation.sqlName)"
+            return "\(column(field)) \(op.rawValue) ?\(collate)"
+        case .isNull(let field):
+            return "\(column(field)) IS NULL"
+        case let .oneOf(field, values):
+            arguments.append(contentsOf: values)
+            return "\(column(field)) IN (\(Array(repeating: "?", count: values.count).joined(separator: ",")))"
+        case let .text(field, match, pattern, ci):
+            if ci {
+                arguments.append(.text(TextMatcher.likePattern(match, pattern)))
+                return "\(column(field)) LIKE ? ESCAPE '\\'"
+            }
+            arguments.append(.text(TextMatcher.globPattern(match, pattern)))
+            return "\(column(field)) GLOB ?"
+        case let .refersTo(fk, id):
+            guard let id else { return "\(fkColumn(fk)) IS NULL" }
+            arguments.append(.integer(rowID(id)))
+            return "\(fkColumn(fk)) = ?"
+        case let .refersToAny(fk, ids):
+            arguments.append(contentsOf: ids.map { .integer(rowID($0)) })
+            return "\(fkColumn(fk)) IN (\(Array(repeating: "?", count: ids.count).joined(separator: ",")))"
+        case .and(let ps):
+            if ps.isEmpty { return "1" }
+            return "(" + ps.map { $0.sql(layout, &arguments, resolve: resolve) }.joined(separator: " AND ") + ")"
+        case .or(let ps):
+            if ps.isEmpty { return "0" }
+            return "(" + ps.map { $0.sql(layout, &arguments, resolve: resolve) }.joined(separator: " OR ") + ")"
+        case .not(let p):
+            return "NOT (" + p.sql(layout, &arguments, resolve: resolve) + ")"
+        }
+    }
+}
+
+// MARK: - Text matching, identical in SQL and in memory
+
+enum TextMatcher {
+    static func matches(_ text: String, _ match: ObjectPredicate.TextMatch, _ pattern: String, caseInsensitive: Bool) -> Bool {
+        var t = Array(text.utf8), p = Array(pattern.utf8)
+        if caseInsensitive {
+            t = t.map(Collation.asciiLower)
+            p = p.map(Collation.asciiLower)
+        }
+        switch match {
+        case .prefix: return t.starts(with: p)
+        case .suffix: return t.count >= p.count && t[(t.count - p.count)...].elementsEqual(p)
+        case .contains:
+            if p.isEmpty { return true }
+            guard t.count >= p.count else { return false }
+            for start in 0...(t.count - p.count) where t[start] == p[0] {
+                if t[start..<(start + p.count)].elementsEqual(p) { return true }
+            }
+            return false
+        }
+    }
+
+    /// A GLOB pattern (case-sensitive) matching `pattern` literally.
+    static func globPattern(_ match: ObjectPredicate.TextMatch, _ pattern: String) -> String {
+        var escaped = ""
+        for c in pattern {
+            switch c {
+            case "*": escaped += "[*]"
+            case "?": escaped += "[?]"
+            case "[": escaped += "[[]"
+            default: escaped.append(c)
+            }
+        }
+        switch match {
+        case .prefix: return escaped + "*"
+        case .suffix: return "*" + escaped
+        case .contains: return "*" + escaped + "*"
+        }
+    }
+
+    /// A LIKE pattern (ASCII case-insensitive) matching `pattern` literally, escaped with `\`.
+    static func likePattern(_ match: ObjectPredicate.TextMatch, _ pattern: String) -> String {
+        var escaped = ""
+        for c in pattern {
+            if c == "%" || c == "_" || c == "\\" { escaped.append("\\") }
+            escaped.append(c)
+        }
+        switch match {
+        case .prefix: return escaped + "%"
+        case .suffix: return "%" + escaped
+        case .contains: return "%" + escaped + "%"
+        }
+    }
+}

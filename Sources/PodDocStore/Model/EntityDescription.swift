@@ -1,0 +1,37 @@
+/// An entity as the application declares it: a name, attributes, relationships and
+/// unique keys. Each entity becomes one SQLite table.
+///
+/// ```swift
+/// let item = EntityDescription("Item", members: [Item.title, Item.order, Item.parent, Item.children])
+/// ```
+public struct EntityDescription: Sendable, Hashable {
+    /// The entity (and table) name.
+    public let name: String
+    /// The attributes, in declaration order.
+    public let attributes: [AttributeDescription]
+    /// The relationships, in declaration order.
+    public let relationships: [RelationshipDescription]
+    /// Sets of attribute names whose combined values must be unique (beyond single unique attributes).
+    public let uniqueKeys: [[String]]
+
+    /// Declares an entity.
+    ///
+    /// - Parameters:
+    ///   - name: The entity name; also the table name.
+    ///   - members: Attribute and relationship keys (``Attribute``, ``ToOne``, ``ToMany``).
+    ///   - uniqueKeys: Compound unique keys, each a list of attribute names.
+    public init(_ name: String, members: [any EntityMember], uniqueKeys: [[String]] = []) {
+        self.name = name
+        var attributes: [AttributeDescription] = []
+        var relationships: [RelationshipDescription] = []
+        for member in members {
+            switch member.member {
+            case .attribute(let a): attributes.append(a)
+            case .relationship(let r): relationships.append(r)
+            }
+        }
+        self.attributes = attributes
+        self.relationships = relationships
+        self.uniqueKeys = uniqueKeys
+    }
+}

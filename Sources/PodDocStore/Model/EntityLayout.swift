@@ -1,0 +1,74 @@
+/// How one entity is laid out in memory and in its table, derived once from the model.
+///
+/// A row in memory is the attribute values (``RowData/values``, in attribute order) plus the
+/// foreign keys of the to-one relationships this entity holds (``RowData/refs``).
+final class EntityLayout: Sendable {
+    /// How a relationship is stored.
+    enum RelationshipStorage: Sendable {
+        /// This entity holds the foreign key, at this index of `refs`.
+        case foreignKey(Int)
+        /// The destination holds the foreign key (at its `refs` index) pointing back here.
+        case inverse(destinationForeignKey: Int)
+    }
+
+    struct Relationship: Sendable {
+        let description: RelationshipDescription
+        let destination: String
+        let storage: RelationshipStorage
+    }
+
+    let name: String
+    let description: EntityDescription
+    let attributes: [AttributeDescription]
+    let attributeIndex: [String: Int]
+    /// To-one relationships whose foreign key this entity's table holds.
+    let foreignKeys: [RelationshipDescription]
+    let foreignKeyIndex: [String: Int]
+    let relationships: [String: Relationship]
+    /// Relationships in declaration order (for delete rules).
+    let orderedRelationships: [Relationship]
+    /// Indexes (into `attributes`) of single-attribute unique keys.
+    let uniqueAttributes: [Int]
+    /// The quoted table name.
+    let table: String
+    /// The default values of a newly inserted object.
+    let defaultRow: RowData
+
+    init(description: EntityDescription, foreignKeys: [RelationshipDescription], relationships: [Relationship]) {
+        self.name = description.name
+        self.description = description
+        self.attributes = description.attributes
+        self.attributeIndex = Dictionary(uniqueKeysWithValues: description.attributes.enumerated().map { ($1.name, $0) })
+        self.foreignKeys = foreignKeys
+        self.foreignKeyIndex = Dictionary(uniqueKeysWithValues: foreignKeys.enumerated().map { ($1.name, $0) })
+        self.relationships = Dictionary(uniqueKeysWithValues: relationships.map { ($0.description.name, $0) })
+        self.orderedRelationships = relationships
+        self.uniqueAttributes = description.attributes.indices.filter { description.attributes[$0].isUnique }
+        self.table = SQL.quote(description.name)
+        self.defaultRow = RowData(values: description.attributes.map(\.defaultValue),
+                                  refs: Array(repeating: nil, count: foreignKeys.count))
+    }
+
+    /// The index of a named attribute, or a precondition failure naming the entity.
+    func attributeIndex(of name: String) -> Int {
+        guard let index = attributeIndex[name] else {
+            preconditionFailure("Entity '\(self.name)' has no attribute '\(name)'")
+        }
+        return index
+    }
+
+    /// The layout of a named relationship, or a precondition failure naming the entity.
+    func relationship(named name: String) -> Relationship {
+        guard let relationship = relationships[name] else {
+            preconditionFailure("Entity '\(self.name)' has no relationship '\(name)'")
+        }
+        return relationship
+    }
+
+    /// The name of field `index` of a row: attributes first, then foreign keys.
+    func fieldName(_ index: Int) -> String {
+        index < attributes.count ? attributes[index].name : foreignKeys[index - attributes.count].name
+    }
+
+    var fieldCount: Int { attributes.count + foreignKeys.count }
+}

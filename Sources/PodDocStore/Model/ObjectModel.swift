@@ -1,0 +1,109 @@
+/// The complete description of what a store holds: its entities and schema version.
+///
+/// The model is checked when it is made: every relationship needs a destination and a
+/// matching inverse, names must be unique, and `id` / `_version` are reserved.
+///
+/// ```swift
+/// let model = try ObjectModel(version: 1, entities: [itemEntity])
+/// ```
+public struct ObjectModel: Sendable {
+    /// The schema version; stored in SQLite's `user_version`.
+    public let version: Int
+    /// The entities, in declaration order.
+    public let entities: [EntityDescription]
+    /// Steps that bring older stores up to ``version``, in any order.
+    public let migrations: [SchemaMigration]
+
+    let layouts: [String: EntityLayout]
+
+    /// Makes and checks a model.
+    ///
+    /// - Throws: ``StoreError`` with code ``StoreError/Code/invalidModel`` naming the problem.
+    public init(version: Int = 1, entities: [EntityDescription], migrations: [SchemaMigration] = []) throws {
+        guard version >= 1 else { throw StoreError.invalidModel("the version must be 1 or more, not \(version)") }
+        self.version = version
+        self.entities = entities
+        self.migrations = migrations.sorted { $0.version < $1.version }
+        self.layouts = try ObjectModel.makeLayouts(entities)
+    }
+
+    /// The declaration of the named entity, if the model has it.
+    public func entity(named name: String) -> EntityDescription? {
+        layouts[name]?.description
+    }
+
+    /// The layout of an entity the caller knows exists.
+    func layout(_ name: String) -> EntityLayout {
+        guard let layout = layouts[name] else {
+            preconditionFailure("The object model has no entity '\(name)'")
+        }
+        return layout
+    }
+
+    // MARK: - Checking and layout
+
+    private static let reservedNames: Set<String> = ["id", "_version"]
+
+    private static func makeLayouts(_ entities: [EntityDescription]) throws -> [String: EntityLayout] {
+        var byName: [String: EntityDescription] = [:]
+        for entity in entities {
+            guard !entity.name.isEmpty, !entity.name.hasPrefix("_"), !entity.name.hasPrefix("sqlite_") else {
+                throw StoreError.invalidModel("'\(entity.name)' is not a usable entity name")
+            }
+            guard byName.updateValue(entity, forKey: entity.name) == nil else {
+                throw StoreError.invalidModel("two entities are named '\(entity.name)'")
+            }
+            var seen = Set<String>()
+            for name in entity.attributes.map(\.name) + entity.relationships.map(\.name) {
+                guard !reservedNames.contains(name), !name.isEmpty else {
+                    throw StoreError.invalidModel("'\(entity.name).\(name)' uses a reserved name (id, _version)")
+                }
+                guard seen.insert(name).inserted else {
+                    throw StoreError.invalidModel("'\(entity.name)' declares '\(name)' twice")
+                }
+            }
+            for key in entity.uniqueKeys {
+                for name in key where !entity.attributes.contains(where: { $0.name == name }) {
+                    throw StoreError.invalidModel("unique key of '\(entity.name)' names unknown attribute '\(name)'")
+                }
+            }
+        }
+        // Which to-one relationships hold the foreign key.
+        func holdsForeignKey(_ entity: EntityDescription, _ r: RelationshipDescription) throws -> Bool {
+            guard let destination = byName[r.destination] else {
+                throw StoreError.invalidModel("'\(entity.name).\(r.name)' leads to unknown entity '\(r.destination)'")
+            }
+            guard let inverse = destination.relationships.first(where: { $0.name == r.inverse }) else {
+                throw StoreError.invalidModel("'\(entity.name).\(r.name)' names inverse '\(r.inverse)', which '\(r.destination)' does not declare")
+            }
+            guard inverse.destination == entity.name, inverse.inverse == r.name else {
+                throw StoreError.invalidModel("'\(entity.name).\(r.name)' and '\(r.destination).\(r.inverse)' are not each other's inverse")
+            }
+            if r.isToMany && inverse.isToMany {
+                throw StoreError.invalidModel("'\(entity.name).\(r.name)' is many-to-many; model it with an intermediate entity holding two to-one relationships")
+            }
+            if r.isToMany { return false }
+            if inverse.isToMany { return true }
+            // One-to-one: the side that sorts first holds the key.
+            return (entity.name, r.name) < (destination.name, inverse.name)
+        }
+        var foreignKeys: [String: [RelationshipDescription]] = [:]
+        for entity in entities {
+            foreignKeys[entity.name] = try entity.relationships.filter { try holdsForeignKey(entity, $0) }
+        }
+        var layouts: [String: EntityLayout] = [:]
+        for entity in entities {
+            let own = foreignKeys[entity.name] ?? []
+            let relationships = entity.relationships.map { r -> EntityLayout.Relationship in
+                if let index = own.firstIndex(of: r) {
+                    return .init(description: r, destination: r.destination, storage: .foreignKey(index))
+                }
+                let theirs = foreignKeys[r.destination] ?? []
+                let index = theirs.firstIndex { $0.name == r.inverse }!
+                return .init(description: r, destination: r.destination, storage: .inverse(destinationForeignKey: index))
+            }
+            layouts[entity.name] = EntityLayout(description: entity, foreignKeys: own, relationships: relationships)
+        }
+        return layouts
+    }
+}

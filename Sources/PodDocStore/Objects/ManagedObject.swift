@@ -1,0 +1,173 @@
+/// An object of the graph, living in exactly one context.
+///
+/// A managed object is confined to its context's queue: read and write it only inside that
+/// context's ``ObjectContext/perform(_:)`` (or on the main actor for a main context).
+/// Touching it anywhere else stops the program with a message naming the object.
+/// Pass ``objectID`` to other contexts instead.
+///
+/// An object fetched or looked up by ID starts as a *fault*: its values are read from the
+/// parent the first time one is needed.
+///
+/// ```swift
+/// let item = context.insert("Item")
+/// item[Item.title] = "Groceries"
+/// item[Item.parent] = inbox
+/// ```
+public final class ManagedObject {
+    enum State: UInt8 { case clean, inserted, updated, deleted }
+
+    /// The object's identity; temporary until the root context saves it.
+    public internal(set) var objectID: ObjectID
+    let layout: EntityLayout
+    /// The context the object belongs to; nil once that context is gone.
+    public internal(set) weak var context: ObjectContext?
+
+    /// The row as read from the parent (nil while a fault, and for inserted objects).
+    var snapshot: RowData?
+    /// The store version `snapshot` was read at (0: never saved).
+    var snapshotVersion: Int64 = 0
+    /// The row with this context's changes (nil when unchanged).
+    var current: RowData?
+    /// Fields changed in this context since the last save.
+    var changedFields = FieldSet()
+    var state: State = .clean
+
+    init(id: ObjectID, layout: EntityLayout, context: ObjectContext) {
+        self.objectID = id
+        self.layout = layout
+        self.context = context
+    }
+
+    /// The entity name.
+    public var entityName: String { layout.name }
+
+    /// Whether the object was inserted in its context and not saved yet.
+    public var isInserted: Bool { state == .inserted }
+    /// Whether the object has unsaved attribute or relationship changes.
+    public var isUpdated: Bool { state == .updated }
+    /// Whether the object was deleted in its context and the delete is not saved yet.
+    public var isDeleted: Bool { state == .deleted }
+    /// Whether the object's values have not been read yet.
+    public var isFault: Bool { snapshot == nil && current == nil }
+    /// Whether the object has any unsaved change.
+    public var hasChanges: Bool { state != .clean }
+
+    /// The row as this context sees it now (values fetched on demand).
+    var row: RowData {
+        if let current { return current }
+        if let snapshot { return snapshot }
+        return context!.fulfillFault(self)
+    }
+}
+
+// MARK: - Attributes
+
+extension ManagedObject {
+    /// Reads or writes an attribute through its typed key.
+    ///
+    /// - Precondition: the attribute belongs to the object's entity; a non-optional attribute
+    ///   is not nil when read (declare it optional, or give it a default).
+    public subscript<Value: AttributeValue>(_ key: Attribute<Value>) -> Value {
+        get {
+            let raw = value(forKey: key.name)
+            guard let value = Value.fromStoreValue(raw) else {
+                preconditionFailure("\(objectID): attribute '\(key.name)' holds \(raw), not a \(Value.self); declare it optional or set it before reading")
+            }
+            return value
+        }
+        set {
+            setValue(newValue.storeValue, forKey: key.name)
+        }
+    }
+
+    /// Reads an attribute by name, as the store holds it.
+    ///
+    /// - Precondition: the entity has this attribute.
+    public func value(forKey key: String) -> StoreValue {
+        let context = checkedContext()
+        return context.readAttribute(self, layout.attributeIndex(of: key))
+    }
+
+    /// Writes an attribute by name.
+    ///
+    /// - Precondition: the entity has this attribute, and the value is of its type (or NULL).
+    public func setValue(_ value: StoreValue, forKey key: String) {
+        let context = checkedContext()
+        let index = layout.attributeIndex(of: key)
+        let attribute = layout.attributes[index]
+        precondition(value.isNull || ManagedObject.fits(value, attribute.type),
+                     "\(objectID): \(value) is not a valid \(attribute.type) for '\(key)'")
+        context.writeField(self, index, .value(value))
+    }
+
+    /// The names of the attributes and relationships changed since the last save.
+    public var changedKeys: Set<String> {
+        _ = checkedContext()
+        return Set(changedFields.map { layout.fieldName($0) })
+    }
+
+    static func fits(_ value: StoreValue, _ type: AttributeType) -> Bool {
+        switch (value, type) {
+        case (.text, .string), (.text, .json), (.integer, .integer), (.integer, .bool),
+             (.real, .double), (.integer, .double), (.real, .date), (.integer, .date), (.blob, .data):
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// The context, after checking that the caller runs on its queue.
+    func checkedContext() -> ObjectContext {
+        guard let context else {
+            preconditionFailure("\(objectID) was used after its context was deallocated")
+        }
+        context.preconditionOnQueue(for: self)
+        return context
+    }
+}
+
+// MARK: - Relationships
+
+extension ManagedObject {
+    /// Reads or writes a to-one relationship; the inverse follows automatically.
+    public subscript(_ key: ToOne) -> ManagedObject? {
+        get {
+            let context = checkedContext()
+            return context.destination(of: self, key.name)
+        }
+        set {
+            let context = checkedContext()
+            context.setDestination(of: self, key.name, to: newValue)
+        }
+    }
+
+    /// Reads or replaces a to-many relationship (the destinations whose inverse points here).
+    ///
+    /// Replacing sets the inverse of each new destination to this object and clears it on
+    /// destinations no longer in the list. The order of the result is by object ID; keep an
+    /// order attribute when order matters.
+    public subscript(_ key: ToMany) -> [ManagedObject] {
+        get {
+            let context = checkedContext()
+            return context.destinations(of: self, key.name)
+        }
+        set {
+            let context = checkedContext()
+            context.setDestinations(of: self, key.name, to: newValue)
+        }
+    }
+
+    /// The ID of a to-one destination without fetching it.
+    public func destinationID(_ key: ToOne) -> ObjectID? {
+        let context = checkedContext()
+        return context.destinationID(of: self, key.name)
+    }
+}
+
+// MARK: - CustomStringConvertible
+
+extension ManagedObject: CustomStringConvertible {
+    public var description: String {
+        "<\(objectID) \(state)\(isFault ? " fault" : "")>"
+    }
+}

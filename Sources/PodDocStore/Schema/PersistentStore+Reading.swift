@@ -1,0 +1,119 @@
+import GRDB
+
+// MARK: - Reading rows (on the root context's queue)
+
+extension PersistentStore {
+    /// Rows matching a query, in its order, limited and offset.
+    func fetchRows(_ query: Query) throws -> [VersionedRow] {
+        var arguments: [StoreValue] = []
+        let sql = "SELECT \(selectList(query.layout)) FROM \(query.layout.table)" + clauses(query, &arguments)
+        return try readRows(sql, arguments, layout: query.layout)
+    }
+
+    /// IDs of the rows matching a query, in its order.
+    func fetchIDs(_ query: Query) throws -> [ObjectID] {
+        var arguments: [StoreValue] = []
+        let sql = "SELECT \"id\" FROM \(query.layout.table)" + clauses(query, &arguments)
+        return try read("fetching \(query.layout.name) IDs") { db in
+            let statement = try RawStatement(db, sql)
+            statement.bind(arguments, startingAt: 1)
+            var ids: [ObjectID] = []
+            while try statement.step() {
+                ids.append(ObjectID(entityName: query.layout.name, key: statement.int64(0)))
+            }
+            return ids
+        }
+    }
+
+    /// The number of rows matching a query (after its offset and limit).
+    func count(_ query: Query) throws -> Int {
+        var arguments: [StoreValue] = []
+        var sql = "SELECT count(*) FROM \(query.layout.table)"
+        if let predicate = query.predicate { sql += " WHERE " + predicate.sql(query.layout, &arguments, resolve: resolve) }
+        let total = try read("counting \(query.layout.name)") { db -> Int in
+            let statement = try RawStatement(db, sql)
+            statement.bind(arguments, startingAt: 1)
+            _ = try statement.step()
+            defer { statement.reset() }
+            return Int(statement.int64(0))
+        }
+        let afterOffset = max(0, total - query.offset)
+        return query.limit.map { min($0, afterOffset) } ?? afterOffset
+    }
+
+    /// The rows of these objects (missing ones do not exist), 500 ids per query.
+    func rows(for ids: [ObjectID], entity layout: EntityLayout) throws -> [VersionedRow] {
+        let keys = ids.compactMap { resolve($0).rowID }
+        guard !keys.isEmpty else { return [] }
+        var rows: [VersionedRow] = []
+        rows.reserveCapacity(keys.count)
+        let chunkSize = 500
+        for start in stride(from: 0, to: keys.count, by: chunkSize) {
+            let chunk = keys[start..<min(start + chunkSize, keys.count)]
+            let sql = "SELECT \(selectList(layout)) FROM \(layout.table) WHERE \"id\" IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
+            rows += try readRows(sql, chunk.map { .integer($0) }, layout: layout)
+        }
+        return rows
+    }
+
+    // MARK: - SQL text
+
+    func selectList(_ layout: EntityLayout) -> String {
+        (["\"id\"", "\"_version\""] + layout.attributes.map { SQL.quote($0.name) } + layout.foreignKeys.map { SQL.quote($0.name) })
+            .joined(separator: ", ")
+    }
+
+    private func clauses(_ query: Query, _ arguments: inout [StoreValue]) -> String {
+        var sql = ""
+        if let predicate = query.predicate { sql += " WHERE " + predicate.sql(query.layout, &arguments, resolve: resolve) }
+        let order = query.sorts.map { sort in
+            let collate = sort.collation == .binary ? "" : " COLLATE \(sort.collation.sqlName)"
+            return "\(SQL.quote(query.layout.attributes[sort.field].name))\(collate) \(sort.ascending ? "ASC" : "DESC")"
+        } + ["\"id\""]
+        sql += " ORDER BY " + order.joined(separator: ", ")
+        if query.limit != nil || query.offset > 0 {
+            sql += " LIMIT \(query.limit ?? -1) OFFSET \(query.offset)"
+        }
+        return sql
+    }
+
+    // MARK: - Running reads
+
+    func readRows(_ sql: String, _ arguments: [StoreValue], layout: EntityLayout) throws -> [VersionedRow] {
+        try read("reading \(layout.name)") { db in try readRows(db, sql, arguments, layout: layout) }
+    }
+
+    func readRows(_ db: Database, _ sql: String, _ arguments: [StoreValue], layout: EntityLayout) throws -> [VersionedRow] {
+        let statement = try RawStatement(db, sql)
+        statement.bind(arguments, startingAt: 1)
+        var rows: [VersionedRow] = []
+        while try statement.step() {
+            rows.append(PersistentStore.versionedRow(statement, layout: layout))
+        }
+        return rows
+    }
+
+    /// Reads the current row of `statement` laid out as `selectList(layout)`.
+    static func versionedRow(_ statement: RawStatement, layout: EntityLayout) -> VersionedRow {
+        let attributeCount = layout.attributes.count
+        var values: [StoreValue] = []
+        values.reserveCapacity(attributeCount)
+        for i in 0..<attributeCount { values.append(statement.value(Int32(2 + i))) }
+        var refs: [ObjectID?] = []
+        refs.reserveCapacity(layout.foreignKeys.count)
+        for (i, fk) in layout.foreignKeys.enumerated() {
+            let column = Int32(2 + attributeCount + i)
+            refs.append(statement.isNull(column) ? nil : ObjectID(entityName: fk.destination, key: statement.int64(column)))
+        }
+        return VersionedRow(id: ObjectID(entityName: layout.name, key: statement.int64(0)),
+                            row: RowData(values: values, refs: refs), version: statement.int64(1))
+    }
+
+    private func read<T>(_ action: String, _ body: (Database) throws -> T) throws -> T {
+        do {
+            return try database.inDatabase(body)
+        } catch {
+            throw StoreError.sqlite(error, while: action)
+        }
+    }
+}

@@ -1,0 +1,181 @@
+import Foundation
+public import GRDB
+import Synchronization
+
+/// A SQLite file (or an in-memory database) holding the objects of one ``ObjectModel``.
+///
+/// The store owns the connection; root contexts (``ObjectContext/init(store:name:)``) read and
+/// write through it. Opening checks the file is a poddoc store (its `application_id`), brings
+/// its schema up to the model's version (one transaction per migration) or refuses a newer
+/// one, and checks that every table and column the model needs is there.
+///
+/// ```swift
+/// let store = try PersistentStore(url: folder.appending(path: "persistentStore"), model: model)
+/// ```
+public final class PersistentStore: Sendable {
+    /// How a store is opened.
+    public struct Options: Sendable {
+        /// Open without writing; saves fail with ``StoreError/Code/readOnly``.
+        public var readOnly = false
+        /// The file came from elsewhere: open it defensively (`cell_size_check=ON`,
+        /// `mmap_size=0`) and run `quick_check` before use.
+        public var untrusted = false
+        /// SQLite's `synchronous` level. `.full` (the default) makes every completed root
+        /// save survive power loss; `.normal` survives a crash of the process only.
+        public var synchronous: Synchronous = .full
+        /// How long to wait for another connection's write lock.
+        public var busyTimeout: TimeInterval = 10
+        /// Called with the text of every SQL statement run (for tests and diagnostics).
+        public var traceSQL: (@Sendable (String) -> Void)?
+
+        /// SQLite `synchronous` levels poddoc allows in WAL mode.
+        public enum Synchronous: String, Sendable {
+            case normal = "NORMAL"
+            case full = "FULL"
+        }
+
+        /// Default options: read-write, trusted, `synchronous=FULL`.
+        public init(readOnly: Bool = false, untrusted: Bool = false, synchronous: Synchronous = .full) {
+            self.readOnly = readOnly
+            self.untrusted = untrusted
+            self.synchronous = synchronous
+        }
+    }
+
+    /// `application_id` of every poddoc store: "PdDc".
+    public static let applicationID: Int32 = 0x5064_4463
+
+    /// The file, or nil for an in-memory store.
+    public let url: URL?
+    /// The model the store holds.
+    public let model: ObjectModel
+    /// How the store was opened.
+    public let options: Options
+    /// A unique identifier of this store, made when it was created; used in object URIs.
+    public let identifier: String
+    let database: DatabaseQueue
+    /// Temporary IDs that became permanent, shared by every context of this store.
+    let aliases = Mutex<[ObjectID: ObjectID]>([:])
+    /// Bumped whenever `aliases` grows, so contexts know to rename their objects.
+    let aliasGeneration = Atomic<Int>(0)
+
+    /// Opens (or creates) a store.
+    ///
+    /// - Parameters:
+    ///   - url: The SQLite file; nil for an in-memory store.
+    ///   - model: What the store holds.
+    ///   - options: How to open it.
+    /// - Throws: ``StoreError``: `.notAStore`, `.newerSchema`, `.migrationFailed`,
+    ///   `.schemaMismatch`, `.corrupt` or `.sqlite`.
+    public init(url: URL?, model: ObjectModel, options: Options = Options()) throws {
+        self.url = url
+        self.model = model
+        self.options = options
+        var config = Configuration()
+        config.readonly = options.readOnly
+        config.foreignKeysEnabled = true
+        config.busyMode = .timeout(options.busyTimeout)
+        config.label = "poddoc.store"
+        if url != nil && !options.readOnly { config.journalMode = .wal }
+        let untrusted = options.untrusted
+        let synchronous = options.synchronous
+        let trace = options.traceSQL
+        config.prepareDatabase { db in
+            if let trace { db.trace { trace($0.expandedDescription) } }
+            db.add(collation: DatabaseCollation(VersionOrder.collationName) { a, b in
+                let c = VersionOrder.compare(a, b)
+                return c < 0 ? .orderedAscending : (c == 0 ? .orderedSame : .orderedDescending)
+            })
+            try db.execute(sql: "PRAGMA trusted_schema = OFF")
+            if untrusted {
+                try db.execute(sql: "PRAGMA cell_size_check = ON; PRAGMA mmap_size = 0")
+            }
+            try db.execute(sql: "PRAGMA synchronous = \(synchronous.rawValue)")
+        }
+        do {
+            if let url {
+                database = try DatabaseQueue(path: url.path, configuration: config)
+            } else {
+                database = try DatabaseQueue(configuration: config)
+            }
+        } catch {
+            throw PersistentStore.openError(error, url: url)
+        }
+        do {
+            if options.untrusted { try PersistentStore.quickCheck(database, url: url) }
+            identifier = try SchemaManager(model: model, readOnly: options.readOnly).prepare(database, url: url)
+        } catch {
+            throw PersistentStore.openError(error, url: url)
+        }
+    }
+
+    /// The permanent ID for `id`, if the root context has saved it.
+    func resolve(_ id: ObjectID) -> ObjectID {
+        guard id.isTemporary else { return id }
+        return aliases.withLock { $0[id] } ?? id
+    }
+
+    /// Runs `body` with the database connection, for reads poddoc does not model (reports,
+    /// exports). Do not write through it: writes belong to root contexts.
+    ///
+    /// - Throws: ``StoreError`` wrapping the SQLite error.
+    public func unsafeRead<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            return try database.read(body)
+        } catch {
+            throw StoreError.sqlite(error, while: "reading")
+        }
+    }
+
+    /// Checkpoints the WAL into the main file and truncates it, so the main file alone holds
+    /// everything (before copying or archiving it).
+    ///
+    /// - Throws: ``StoreError`` when SQLite cannot checkpoint (another connection reading).
+    public func checkpoint() throws {
+        do {
+            try database.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+            }
+        } catch {
+            throw StoreError.sqlite(error, while: "checkpointing the write-ahead log")
+        }
+    }
+
+    /// Closes the connection. The store cannot be used afterwards.
+    ///
+    /// - Throws: ``StoreError`` when SQLite cannot close (statements still running).
+    public func close() throws {
+        do {
+            try database.close()
+        } catch {
+            throw StoreError.sqlite(error, while: "closing the store")
+        }
+    }
+
+    // MARK: - Opening errors
+
+    private static func quickCheck(_ database: DatabaseQueue, url: URL?) throws {
+        let result = try database.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
+        guard result == ["ok"] else {
+            throw StoreError(.corrupt, "\(url?.path ?? "the store") failed its integrity check: \(result.prefix(3).joined(separator: "; ")). Restore it from a backup or an autosaved copy.")
+        }
+    }
+
+    private static func openError(_ error: any Error, url: URL?) -> StoreError {
+        if let error = error as? StoreError { return error }
+        let path = url?.path ?? "the in-memory store"
+        if let db = error as? DatabaseError {
+            switch db.resultCode {
+            case .SQLITE_NOTADB:
+                return StoreError(.notAStore, "\(path) is not an SQLite database; it cannot be opened as a poddoc store.", cause: db)
+            case .SQLITE_CORRUPT:
+                return StoreError(.corrupt, "\(path) is damaged (\(db.message ?? "corrupt")). Restore it from a backup or an autosaved copy.", cause: db)
+            case .SQLITE_CANTOPEN:
+                return StoreError(.sqlite, "\(path) cannot be opened: check that it exists and that you may read it.", cause: db)
+            default:
+                break
+            }
+        }
+        return StoreError.sqlite(error, while: "opening \(path)")
+    }
+}

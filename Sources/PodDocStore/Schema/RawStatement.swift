@@ -1,0 +1,118 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+
+/// A cached GRDB statement driven through the SQLite C API, for the hot paths (loading rows,
+/// saving objects) where building GRDB `Row`s and `StatementArguments` per row would
+/// dominate. GRDB still owns the connection, the statement cache and transactions.
+struct RawStatement {
+    let handle: OpaquePointer
+    private let connection: OpaquePointer?
+    private let sql: String
+
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    init(_ db: Database, _ sql: String) throws {
+        let statement = try db.cachedStatement(sql: sql)
+        handle = statement.sqliteStatement
+        connection = db.sqliteConnection
+        self.sql = sql
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    // MARK: - Binding
+
+    func bind(_ value: StoreValue, at index: Int32) {
+        switch value {
+        case .null:
+            sqlite3_bind_null(handle, index)
+        case .integer(let v):
+            sqlite3_bind_int64(handle, index, v)
+        case .real(let v):
+            sqlite3_bind_double(handle, index, v)
+        case .text(var s):
+            s.withUTF8 { buffer in
+                _ = sqlite3_bind_text(handle, index, UnsafeRawPointer(buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!)
+                    .assumingMemoryBound(to: CChar.self), Int32(buffer.count), RawStatement.transient)
+            }
+        case .blob(let data):
+            data.withUnsafeBytes { buffer in
+                _ = sqlite3_bind_blob(handle, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!,
+                                      Int32(buffer.count), RawStatement.transient)
+            }
+        }
+    }
+
+    func bind(_ values: [StoreValue], startingAt first: Int32) {
+        for (offset, value) in values.enumerated() { bind(value, at: first + Int32(offset)) }
+    }
+
+    // MARK: - Stepping
+
+    /// Advances; true when a row is available.
+    ///
+    /// - Throws: ``StoreError`` naming SQLite's message (a unique-key violation becomes
+    ///   ``StoreError/Code/uniqueConstraint``).
+    func step() throws -> Bool {
+        let code = sqlite3_step(handle)
+        switch code {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default:
+            let message = String(cString: sqlite3_errmsg(connection))
+            sqlite3_reset(handle)
+            if code & 0xFF == SQLITE_CONSTRAINT {
+                if message.hasPrefix("UNIQUE") {
+                    throw StoreError(.uniqueConstraint, "Could not save: \(message). Another object already has this value; use find-or-create to update it instead of inserting a duplicate.")
+                }
+                throw StoreError(.validation, "Could not save: \(message).")
+            }
+            throw StoreError(.sqlite, "SQLite error \(code): \(message)")
+        }
+    }
+
+    /// Runs a statement that returns no rows.
+    func execute() throws {
+        while try step() {}
+        sqlite3_reset(handle)
+    }
+
+    func reset() {
+        sqlite3_reset(handle)
+    }
+
+    // MARK: - Reading
+
+    func int64(_ column: Int32) -> Int64 {
+        sqlite3_column_int64(handle, column)
+    }
+
+    func isNull(_ column: Int32) -> Bool {
+        sqlite3_column_type(handle, column) == SQLITE_NULL
+    }
+
+    func value(_ column: Int32) -> StoreValue {
+        switch sqlite3_column_type(handle, column) {
+        case SQLITE_INTEGER:
+            return .integer(sqlite3_column_int64(handle, column))
+        case SQLITE_FLOAT:
+            return .real(sqlite3_column_double(handle, column))
+        case SQLITE_TEXT:
+            guard let text = sqlite3_column_text(handle, column) else { return .text("") }
+            let count = Int(sqlite3_column_bytes(handle, column))
+            return .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(handle, column))
+            guard count > 0, let bytes = sqlite3_column_blob(handle, column) else { return .blob(Data()) }
+            return .blob(Data(bytes: bytes, count: count))
+        default:
+            return .null
+        }
+    }
+
+    /// Number of rows the last statement changed.
+    var changes: Int {
+        Int(sqlite3_changes(connection))
+    }
+}

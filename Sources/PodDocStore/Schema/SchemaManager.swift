@@ -1,0 +1,124 @@
+import Foundation
+import GRDB
+
+/// Creates, migrates and checks the tables of a store.
+///
+/// A poddoc store carries its schema version in `user_version` and the poddoc signature in
+/// `application_id`. Besides one table per entity it has `_poddoc_store` (key/value, including
+/// the store identifier) and `_poddoc_sequence` (the highest row id ever given per entity, so
+/// ids are never reused: undoing a saved delete can put an object back under its old id).
+struct SchemaManager {
+    let model: ObjectModel
+    let readOnly: Bool
+
+    /// Brings the database to the model's schema and returns the store identifier.
+    func prepare(_ database: DatabaseQueue, url: URL?) throws -> String {
+        let path = url?.path ?? "the in-memory store"
+        let (applicationID, version, hasTables) = try database.read { db in
+            (try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0,
+             try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0,
+             try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table')") ?? false)
+        }
+        if applicationID != PersistentStore.applicationID && (applicationID != 0 || hasTables) {
+            throw StoreError(.notAStore, "\(path) is an SQLite database of another application (application_id \(applicationID)); it is not a poddoc store.")
+        }
+        if version > model.version {
+            throw StoreError(.newerSchema, "\(path) has schema version \(version), but this version of poddoc reads up to \(model.version). Open it with a newer poddoc.")
+        }
+        if version < model.version {
+            guard !readOnly else {
+                throw StoreError(.readOnly, "\(path) has schema version \(version) and needs migrating to \(model.version), which a read-only open cannot do. Open it for writing once.")
+            }
+            if version == 0 && !hasTables {
+                try create(database)
+            } else {
+                try migrate(database, from: version, path: path)
+            }
+        }
+        try check(database, path: path)
+        return try database.read { db in
+            try String.fetchOne(db, sql: "SELECT value FROM _poddoc_store WHERE key = 'identifier'")
+        } ?? { throw StoreError(.schemaMismatch, "\(path) has no store identifier; it was not made by poddoc.") }()
+    }
+
+    // MARK: - Creating
+
+    private func create(_ database: DatabaseQueue) throws {
+        try database.write { db in
+            try db.execute(sql: "CREATE TABLE _poddoc_store (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL)")
+            try db.execute(sql: "CREATE TABLE _poddoc_sequence (entity TEXT PRIMARY KEY NOT NULL, last INTEGER NOT NULL)")
+            try db.execute(sql: "INSERT INTO _poddoc_store (key, value) VALUES ('identifier', ?)",
+                           arguments: [UUID().uuidString])
+            for entity in model.entities {
+                for statement in SchemaManager.createStatements(for: model.layout(entity.name)) {
+                    try db.execute(sql: statement)
+                }
+            }
+            try db.execute(sql: "PRAGMA application_id = \(PersistentStore.applicationID)")
+            try db.execute(sql: "PRAGMA user_version = \(model.version)")
+        }
+    }
+
+    /// The statements that create an entity's table and indexes.
+    static func createStatements(for layout: EntityLayout) -> [String] {
+        var columns = [#""id" INTEGER PRIMARY KEY NOT NULL"#, #""_version" INTEGER NOT NULL DEFAULT 1"#]
+        for attribute in layout.attributes {
+            columns.append("\(SQL.quote(attribute.name)) \(attribute.type.sqlType)")
+        }
+        for fk in layout.foreignKeys {
+            columns.append("\(SQL.quote(fk.name)) INTEGER REFERENCES \(SQL.quote(fk.destination))(\"id\") DEFERRABLE INITIALLY DEFERRED")
+        }
+        var statements = ["CREATE TABLE \(layout.table) (\(columns.joined(separator: ", ")))"]
+        for attribute in layout.attributes where attribute.isIndexed {
+            let unique = attribute.isUnique ? "UNIQUE " : ""
+            statements.append("CREATE \(unique)INDEX \(SQL.quote("\(layout.name)_\(attribute.name)")) ON \(layout.table)(\(SQL.quote(attribute.name)))")
+        }
+        for fk in layout.foreignKeys {
+            statements.append("CREATE INDEX \(SQL.quote("\(layout.name)_\(fk.name)")) ON \(layout.table)(\(SQL.quote(fk.name)))")
+        }
+        for key in layout.description.uniqueKeys {
+            let name = SQL.quote("\(layout.name)_unique_\(key.joined(separator: "_"))")
+            statements.append("CREATE UNIQUE INDEX \(name) ON \(layout.table)(\(key.map(SQL.quote).joined(separator: ", ")))")
+        }
+        return statements
+    }
+
+    // MARK: - Migrating
+
+    private func migrate(_ database: DatabaseQueue, from version: Int, path: String) throws {
+        var current = version
+        for migration in model.migrations where migration.version > current {
+            guard migration.version <= model.version else { break }
+            do {
+                try database.write { db in
+                    try migration.migrate(db)
+                    try db.execute(sql: "PRAGMA user_version = \(migration.version)")
+                }
+            } catch {
+                throw StoreError(.migrationFailed, "Migrating \(path) from schema \(current) to \(migration.version) failed: \(error). The store is unchanged at schema \(current).", cause: error)
+            }
+            current = migration.version
+        }
+        guard current == model.version else {
+            throw StoreError(.migrationFailed, "\(path) is at schema \(current) and no migration leads from there to \(model.version).")
+        }
+    }
+
+    // MARK: - Checking
+
+    private func check(_ database: DatabaseQueue, path: String) throws {
+        try database.read { db in
+            for entity in model.entities {
+                let layout = model.layout(entity.name)
+                let columns = Set(try Row.fetchAll(db, sql: "PRAGMA table_info(\(layout.table))").map { $0["name"] as String })
+                guard !columns.isEmpty else {
+                    throw StoreError(.schemaMismatch, "\(path) has no table for entity '\(entity.name)'; it does not match this model.")
+                }
+                let needed = ["id", "_version"] + layout.attributes.map(\.name) + layout.foreignKeys.map(\.name)
+                if let missing = needed.first(where: { !columns.contains($0) }) {
+                    throw StoreError(.schemaMismatch, "\(path): table '\(entity.name)' has no column '\(missing)'; it does not match this model (a migration is missing).")
+                }
+            }
+        }
+    }
+}

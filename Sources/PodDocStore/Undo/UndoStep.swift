@@ -1,0 +1,26 @@
+/// What to do to revert one recorded change.
+enum UndoStep {
+    /// Remove an object that was inserted (or restored).
+    case remove(ObjectID)
+    /// Bring back a deleted object, as it was.
+    case restore(DeletedObject)
+    /// Put a field back to `value`.
+    case setField(ObjectID, field: Int, value: FieldValue)
+}
+
+/// A deleted object's state, kept so the delete can be undone with the same instance.
+struct DeletedObject {
+    let object: ManagedObject
+    let row: RowData
+    let snapshot: RowData?
+    let snapshotVersion: Int64
+    let changedFields: FieldSet
+    let previousState: ManagedObject.State
+}
+
+/// A named group of steps: one user action.
+struct UndoGroup {
+    var name: String
+    var steps: [UndoStep] = []
+    var isImplicit: Bool
+}

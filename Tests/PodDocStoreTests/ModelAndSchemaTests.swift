@@ -1,0 +1,153 @@
+import Foundation
+import GRDB
+@testable import PodDocStore
+import XCTest
+
+final class ModelAndSchemaTests: StoreTestCase {
+    // MARK: - Model checks
+
+    func testModelRejectsMissingInverse() {
+        let a = EntityDescription("A", members: [ToOne("b", to: "B", inverse: "as")])
+        let b = EntityDescription("B", members: [Attribute<String>("name")])
+        XCTAssertThrowsError(try ObjectModel(entities: [a, b])) { error in
+            XCTAssertEqual((error as? StoreError)?.code, .invalidModel)
+            XCTAssertTrue("\(error)".contains("'A.b' names inverse 'as'"), "\(error)")
+        }
+    }
+
+    func testModelRejectsManyToManyAndReservedNames() {
+        let a = EntityDescription("A", members: [ToMany("bs", to: "B", inverse: "as")])
+        let b = EntityDescription("B", members: [ToMany("as", to: "A", inverse: "bs")])
+        XCTAssertThrowsError(try ObjectModel(entities: [a, b])) { error in
+            XCTAssertTrue("\(error)".contains("many-to-many"), "\(error)")
+        }
+        let reserved = EntityDescription("C", members: [Attribute<Int>("id")])
+        XCTAssertThrowsError(try ObjectModel(entities: [reserved])) { error in
+            XCTAssertTrue("\(error)".contains("reserved"), "\(error)")
+        }
+        XCTAssertThrowsError(try ObjectModel(entities: [Item.entity, Item.entity]))
+    }
+
+    // MARK: - Schema
+
+    func testNewStoreHasApplicationIDVersionAndTables() throws {
+        let store = try makeStore()
+        XCTAssertFalse(store.identifier.isEmpty)
+        let db = try otherConnection()
+        try db.read { db in
+            XCTAssertEqual(try Int32.fetchOne(db, sql: "PRAGMA application_id"), PersistentStore.applicationID)
+            XCTAssertEqual(try Int.fetchOne(db, sql: "PRAGMA user_version"), 1)
+            XCTAssertEqual(try String.fetchOne(db, sql: "PRAGMA journal_mode"), "wal")
+            let columns = try Row.fetchAll(db, sql: #"PRAGMA table_info("Item")"#).map { $0["name"] as String }
+            XCTAssertEqual(columns, ["id", "_version", "title", "order", "note", "done", "created", "parent"])
+            let indexes = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'Pod'")
+            XCTAssertTrue(indexes.contains("Pod_key"))
+        }
+        // Reopening keeps the identifier.
+        let again = try makeStore()
+        XCTAssertEqual(again.identifier, store.identifier)
+    }
+
+    func testMigrationRunsInOneTransactionAndFailureLeavesStoreUnchanged() throws {
+        let v1 = try ObjectModel(version: 1, entities: [EntityDescription("Note", members: [Attribute<String>("text", default: "")])])
+        do {
+            let store = try PersistentStore(url: storeURL, model: v1)
+            let root = ObjectContext(store: store)
+            try root.performAndWait { ctx in
+                ctx.insert("Note").setValue(.text("hello"), forKey: "text")
+                try ctx.save()
+            }
+        }
+        let broken = SchemaMigration(to: 2) { db in
+            try db.execute(sql: #"ALTER TABLE "Note" ADD COLUMN "stars" INTEGER"#)
+            try db.execute(sql: "THIS IS NOT SQL")
+        }
+        let v2entities = [EntityDescription("Note", members: [Attribute<String>("text", default: ""), Attribute<Int?>("stars")])]
+        XCTAssertThrowsError(try PersistentStore(url: storeURL, model: try ObjectModel(version: 2, entities: v2entities, migrations: [broken]))) { error in
+            XCTAssertEqual((error as? StoreError)?.code, .migrationFailed)
+            XCTAssertTrue("\(error)".contains("unchanged at schema 1"), "\(error)")
+        }
+        let version = try otherConnection().read { try Int.fetchOne($0, sql: "PRAGMA user_version") }
+        XCTAssertEqual(version, 1)
+        let columns = try otherConnection().read { try Row.fetchAll($0, sql: #"PRAGMA table_info("Note")"#).count }
+        XCTAssertEqual(columns, 3, "the failed ALTER TABLE was rolled back")
+
+        let good = SchemaMigration(to: 2) { db in
+            try db.execute(sql: #"ALTER TABLE "Note" ADD COLUMN "stars" INTEGER"#)
+        }
+        let store = try PersistentStore(url: storeURL, model: try ObjectModel(version: 2, entities: v2entities, migrations: [good]))
+        let root = ObjectContext(store: store)
+        let texts = try root.performAndWait { ctx in try ctx.fetch(FetchRequest("Note")).map { $0.value(forKey: "text") } }
+        XCTAssertEqual(texts, [.text("hello")])
+    }
+
+    func testNewerSchemaIsRefusedWithTheVersionNeeded() throws {
+        let v3 = try ObjectModel(version: 3, entities: [Item.entity])
+        _ = try PersistentStore(url: storeURL, model: v3)
+        XCTAssertThrowsError(try PersistentStore(url: storeURL, model: try ObjectModel(version: 2, entities: [Item.entity]))) { error in
+            XCTAssertEqual((error as? StoreError)?.code, .newerSchema)
+            XCTAssertTrue("\(error)".contains("schema version 3"), "\(error)")
+        }
+    }
+
+    func testForeignFilesAreRefusedCleanly() throws {
+        let garbage = folder.appending(path: "garbage")
+        try Data(repeating: 0x41, count: 10_000).write(to: garbage)
+        XCTAssertThrowsError(try PersistentStore(url: garbage, model: testModel)) { error in
+            XCTAssertEqual((error as? StoreError)?.code, .notAStore, "\(error)")
+        }
+        let other = folder.appending(path: "other.sqlite")
+        try DatabaseQueue(path: other.path).write { try $0.execute(sql: "CREATE TABLE t(x)") }
+        XCTAssertThrowsError(try PersistentStore(url: other, model: testModel)) { error in
+            XCTAssertEqual((error as? StoreError)?.code, .notAStore)
+            XCTAssertTrue("\(error)".contains("another application"), "\(error)")
+        }
+        // Nothing was written to the foreign files.
+        XCTAssertEqual(try Data(contentsOf: garbage), Data(repeating: 0x41, count: 10_000))
+    }
+
+    func testMissingColumnIsASchemaMismatch() throws {
+        _ = try makeStore()
+        try DatabaseQueue(path: storeURL.path).write { try $0.execute(sql: #"ALTER TABLE "Pod" DROP COLUMN "summary""#) }
+        XCTAssertThrowsError(try makeStore()) { error in
+            XCTAssertEqual((error as? StoreError)?.code, .schemaMismatch)
+            XCTAssertTrue("\(error)".contains("'summary'"), "\(error)")
+        }
+    }
+
+    func testUntrustedCorruptStoreIsRefusedNotCrashed() throws {
+        do {
+            let store = try makeStore()
+            let root = ObjectContext(store: store)
+            try root.performAndWait { ctx in
+                for i in 0..<2000 {
+                    let pod = ctx.insert("Pod")
+                    pod[Pod.key] = "k\(i)"; pod[Pod.name] = "name \(i)"; pod[Pod.version] = "1.0"
+                    pod[Pod.summary] = String(repeating: "x", count: 200)
+                }
+                try ctx.save()
+            }
+            try store.checkpoint()
+            try store.close()
+        }
+        // Flip bytes in the middle of the file (a page of table data).
+        var bytes = try Data(contentsOf: storeURL)
+        for i in stride(from: bytes.count / 2, to: bytes.count / 2 + 4096, by: 7) { bytes[i] ^= 0xFF }
+        try bytes.write(to: storeURL)
+        XCTAssertThrowsError(try makeStore(options: .init(untrusted: true))) { error in
+            XCTAssertEqual((error as? StoreError)?.code, .corrupt, "\(error)")
+        }
+    }
+
+    func testReadOnlyStoreRefusesSaves() throws {
+        _ = try makeStore()
+        let store = try makeStore(options: .init(readOnly: true))
+        let root = ObjectContext(store: store)
+        XCTAssertThrowsError(try root.performAndWait { ctx in
+            ctx.insert("Item")
+            try ctx.save()
+        }) { error in
+            XCTAssertEqual((error as? StoreError)?.code, .readOnly)
+        }
+    }
+}
