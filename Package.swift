@@ -25,6 +25,16 @@ let package = Package(
             ],
             swiftSettings: strictSettings),
 
+        // MARK: Benchmarks (release builds; `make bench`)
+        .executableTarget(
+            name: "poddoc-bench",
+            dependencies: [
+                "PodDocStore",
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
+            path: "Benchmarks/PodDocBenchmarks",
+            swiftSettings: strictSettings),
+
         // MARK: Tests
         .testTarget(
             name: "PodDocStoreTests",

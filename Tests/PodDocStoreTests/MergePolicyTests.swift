@@ -40,7 +40,7 @@ final class MergePolicyTests: StoreTestCase {
         } catch let error as StoreError {
             return .failure(error)
         }
-        return .success(try root.performAndWait { ctx in
+        return .success(root.performAndWait { ctx in
             let item = ctx.object(with: id)
             return Outcome(title: item[Item.title], note: item[Item.note], order: item[Item.order])
         })

@@ -43,6 +43,10 @@ final class ModelAndSchemaTests: StoreTestCase {
             let indexes = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'Pod'")
             XCTAssertTrue(indexes.contains("Pod_key"))
         }
+        // The connection writes with synchronous=FULL (GRDB's WAL set-up would leave NORMAL).
+        XCTAssertEqual(try store.unsafeRead { try Int.fetchOne($0, sql: "PRAGMA synchronous") }, 2)
+        let normal = try PersistentStore(url: folder.appending(path: "normal"), model: testModel, options: .init(synchronous: .normal))
+        XCTAssertEqual(try normal.unsafeRead { try Int.fetchOne($0, sql: "PRAGMA synchronous") }, 1)
         // Reopening keeps the identifier.
         let again = try makeStore()
         XCTAssertEqual(again.identifier, store.identifier)

@@ -3,28 +3,76 @@
 /// A child context's save lists what it pushed into its parent; a root context's save lists
 /// what it wrote to the store, with ``permanentIDs`` for the objects it inserted. Another
 /// context brings itself up to date with ``ObjectContext/mergeChanges(from:)``.
+///
+/// The sets are computed when asked for, so a notification nobody reads costs little.
 public struct SaveNotification: Sendable {
     /// The name of the context that saved.
     public let contextName: String
     /// Whether this save wrote to the store (a root context's save).
     public let wroteToStore: Bool
-    /// Objects inserted by the save (permanent IDs for a root save).
-    public let inserted: Set<ObjectID>
-    /// Objects updated by the save.
-    public let updated: Set<ObjectID>
-    /// Objects deleted by the save.
-    public let deleted: Set<ObjectID>
-    /// For each updated object, the names of the attributes and relationships that changed.
-    public let changedKeys: [ObjectID: Set<String>]
     /// Temporary IDs that became permanent, for a root save.
     public let permanentIDs: [ObjectID: ObjectID]
-    /// The saved rows of inserted and updated objects, for merging without a fetch.
-    let rows: [ObjectID: VersionedRow]
+    /// The saved rows of inserted objects.
+    let insertedRows: [VersionedRow]
+    /// The saved rows of updated objects, with the fields each save changed.
+    let updatedRows: [VersionedRow]
+    let updatedFields: [FieldSet]
+    let deletedIDs: [ObjectID]
+    let model: ObjectModel
     /// Identifies the context that saved.
     let source: ObjectIdentifier
 
+    /// Objects inserted by the save (permanent IDs for a root save).
+    public var inserted: Set<ObjectID> { Set(insertedRows.map(\.id)) }
+    /// Objects updated by the save.
+    public var updated: Set<ObjectID> { Set(updatedRows.map(\.id)) }
+    /// Objects deleted by the save.
+    public var deleted: Set<ObjectID> { Set(deletedIDs) }
+
+    /// For each updated object, the names of the attributes and relationships that changed.
+    public var changedKeys: [ObjectID: Set<String>] {
+        var keys: [ObjectID: Set<String>] = [:]
+        for (row, fields) in zip(updatedRows, updatedFields) {
+            let layout = model.layout(row.id.entityName)
+            keys[row.id] = Set(fields.map(layout.fieldName))
+        }
+        return keys
+    }
+
     /// Whether nothing changed.
-    public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
+    public var isEmpty: Bool { insertedRows.isEmpty && updatedRows.isEmpty && deletedIDs.isEmpty }
+
+    /// The notification for a change set as the receiving side resolved it.
+    init(changes: ChangeSet, outcome: PushOutcome, contextName: String, wroteToStore: Bool, model: ObjectModel) {
+        var updatedRows: [VersionedRow] = [], updatedFields: [FieldSet] = [], deleted: [ObjectID] = []
+        updatedRows.reserveCapacity(changes.updated.count)
+        updatedFields.reserveCapacity(changes.updated.count)
+        for (pushed, row) in zip(changes.updated, outcome.updated) {
+            if let row {
+                updatedRows.append(row)
+                updatedFields.append(pushed.changedFields)
+            } else {
+                deleted.append(pushed.id)
+            }
+        }
+        for (pushed, kept) in zip(changes.deleted, outcome.deleted) {
+            if let kept {
+                updatedRows.append(kept)
+                updatedFields.append(FieldSet())
+            } else {
+                deleted.append(pushed.id)
+            }
+        }
+        self.contextName = contextName
+        self.wroteToStore = wroteToStore
+        self.permanentIDs = outcome.permanentIDs
+        self.insertedRows = outcome.inserted
+        self.updatedRows = updatedRows
+        self.updatedFields = updatedFields
+        self.deletedIDs = deleted
+        self.model = model
+        self.source = changes.sourceID
+    }
 }
 
 /// Changes a context announces to its observers (results controllers) when it processes
@@ -43,28 +91,44 @@ struct ObjectsDidChange {
     }
 }
 
-/// The changes accumulated since the last `processPendingChanges()`.
+/// The changes accumulated since the last `processPendingChanges()`; recorded only while
+/// someone observes the context.
 struct PendingChanges {
     var change = ObjectsDidChange()
+    var isRecording = false
 
     mutating func inserted(_ id: ObjectID) {
+        guard isRecording else { return }
         change.inserted.insert(id)
     }
 
     mutating func updated(_ id: ObjectID) {
+        guard isRecording else { return }
         if !change.inserted.contains(id) { change.updated.insert(id) }
     }
 
     mutating func deleted(_ id: ObjectID) {
+        guard isRecording else { return }
         if change.inserted.remove(id) == nil {
             change.updated.remove(id)
             change.deleted.insert(id)
         }
     }
 
+    mutating func renamed(_ old: ObjectID, to new: ObjectID) {
+        guard isRecording else { return }
+        change.renamed[old] = new
+    }
+
+    mutating func invalidateAll() {
+        guard isRecording else { return }
+        change.invalidatedAll = true
+    }
+
     mutating func take() -> ObjectsDidChange {
-        defer { change = ObjectsDidChange() }
-        return change
+        let taken = change
+        change = ObjectsDidChange()
+        return taken
     }
 }
 

@@ -22,15 +22,16 @@ struct ChangeSet: Sendable {
     var sourceID: ObjectIdentifier
 }
 
-/// What the receiving side made of a change set.
+/// What the receiving side made of a change set, in the change set's order.
 struct PushOutcome: Sendable {
-    /// The row each inserted or updated object ended with (after conflict resolution), with
-    /// its store version, keyed by the ID the saving context used.
-    var rows: [ObjectID: VersionedRow] = [:]
-    /// Objects the save wanted to keep that are gone after resolution (deleted elsewhere).
-    var removed: Set<ObjectID> = []
-    /// Deletes cancelled by the merge policy: the object stays, with this row.
-    var undeleted: [ObjectID: VersionedRow] = [:]
+    /// For each inserted object: its row, under its final ID, with its store version.
+    var inserted: [VersionedRow] = []
+    /// For each updated object: its row after conflict resolution, or nil when the merge
+    /// policy let a delete made elsewhere win.
+    var updated: [VersionedRow?] = []
+    /// For each deleted object: nil when deleted, or the row it keeps when the merge policy
+    /// cancelled the delete.
+    var deleted: [VersionedRow?] = []
     /// Temporary IDs that became permanent (root saves only).
     var permanentIDs: [ObjectID: ObjectID] = [:]
 }

@@ -90,10 +90,9 @@ extension ObjectContext {
 
     // MARK: - Validation
 
-    /// Checks what a save would write: required attributes set, deny rules respected, unique
-    /// attributes not shared by two changed objects.
+    /// Checks what a save would write: required attributes set, deny rules respected.
+    /// (Unique keys are enforced by the store's unique indexes when the root saves.)
     func validateForSave() throws {
-        var uniqueSeen: [RefKey: [StoreValue: ObjectID]] = [:]
         for object in changed.values {
             let layout = object.layout
             switch object.state {
@@ -101,12 +100,6 @@ extension ObjectContext {
                 guard let row = object.current else { continue }
                 for (i, attribute) in layout.attributes.enumerated() where !attribute.isOptional && row.values[i].isNull {
                     throw StoreError(.validation, "Could not save \(object.objectID): required attribute '\(attribute.name)' is nil. Set it, or declare it optional.")
-                }
-                for i in layout.uniqueAttributes where !row.values[i].isNull {
-                    let key = RefKey(entity: layout.name, foreignKey: i)
-                    if let other = uniqueSeen[key, default: [:]].updateValue(object.objectID, forKey: row.values[i]) {
-                        throw StoreError(.uniqueConstraint, "Could not save: \(other) and \(object.objectID) both have \(layout.attributes[i].name) = \(row.values[i]); it must be unique. Use find-or-create to update one object instead of inserting two.")
-                    }
                 }
             case .deleted:
                 for relationship in layout.orderedRelationships where relationship.description.deleteRule == .deny {

@@ -62,13 +62,13 @@ extension ObjectContext {
     /// The rows matching `query` as this context sees them: the parent's, overlaid with this
     /// context's own unsaved changes.
     func viewRows(_ query: Query) throws -> [VersionedRow] {
-        let local = changedByEntity[query.layout.name] ?? []
-        guard !local.isEmpty else { return try sourceRows(query) }
+        let localCount = changedCounts[query.layout.ordinal]
+        guard localCount > 0 else { return try sourceRows(query) }
         var parentQuery = query
         parentQuery.offset = 0
-        parentQuery.limit = query.limit.map { $0 + query.offset + local.count }
+        parentQuery.limit = query.limit.map { $0 + query.offset + localCount }
         var rows = try sourceRows(parentQuery)
-        rows.removeAll { local.contains($0.id) }
+        rows.removeAll { changed[$0.id] != nil }
 
         var extra: [VersionedRow] = []
         func consider(_ id: ObjectID) {
@@ -87,7 +87,7 @@ extension ObjectContext {
                 }
             }
         } else {
-            for id in local { consider(id) }
+            for object in changedObjects(in: query.layout) { consider(object.objectID) }
         }
         guard !extra.isEmpty else { return query.page(rows) }
         extra.sort(by: query.areInIncreasingOrder)
@@ -95,7 +95,7 @@ extension ObjectContext {
     }
 
     func viewIDs(_ query: Query) throws -> [ObjectID] {
-        if changedByEntity[query.layout.name]?.isEmpty ?? true {
+        if !hasChanges(in: query.layout) {
             switch parent {
             case .store(let store): return try store.fetchIDs(query)
             case .context(let parent): return try parent.performAndWait { try $0.viewIDs(query) }
@@ -105,7 +105,7 @@ extension ObjectContext {
     }
 
     func viewCount(_ query: Query) throws -> Int {
-        if changedByEntity[query.layout.name]?.isEmpty ?? true {
+        if !hasChanges(in: query.layout) {
             switch parent {
             case .store(let store): return try store.count(query)
             case .context(let parent): return try parent.performAndWait { try $0.viewCount(query) }

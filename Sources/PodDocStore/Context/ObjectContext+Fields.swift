@@ -27,29 +27,48 @@ extension ObjectContext {
     func writeField(_ object: ManagedObject, _ field: Int, _ value: FieldValue) {
         precondition(object.state != .deleted, "\(object.objectID) was deleted; it cannot be changed")
         var value = value
-        if case .ref(let ref?) = value { value = .ref(resolve(ref)) }
-        let row = object.row
-        let old = row[field: field]
-        guard old != value else { return }
-        let wasTracked = changed[object.objectID] != nil
-        if wasTracked, object.state != .deleted, field >= object.layout.attributes.count, let current = object.current {
-            indexRefs(of: object.objectID, layout: object.layout, row: current, adding: false)
+        if case .ref(let ref?) = value, ref.isTemporary { value = .ref(resolve(ref)) }
+        // Move the row out of the object so that changing it does not copy its storage.
+        var current: RowData
+        if let existing = object.current {
+            object.current = nil
+            current = existing
+        } else {
+            current = object.row
         }
-        var current = object.current ?? row
+        let old = current[field: field]
+        guard old != value else {
+            object.current = object.state == .clean ? nil : current
+            return
+        }
+        let wasTracked = object.state != .clean
+        let isRef = field >= object.layout.attributes.count
+        if wasTracked && isRef { indexRefs(of: object.objectID, layout: object.layout, row: current, adding: false) }
         current[field: field] = value
         object.current = current
         object.changedFields.insert(field)
-        if object.state == .clean { object.state = .updated }
         if wasTracked {
-            if field >= object.layout.attributes.count {
-                indexRefs(of: object.objectID, layout: object.layout, row: current, adding: true)
-            }
+            if isRef { indexRefs(of: object.objectID, layout: object.layout, row: current, adding: true) }
         } else {
+            object.state = .updated
             trackChange(object)
         }
-        pending.updated(object.objectID)
+        announceUpdate(object)
         _undoManager?.register(.setField(object.objectID, field: field, value: old))
         scheduleProcessing()
+    }
+
+    /// Adds an inserted object to the pending changes.
+    func announceInsert(_ object: ManagedObject) {
+        object.announced = pendingGeneration
+        pending.inserted(object.objectID)
+    }
+
+    /// Adds the object to the pending changes once per generation.
+    func announceUpdate(_ object: ManagedObject) {
+        guard object.announced != pendingGeneration else { return }
+        object.announced = pendingGeneration
+        pending.updated(object.objectID)
     }
 }
 

@@ -8,15 +8,15 @@ extension ObjectContext {
     public func mergeChanges(from note: SaveNotification) {
         preconditionOnQueue()
         applyPermanentIDs(note)
-        for id in note.deleted {
+        for id in note.deletedIDs {
             let id = resolve(id)
             pending.deleted(id)
             guard let object = registry[id], !object.hasChanges else { continue }
             registry.removeValue(forKey: id)
             object.state = .deleted
         }
-        for id in note.updated {
-            guard let row = note.rows[id] else { continue }
+        for row in note.updatedRows {
+            let id = row.id
             pending.updated(id)
             guard let object = registry[resolve(id)], !object.isFault else { continue }
             switch object.state {
@@ -39,7 +39,7 @@ extension ObjectContext {
                 continue
             }
         }
-        for id in note.inserted { pending.inserted(id) }
+        for row in note.insertedRows { pending.inserted(row.id) }
         if performDepth == 0 { processPendingChanges() }
     }
 
@@ -60,8 +60,8 @@ extension ObjectContext {
     /// Records the new row versions of objects whose values are the saved ones.
     private func applyPermanentIDs(_ note: SaveNotification) {
         adoptPermanentIDs()
-        for (id, row) in note.rows {
-            guard let object = registry[id], var snapshot = object.snapshot else { continue }
+        for row in note.insertedRows + note.updatedRows {
+            guard let object = registry[row.id], var snapshot = object.snapshot else { continue }
             snapshot.resolveRefs(resolve)
             if snapshot == row.row {
                 object.snapshot = snapshot
@@ -125,7 +125,7 @@ extension ObjectContext {
         registry.removeAll()
         clearChangeTracking()
         _undoManager?.removeAllActions()
-        pending.change.invalidatedAll = true
+        pending.invalidateAll()
         registryCountAtLastSweep = 0
         if performDepth == 0 { processPendingChanges() }
     }

@@ -14,7 +14,7 @@ extension ObjectContext {
         object.state = .inserted
         registry[object.objectID] = object
         trackChange(object)
-        pending.inserted(object.objectID)
+        announceInsert(object)
         _undoManager?.register(.remove(object.objectID))
         scheduleProcessing()
         return object
@@ -94,7 +94,7 @@ extension ObjectContext {
     func trackChange(_ object: ManagedObject) {
         let id = object.objectID
         if changed.updateValue(object, forKey: id) == nil {
-            changedByEntity[object.entityName, default: []].insert(id)
+            changedCounts[object.layout.ordinal] += 1
             if object.state != .deleted, let current = object.current {
                 indexRefs(of: id, layout: object.layout, row: current, adding: true)
             }
@@ -105,7 +105,7 @@ extension ObjectContext {
     func untrackChange(_ object: ManagedObject) {
         let id = object.objectID
         guard changed.removeValue(forKey: id) != nil else { return }
-        changedByEntity[object.entityName]?.remove(id)
+        changedCounts[object.layout.ordinal] -= 1
         if object.state != .deleted, let current = object.current {
             indexRefs(of: id, layout: object.layout, row: current, adding: false)
         }
@@ -126,7 +126,7 @@ extension ObjectContext {
     /// Drops every change-tracking structure (after a save, rollback or reset).
     func clearChangeTracking() {
         changed.removeAll(keepingCapacity: true)
-        changedByEntity.removeAll(keepingCapacity: true)
+        for i in changedCounts.indices { changedCounts[i] = 0 }
         refIndex.removeAll(keepingCapacity: true)
     }
 

@@ -13,9 +13,11 @@ extension ObjectContext {
         processingScheduled = false
         _undoManager?.closeEventGroup()
         sweep()
+        pendingGeneration &+= 1
         let change = pending.take()
         guard !change.isEmpty else { return }
         changeObservers.removeAll { $0.observer == nil }
+        pending.isRecording = !changeObservers.isEmpty
         for entry in changeObservers {
             entry.observer?.contextDidChange(change)
         }
@@ -34,11 +36,9 @@ extension ObjectContext {
 
     func addChangeObserver(_ observer: any ContextChangeObserver) {
         changeObservers.append(WeakObserver(observer: observer))
+        pending.isRecording = true
     }
 
-    func removeChangeObserver(_ observer: any ContextChangeObserver) {
-        changeObservers.removeAll { $0.observer == nil || $0.observer === observer }
-    }
 }
 
 // MARK: - Save notifications
@@ -82,6 +82,10 @@ extension ObjectContext {
         let observation = observeSaves { continuation.yield($0) }
         continuation.onTermination = { _ in observation.cancel() }
         return stream
+    }
+
+    var hasSaveObservers: Bool {
+        links.withLock { !$0.saveObservers.isEmpty }
     }
 
     func publish(_ note: SaveNotification) {

@@ -17,18 +17,25 @@ extension ObjectContext {
             throw StoreError.mergeConflict(conflicts)
         }
         var outcome = PushOutcome()
-        for object in changes.inserted { acceptInsert(object, &outcome) }
-        for object in changes.updated { acceptUpdate(object, policy: changes.policy, &outcome) }
+        registry.reserveCapacity(registry.count + changes.inserted.count + changes.updated.count)
+        changed.reserveCapacity(changed.count + changes.inserted.count + changes.updated.count)
+        outcome.inserted = changes.inserted.map(acceptInsert)
+        outcome.updated = changes.updated.map { acceptUpdate($0, policy: changes.policy) }
         var deletedHere: [ManagedObject] = []
-        for object in changes.deleted {
-            if let deleted = acceptDelete(object, policy: changes.policy, &outcome) { deletedHere.append(deleted) }
+        outcome.deleted = changes.deleted.map { pushed in
+            let (kept, deleted) = acceptDelete(pushed, policy: changes.policy)
+            if let deleted { deletedHere.append(deleted) }
+            return kept
         }
         applyDeleteRules(deletedHere)
 
-        let note = SaveNotification(changes: changes, outcome: outcome, contextName: changes.source, wroteToStore: false, model: model)
-        for child in liveChildren() where ObjectIdentifier(child) != changes.sourceID {
-            child.queue.async {
-                if child._automaticallyMerges { child.mergeChanges(from: note) }
+        let siblings = liveChildren().filter { ObjectIdentifier($0) != changes.sourceID }
+        if !siblings.isEmpty {
+            let note = SaveNotification(changes: changes, outcome: outcome, contextName: changes.source, wroteToStore: false, model: model)
+            for child in siblings {
+                child.queue.async {
+                    if child._automaticallyMerges { child.mergeChanges(from: note) }
+                }
             }
         }
         return outcome
@@ -64,7 +71,7 @@ extension ObjectContext {
         return a.differingFields(from: b)
     }
 
-    private func acceptInsert(_ pushed: PushedObject, _ outcome: inout PushOutcome) {
+    private func acceptInsert(_ pushed: PushedObject) -> VersionedRow {
         let id = resolve(pushed.id)
         let object: ManagedObject
         if let existing = registry[id] {
@@ -75,20 +82,20 @@ extension ObjectContext {
             object.current = pushed.row
             object.changedFields.formUnion(differingFields(pushed.row, base))
             object.state = object.snapshot == nil ? .inserted : .updated
-            pending.updated(id)
+            announceUpdate(object)
         } else {
             object = ManagedObject(id: id, layout: model.layout(id.entityName), context: self)
             object.current = pushed.row
             object.changedFields = FieldSet(0..<object.layout.fieldCount)
             object.state = .inserted
             registry[id] = object
-            pending.inserted(id)
+            announceInsert(object)
         }
         trackChange(object)
-        outcome.rows[pushed.id] = VersionedRow(id: id, row: pushed.row, version: object.snapshotVersion)
+        return VersionedRow(id: id, row: pushed.row, version: object.snapshotVersion)
     }
 
-    private func acceptUpdate(_ pushed: PushedObject, policy: MergePolicy, _ outcome: inout PushOutcome) {
+    private func acceptUpdate(_ pushed: PushedObject, policy: MergePolicy) -> VersionedRow? {
         let id = resolve(pushed.id)
         let object = registry[id] ?? {
             let object = ManagedObject(id: id, layout: model.layout(id.entityName), context: self)
@@ -96,14 +103,13 @@ extension ObjectContext {
             return object
         }()
         var result = pushed.row
+        var changedFields = pushed.changedFields
         if object.isFault {
+            // Unknown here: the child's snapshot stands in for ours; the store checks it.
             object.snapshot = pushed.snapshot
             object.snapshotVersion = pushed.snapshotVersion
         } else if object.state == .deleted {
-            guard policy.oursSurvives else {
-                outcome.removed.insert(pushed.id)
-                return
-            }
+            guard policy.oursSurvives else { return nil }
             untrackChange(object)
             object.state = .updated
         } else if let snapshot = pushed.snapshot {
@@ -115,35 +121,34 @@ extension ObjectContext {
             } else {
                 result = policy.resolve(ours: pushed.row, changed: pushed.changedFields, theirs: theirs, conflicting: conflicting)
             }
+            if let base = object.snapshot { changedFields.formUnion(differingFields(result, base)) }
         }
         untrackChange(object)
-        let base = object.snapshot ?? result
+        object.changedFields.formUnion(changedFields)
         object.current = result
-        object.changedFields.formUnion(pushed.changedFields)
-        object.changedFields.formUnion(differingFields(result, base))
         if object.state != .inserted { object.state = .updated }
         trackChange(object)
-        pending.updated(id)
-        outcome.rows[pushed.id] = VersionedRow(id: id, row: result, version: object.snapshotVersion)
+        announceUpdate(object)
+        return VersionedRow(id: id, row: result, version: object.snapshotVersion)
     }
 
-    /// Applies a pushed delete; returns the object when it became deleted here.
-    private func acceptDelete(_ pushed: PushedObject, policy: MergePolicy, _ outcome: inout PushOutcome) -> ManagedObject? {
+    /// Applies a pushed delete: returns the row kept when the delete is cancelled, and the
+    /// object when it became deleted here.
+    private func acceptDelete(_ pushed: PushedObject, policy: MergePolicy) -> (kept: VersionedRow?, deleted: ManagedObject?) {
         let id = resolve(pushed.id)
         let object = registry[id] ?? {
             let object = ManagedObject(id: id, layout: model.layout(id.entityName), context: self)
             registry[id] = object
             return object
         }()
-        if object.state == .deleted { return nil }
+        if object.state == .deleted { return (nil, nil) }
         if object.isFault {
             object.snapshot = pushed.snapshot ?? pushed.row
             object.snapshotVersion = pushed.snapshotVersion
         } else if let snapshot = pushed.snapshot, !differingFields(object.row, snapshot).isEmpty, !policy.oursSurvives {
-            outcome.undeleted[pushed.id] = VersionedRow(id: id, row: object.row, version: object.snapshotVersion)
-            return nil
+            return (VersionedRow(id: id, row: object.row, version: object.snapshotVersion), nil)
         }
         markDeleted(object)
-        return object
+        return (nil, object)
     }
 }

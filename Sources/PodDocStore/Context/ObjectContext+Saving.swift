@@ -15,7 +15,7 @@ extension ObjectContext {
         processPendingChanges()
         guard !changed.isEmpty else { return }
         try validateForSave()
-        let changes = makeChangeSet()
+        let (changes, objects) = makeChangeSet()
         let outcome: PushOutcome
         switch parent {
         case .store(let store):
@@ -23,63 +23,78 @@ extension ObjectContext {
         case .context(let parent):
             outcome = try parent.performAndWait { try $0.acceptPush(changes) }
         }
-        let note = finishSave(changes, outcome)
+        finishSave(objects, outcome)
         processPendingChanges()
-        publish(note)
-        if note.wroteToStore {
-            for child in liveChildren() {
+        let wroteToStore = if case .store = parent { true } else { false }
+        let children = wroteToStore ? liveChildren() : []
+        if hasSaveObservers || !children.isEmpty {
+            let note = SaveNotification(changes: changes, outcome: outcome, contextName: name, wroteToStore: wroteToStore, model: model)
+            publish(note)
+            for child in children {
                 child.queue.async { child.storeDidSave(note) }
             }
         }
         sweep()
     }
 
+    /// The saved objects, in the change set's order.
+    struct SavedObjects {
+        var inserted: [ManagedObject] = []
+        var updated: [ManagedObject] = []
+        var deleted: [ManagedObject] = []
+    }
+
     /// The context's changes, ready to cross to the parent's queue.
-    func makeChangeSet() -> ChangeSet {
+    func makeChangeSet() -> (ChangeSet, SavedObjects) {
         var changes = ChangeSet(policy: _mergePolicy, source: name, sourceID: ObjectIdentifier(self))
+        var objects = SavedObjects()
         for object in changed.values {
             let pushed = PushedObject(
                 id: object.objectID, row: object.current ?? object.row, changedFields: object.changedFields,
                 snapshot: object.snapshot, snapshotVersion: object.snapshotVersion)
             switch object.state {
-            case .inserted: changes.inserted.append(pushed)
-            case .updated: changes.updated.append(pushed)
-            case .deleted: changes.deleted.append(pushed)
-            case .clean: continue
+            case .inserted:
+                changes.inserted.append(pushed)
+                objects.inserted.append(object)
+            case .updated:
+                changes.updated.append(pushed)
+                objects.updated.append(object)
+            case .deleted:
+                changes.deleted.append(pushed)
+                objects.deleted.append(object)
+            case .clean:
+                continue
             }
         }
-        return changes
+        return (changes, objects)
     }
 
     /// Brings the saved objects up to date with what the parent (or store) made of them.
-    private func finishSave(_ changes: ChangeSet, _ outcome: PushOutcome) -> SaveNotification {
-        let wroteToStore: Bool
-        if case .store = parent { wroteToStore = true } else { wroteToStore = false }
-        let saved = Array(changed.values)
+    private func finishSave(_ objects: SavedObjects, _ outcome: PushOutcome) {
         clearChangeTracking()
-        for object in saved {
-            let oldID = object.objectID
-            if object.state == .deleted {
-                if let row = outcome.undeleted[oldID] {
-                    settle(object, row)
-                    pending.updated(oldID)
-                } else {
-                    registry.removeValue(forKey: oldID)
-                }
-                continue
-            }
-            guard let row = outcome.rows[oldID] else {
-                // Deleted elsewhere and dropped by the merge policy.
-                registry.removeValue(forKey: oldID)
-                object.state = .deleted
-                pending.deleted(oldID)
-                continue
-            }
-            if row.row != object.current { pending.updated(oldID) }
+        for (object, row) in zip(objects.inserted, outcome.inserted) {
             settle(object, row)
-            if row.id != oldID { rename(object, to: row.id) }
+            if row.id != object.objectID { rename(object, to: row.id) }
         }
-        return SaveNotification(changes: changes, outcome: outcome, contextName: name, wroteToStore: wroteToStore, model: model)
+        for (object, row) in zip(objects.updated, outcome.updated) {
+            guard let row else {
+                // Deleted elsewhere, and the merge policy let that win.
+                registry.removeValue(forKey: object.objectID)
+                object.state = .deleted
+                pending.deleted(object.objectID)
+                continue
+            }
+            if row.row != object.current { announceUpdate(object) }
+            settle(object, row)
+        }
+        for (object, kept) in zip(objects.deleted, outcome.deleted) {
+            if let kept {
+                settle(object, kept)
+                announceUpdate(object)
+            } else {
+                registry.removeValue(forKey: object.objectID)
+            }
+        }
     }
 
     /// Makes `object` clean with `row` as its snapshot.
@@ -97,42 +112,6 @@ extension ObjectContext {
         registry.removeValue(forKey: old)
         object.objectID = id
         registry[id] = object
-        pending.change.renamed[old] = id
+        pending.renamed(old, to: id)
     }
-}
-
-extension SaveNotification {
-    /// The notification for a change set as the receiving side resolved it.
-    init(changes: ChangeSet, outcome: PushOutcome, contextName: String, wroteToStore: Bool, model: ObjectModel) {
-        var inserted = Set<ObjectID>(), updated = Set<ObjectID>(), deleted = Set<ObjectID>()
-        var changedKeys: [ObjectID: Set<String>] = [:]
-        var rows: [ObjectID: VersionedRow] = [:]
-        for object in changes.inserted {
-            guard let row = outcome.rows[object.id] else { continue }
-            inserted.insert(row.id)
-            rows[row.id] = row
-        }
-        for object in changes.updated {
-            guard let row = outcome.rows[object.id] else {
-                deleted.insert(object.id)
-                continue
-            }
-            updated.insert(row.id)
-            rows[row.id] = row
-            let layout = model.layout(row.id.entityName)
-            changedKeys[row.id] = Set(object.changedFields.map(layout.fieldName))
-        }
-        for object in changes.deleted {
-            if let row = outcome.undeleted[object.id] {
-                updated.insert(row.id)
-                rows[row.id] = row
-            } else {
-                deleted.insert(object.id)
-            }
-        }
-        self.init(contextName: contextName, wroteToStore: wroteToStore, inserted: inserted, updated: updated,
-                  deleted: deleted, changedKeys: changedKeys, permanentIDs: outcome.permanentIDs,
-                  rows: rows, source: changes.sourceID)
-    }
-
 }

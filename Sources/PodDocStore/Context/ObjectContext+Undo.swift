@@ -38,7 +38,7 @@ extension ObjectContext {
             object.state = .inserted
             trackChange(object)
         }
-        pending.inserted(id)
+        announceInsert(object)
         _undoManager?.register(.remove(id))
     }
 }

@@ -62,8 +62,8 @@ public final class ObjectContext: @unchecked Sendable {
     var registry: [ObjectID: ManagedObject] = [:]
     /// Inserted, updated and deleted objects, by ID.
     var changed: [ObjectID: ManagedObject] = [:]
-    /// IDs of changed objects, per entity.
-    var changedByEntity: [String: Set<ObjectID>] = [:]
+    /// How many changed objects each entity has, by entity ordinal.
+    var changedCounts: [Int]
     /// For changed, not deleted objects: which of them point at a given destination.
     var refIndex: [RefKey: [ObjectID: Set<ObjectID>]] = [:]
     /// Changes not yet announced to observers.
@@ -73,6 +73,8 @@ public final class ObjectContext: @unchecked Sendable {
     var registryCountAtLastSweep = 0
     var changeObservers: [WeakObserver] = []
     var appliedAliasGeneration = 0
+    /// Incremented each time pending changes are announced; see `ManagedObject.announced`.
+    var pendingGeneration: UInt64 = 1
     var _mergePolicy: MergePolicy = .error
     var _undoManager: ObjectUndoManager?
     var _automaticallyMerges = false
@@ -90,6 +92,7 @@ public final class ObjectContext: @unchecked Sendable {
         self.store = store
         self.parent = .store(store)
         self.model = store.model
+        self.changedCounts = Array(repeating: 0, count: store.model.entities.count)
         self.queue = DispatchQueue(label: "poddoc.context.\(name)")
         self.queueToken = QueueToken()
         queue.setSpecific(key: QueueToken.key, value: queueToken)
@@ -108,6 +111,7 @@ public final class ObjectContext: @unchecked Sendable {
         self.store = parent.store
         self.parent = .context(parent)
         self.model = parent.model
+        self.changedCounts = Array(repeating: 0, count: parent.model.entities.count)
         switch concurrencyType {
         case .main:
             self.queue = .main
@@ -223,6 +227,17 @@ public final class ObjectContext: @unchecked Sendable {
     private func objects(in state: ManagedObject.State) -> [ManagedObject] {
         preconditionOnQueue()
         return changed.values.filter { $0.state == state }.sorted { $0.objectID < $1.objectID }
+    }
+
+    /// Whether the context has unsaved changes to objects of an entity.
+    func hasChanges(in layout: EntityLayout) -> Bool {
+        changedCounts[layout.ordinal] > 0
+    }
+
+    /// The changed objects of an entity.
+    func changedObjects(in layout: EntityLayout) -> [ManagedObject] {
+        guard hasChanges(in: layout) else { return [] }
+        return changed.values.filter { $0.layout === layout }
     }
 
     /// The objects the context holds in memory now.

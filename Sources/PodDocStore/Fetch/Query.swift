@@ -1,7 +1,7 @@
 /// A fetch request resolved against an entity's layout: field numbers instead of names.
 struct Query: Sendable {
     let layout: EntityLayout
-    let predicate: CompiledPredicate?
+    var predicate: CompiledPredicate?
     let sorts: [CompiledSort]
     var limit: Int?
     var offset: Int

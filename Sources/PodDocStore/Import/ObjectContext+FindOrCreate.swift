@@ -8,7 +8,7 @@ public struct FindOrCreateResult: Sendable, Hashable {
 
 extension ObjectContext {
     /// Finds or creates one object per key, for importing a batch of records keyed by a unique
-    /// attribute: one query per batch (per 30,000 keys) and a dictionary, never a query or a
+    /// attribute: one query per batch and a dictionary, never a query or a
     /// scan per record.
     ///
     /// Objects found (in this context's changes, its parents, or the store) are updated;
@@ -38,18 +38,17 @@ extension ObjectContext {
         let keyField = layout.attributeIndex(of: key.name)
         var found: [StoreValue: ManagedObject] = [:]
         found.reserveCapacity(keys.count)
+        registry.reserveCapacity(registry.count + keys.count)
+        changed.reserveCapacity(changed.count + keys.count)
 
         // This context's own unsaved objects: one pass per batch.
-        for id in changedByEntity[entityName] ?? [] {
-            guard let object = changed[id], object.state != .deleted, let row = object.current else { continue }
-            found[row.values[keyField]] = object
+        for object in changedObjects(in: layout) where object.state != .deleted {
+            if let row = object.current { found[row.values[keyField]] = object }
         }
-        // Everything else: one query per chunk of keys.
+        // Everything else: one query for the batch (the store splits very long key lists).
         let wanted = Array(Set(keys.map(\.storeValue)).filter { found[$0] == nil })
-        let chunkSize = 30_000
-        for start in stride(from: 0, to: wanted.count, by: chunkSize) {
-            let chunk = Array(wanted[start..<min(start + chunkSize, wanted.count)])
-            let query = Query(layout: layout, predicate: .oneOf(keyField, chunk), sorts: [], limit: nil, offset: 0)
+        if !wanted.isEmpty {
+            let query = Query(layout: layout, predicate: .oneOf(keyField, wanted), sorts: [], limit: nil, offset: 0)
             for row in try viewRows(query) {
                 let object = register(row)
                 if object.state != .deleted { found[row.row.values[keyField]] = object }

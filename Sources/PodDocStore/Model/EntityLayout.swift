@@ -18,6 +18,8 @@ final class EntityLayout: Sendable {
     }
 
     let name: String
+    /// The entity's position in the model.
+    let ordinal: Int
     let description: EntityDescription
     let attributes: [AttributeDescription]
     let attributeIndex: [String: Int]
@@ -27,15 +29,14 @@ final class EntityLayout: Sendable {
     let relationships: [String: Relationship]
     /// Relationships in declaration order (for delete rules).
     let orderedRelationships: [Relationship]
-    /// Indexes (into `attributes`) of single-attribute unique keys.
-    let uniqueAttributes: [Int]
     /// The quoted table name.
     let table: String
     /// The default values of a newly inserted object.
     let defaultRow: RowData
 
-    init(description: EntityDescription, foreignKeys: [RelationshipDescription], relationships: [Relationship]) {
+    init(description: EntityDescription, ordinal: Int, foreignKeys: [RelationshipDescription], relationships: [Relationship]) {
         self.name = description.name
+        self.ordinal = ordinal
         self.description = description
         self.attributes = description.attributes
         self.attributeIndex = Dictionary(uniqueKeysWithValues: description.attributes.enumerated().map { ($1.name, $0) })
@@ -43,7 +44,6 @@ final class EntityLayout: Sendable {
         self.foreignKeyIndex = Dictionary(uniqueKeysWithValues: foreignKeys.enumerated().map { ($1.name, $0) })
         self.relationships = Dictionary(uniqueKeysWithValues: relationships.map { ($0.description.name, $0) })
         self.orderedRelationships = relationships
-        self.uniqueAttributes = description.attributes.indices.filter { description.attributes[$0].isUnique }
         self.table = SQL.quote(description.name)
         self.defaultRow = RowData(values: description.attributes.map(\.defaultValue),
                                   refs: Array(repeating: nil, count: foreignKeys.count))
@@ -51,6 +51,10 @@ final class EntityLayout: Sendable {
 
     /// The index of a named attribute, or a precondition failure naming the entity.
     func attributeIndex(of name: String) -> Int {
+        if attributes.count <= 16 {
+            // Comparing a few short names beats hashing one.
+            for (index, attribute) in attributes.enumerated() where attribute.name == name { return index }
+        }
         guard let index = attributeIndex[name] else {
             preconditionFailure("Entity '\(self.name)' has no attribute '\(name)'")
         }

@@ -92,7 +92,7 @@ public struct ObjectModel: Sendable {
             foreignKeys[entity.name] = try entity.relationships.filter { try holdsForeignKey(entity, $0) }
         }
         var layouts: [String: EntityLayout] = [:]
-        for entity in entities {
+        for (ordinal, entity) in entities.enumerated() {
             let own = foreignKeys[entity.name] ?? []
             let relationships = entity.relationships.map { r -> EntityLayout.Relationship in
                 if let index = own.firstIndex(of: r) {
@@ -102,7 +102,7 @@ public struct ObjectModel: Sendable {
                 let index = theirs.firstIndex { $0.name == r.inverse }!
                 return .init(description: r, destination: r.destination, storage: .inverse(destinationForeignKey: index))
             }
-            layouts[entity.name] = EntityLayout(description: entity, foreignKeys: own, relationships: relationships)
+            layouts[entity.name] = EntityLayout(description: entity, ordinal: ordinal, foreignKeys: own, relationships: relationships)
         }
         return layouts
     }

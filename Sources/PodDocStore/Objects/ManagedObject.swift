@@ -31,6 +31,8 @@ public final class ManagedObject {
     /// Fields changed in this context since the last save.
     var changedFields = FieldSet()
     var state: State = .clean
+    /// The context's pending-changes generation in which this object was last announced.
+    var announced: UInt64 = 0
 
     init(id: ObjectID, layout: EntityLayout, context: ObjectContext) {
         self.objectID = id
@@ -116,12 +118,15 @@ extension ManagedObject {
         }
     }
 
-    /// The context, after checking that the caller runs on its queue.
+    /// The context, after checking (in debug builds) that the caller runs on its queue.
+    ///
+    /// Attribute access is the hottest path of an import, so the queue check runs in debug
+    /// builds only; context operations (insert, fetch, save, delete…) check in every build.
     func checkedContext() -> ObjectContext {
         guard let context else {
             preconditionFailure("\(objectID) was used after its context was deallocated")
         }
-        context.preconditionOnQueue(for: self)
+        assert(context.isOnQueue, "\(objectID) was used off its context's queue; use perform { } or pass ObjectIDs between contexts")
         return context
     }
 }

@@ -65,6 +65,16 @@ public struct ObjectID: Hashable, Sendable {
     }
 }
 
+// MARK: - Hashable
+
+extension ObjectID {
+    /// Hashes the key only: IDs of different entities with the same key are rare in one
+    /// table, and hashing the entity name too would double the cost of every lookup.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(key)
+    }
+}
+
 // MARK: - Comparable
 
 extension ObjectID: Comparable {

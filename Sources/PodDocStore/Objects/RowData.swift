@@ -36,9 +36,11 @@ struct VersionedRow: Sendable {
     var version: Int64
 }
 
-/// A small set of field numbers (attributes first, then foreign keys).
+/// A small set of field numbers (attributes first, then foreign keys). The first 64 fields
+/// live inline, so most sets never allocate.
 struct FieldSet: Sendable, Hashable, Sequence {
-    private var words: [UInt64] = []
+    private var low: UInt64 = 0
+    private var high: [UInt64] = []
 
     init() {}
 
@@ -46,21 +48,27 @@ struct FieldSet: Sendable, Hashable, Sequence {
         for f in fields { insert(f) }
     }
 
-    var isEmpty: Bool { words.allSatisfy { $0 == 0 } }
+    var isEmpty: Bool { low == 0 && high.allSatisfy { $0 == 0 } }
 
     mutating func insert(_ field: Int) {
-        let w = field >> 6
-        if w >= words.count { words.append(contentsOf: repeatElement(0, count: w - words.count + 1)) }
-        words[w] |= 1 << UInt64(field & 63)
+        if field < 64 {
+            low |= 1 << UInt64(field)
+            return
+        }
+        let w = (field >> 6) - 1
+        if w >= high.count { high.append(contentsOf: repeatElement(0, count: w - high.count + 1)) }
+        high[w] |= 1 << UInt64(field & 63)
     }
 
     func contains(_ field: Int) -> Bool {
-        let w = field >> 6
-        return w < words.count && words[w] & (1 << UInt64(field & 63)) != 0
+        if field < 64 { return low & (1 << UInt64(field)) != 0 }
+        let w = (field >> 6) - 1
+        return w < high.count && high[w] & (1 << UInt64(field & 63)) != 0
     }
 
     mutating func formUnion(_ other: FieldSet) {
-        for f in other { insert(f) }
+        low |= other.low
+        for f in other where f >= 64 { insert(f) }
     }
 
     func subtracting(_ other: FieldSet) -> FieldSet {
@@ -71,20 +79,30 @@ struct FieldSet: Sendable, Hashable, Sequence {
         FieldSet(self.filter { other.contains($0) })
     }
 
-    func makeIterator() -> AnyIterator<Int> {
-        var w = 0
-        var bits: UInt64 = words.first ?? 0
-        let words = self.words
-        return AnyIterator {
+    func makeIterator() -> Iterator {
+        Iterator(low: low, high: high)
+    }
+
+    struct Iterator: IteratorProtocol {
+        var bits: UInt64
+        var word = 0
+        let high: [UInt64]
+
+        init(low: UInt64, high: [UInt64]) {
+            bits = low
+            self.high = high
+        }
+
+        mutating func next() -> Int? {
             while true {
                 if bits != 0 {
                     let b = bits.trailingZeroBitCount
                     bits &= bits - 1
-                    return w * 64 + b
+                    return word * 64 + b
                 }
-                w += 1
-                guard w < words.count else { return nil }
-                bits = words[w]
+                guard word < high.count else { return nil }
+                bits = high[word]
+                word += 1
             }
         }
     }

@@ -5,9 +5,50 @@ import GRDB
 extension PersistentStore {
     /// Rows matching a query, in its order, limited and offset.
     func fetchRows(_ query: Query) throws -> [VersionedRow] {
+        if case .oneOf(let field, let values)? = query.predicate, values.count > PersistentStore.longList,
+           query.limit == nil, query.offset == 0 {
+            return try fetchRows(query, field: field, oneOfLongList: values)
+        }
         var arguments: [StoreValue] = []
         let sql = "SELECT \(selectList(query.layout)) FROM \(query.layout.table)" + clauses(query, &arguments)
         return try readRows(sql, arguments, layout: query.layout)
+    }
+
+    /// Lists longer than this are not sent as one `IN (...)`: SQLite takes at most 32,766
+    /// parameters, and each value costs an index probe.
+    static let longList = 10_000
+
+    /// `attribute IN (values)` for a long list: a single scan of the table when the list is
+    /// large next to it (comparing text and blobs byte by byte, exactly as SQL does), else
+    /// the list in chunks.
+    private func fetchRows(_ query: Query, field: Int, oneOfLongList values: [StoreValue]) throws -> [VersionedRow] {
+        let layout = query.layout
+        let exactlyComparable = values.allSatisfy {
+            switch $0 { case .text, .blob: return true; default: return false }
+        }
+        var rows: [VersionedRow] = []
+        if exactlyComparable, try tableSizeEstimate(layout) <= values.count * 2 {
+            let wanted = Set(values)
+            rows = try readRows("SELECT \(selectList(layout)) FROM \(layout.table) ORDER BY \"id\"", [], layout: layout)
+                .filter { wanted.contains($0.row.values[field]) }
+        } else {
+            for start in stride(from: 0, to: values.count, by: PersistentStore.longList) {
+                var chunk = query
+                chunk.predicate = .oneOf(field, Array(values[start..<min(start + PersistentStore.longList, values.count)]))
+                rows += try fetchRows(chunk)
+            }
+        }
+        rows.sort(by: query.areInIncreasingOrder)
+        return rows
+    }
+
+    /// The highest row id of a table: an upper bound of its row count, read in one probe.
+    private func tableSizeEstimate(_ layout: EntityLayout) throws -> Int {
+        try read("sizing \(layout.name)") { db in
+            let statement = try RawStatement(db, "SELECT max(\"id\") FROM \(layout.table)")
+            defer { statement.reset() }
+            return try statement.step() ? Int(statement.int64(0)) : 0
+        }
     }
 
     /// IDs of the rows matching a query, in its order.

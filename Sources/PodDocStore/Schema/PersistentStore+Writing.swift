@@ -45,18 +45,35 @@ private struct StoreWriter {
     let store: PersistentStore
     let db: Database
     let changes: ChangeSet
+    /// The store's aliases when the save began (read once, not once per row).
+    let aliases: [ObjectID: ObjectID]
     var assigned: [ObjectID: ObjectID] = [:]
     var outcome = PushOutcome()
     var conflicts: [MergeConflict] = []
+    /// Prepared statements of this save, by shape (kind, entity, fields).
+    var statements: [StatementKey: RawStatement] = [:]
+    var lastStatement: (key: StatementKey, statement: RawStatement)?
+    var lastLayout: EntityLayout?
+
+    struct StatementKey: Hashable {
+        enum Kind { case insert, update, delete }
+        let kind: Kind
+        let entity: String
+        let fields: FieldSet
+    }
 
     init(store: PersistentStore, db: Database, changes: ChangeSet) {
         self.store = store
         self.db = db
         self.changes = changes
+        self.aliases = store.aliases.withLock { $0 }
     }
 
     mutating func run() throws -> PushOutcome {
         try assignPermanentIDs()
+        outcome.deleted.reserveCapacity(changes.deleted.count)
+        outcome.updated.reserveCapacity(changes.updated.count)
+        outcome.inserted.reserveCapacity(changes.inserted.count)
         for object in changes.deleted { try delete(object) }
         for object in changes.updated { try update(object) }
         for object in changes.inserted { try insert(object) }
@@ -94,11 +111,13 @@ private struct StoreWriter {
     }
 
     private func permanent(_ id: ObjectID) -> ObjectID {
-        assigned[id] ?? store.resolve(id)
+        guard id.isTemporary else { return id }
+        return assigned[id] ?? aliases[id] ?? id
     }
 
     /// The row with every reference permanent.
     private func resolved(_ row: RowData, of id: ObjectID) throws -> RowData {
+        guard row.refs.contains(where: { $0?.isTemporary ?? false }) else { return row }
         var row = row
         row.resolveRefs(permanent)
         if let dangling = row.refs.first(where: { $0?.isTemporary ?? false }) {
@@ -110,30 +129,35 @@ private struct StoreWriter {
     // MARK: - Statements
 
     private mutating func delete(_ object: PushedObject) throws {
-        let layout = store.model.layout(object.id.entityName)
+        let layout = layout(of: object.id)
         let id = permanent(object.id)
-        if try deleteRow(layout, id, version: object.snapshotVersion) { return }
-        guard let disk = try diskRow(layout, id) else { return }   // deleted elsewhere too
+        if try deleteRow(layout, id, version: object.snapshotVersion) {
+            outcome.deleted.append(nil)
+            return
+        }
+        guard let disk = try diskRow(layout, id) else {   // deleted elsewhere too
+            outcome.deleted.append(nil)
+            return
+        }
         let snapshot = try resolved(object.snapshot ?? object.row, of: object.id)
         let conflicting = disk.row.differingFields(from: snapshot)
-        if conflicting.isEmpty {
+        if conflicting.isEmpty || changes.policy.oursSurvives {
             _ = try deleteRow(layout, id, version: disk.version)
+            outcome.deleted.append(nil)
         } else if changes.policy == .error {
             conflicts.append(MergeConflict(objectID: id, kind: .changedElsewhereWhileDeleted,
                                            properties: conflicting.map(layout.fieldName), foundIn: "store"))
-        } else if changes.policy.oursSurvives {
-            _ = try deleteRow(layout, id, version: disk.version)
         } else {
-            outcome.undeleted[object.id] = disk
+            outcome.deleted.append(disk)
         }
     }
 
     private mutating func update(_ object: PushedObject) throws {
-        let layout = store.model.layout(object.id.entityName)
+        let layout = layout(of: object.id)
         let id = permanent(object.id)
         let row = try resolved(object.row, of: object.id)
         if try updateRow(layout, id, row, fields: object.changedFields, version: object.snapshotVersion) {
-            outcome.rows[object.id] = VersionedRow(id: id, row: row, version: object.snapshotVersion + 1)
+            outcome.updated.append(VersionedRow(id: id, row: row, version: object.snapshotVersion + 1))
             return
         }
         guard let disk = try diskRow(layout, id) else {
@@ -141,9 +165,9 @@ private struct StoreWriter {
                 conflicts.append(MergeConflict(objectID: id, kind: .deletedElsewhere, properties: [], foundIn: "store"))
             } else if changes.policy.oursSurvives {
                 try insertRow(layout, id, row, version: object.snapshotVersion + 1)
-                outcome.rows[object.id] = VersionedRow(id: id, row: row, version: object.snapshotVersion + 1)
+                outcome.updated.append(VersionedRow(id: id, row: row, version: object.snapshotVersion + 1))
             } else {
-                outcome.removed.insert(object.id)
+                outcome.updated.append(nil)
             }
             return
         }
@@ -163,15 +187,15 @@ private struct StoreWriter {
         guard try updateRow(layout, id, result, fields: all, version: disk.version) else {
             throw StoreError(.sqlite, "\(id) changed again while its conflict was being resolved; save again.")
         }
-        outcome.rows[object.id] = VersionedRow(id: id, row: result, version: disk.version + 1)
+        outcome.updated.append(VersionedRow(id: id, row: result, version: disk.version + 1))
     }
 
     private mutating func insert(_ object: PushedObject) throws {
-        let layout = store.model.layout(object.id.entityName)
+        let layout = layout(of: object.id)
         let id = permanent(object.id)
         let row = try resolved(object.row, of: object.id)
         try insertRow(layout, id, row, version: 1)
-        outcome.rows[object.id] = VersionedRow(id: id, row: row, version: 1)
+        outcome.inserted.append(VersionedRow(id: id, row: row, version: 1))
     }
 
     // MARK: - SQL
@@ -188,35 +212,64 @@ private struct StoreWriter {
         }
     }
 
-    private func insertRow(_ layout: EntityLayout, _ id: ObjectID, _ row: RowData, version: Int64) throws {
-        let count = layout.fieldCount
-        let columns = (0..<count).map { columnName(layout, $0) }
-        let sql = "INSERT INTO \(layout.table) (\"id\", \"_version\"\(columns.map { ", " + $0 }.joined())) VALUES (?, ?\(String(repeating: ", ?", count: count)))"
+    /// The layout of an object's entity (consecutive objects mostly share one).
+    private mutating func layout(of id: ObjectID) -> EntityLayout {
+        if let last = lastLayout, last.name == id.entityName { return last }
+        let layout = store.model.layout(id.entityName)
+        lastLayout = layout
+        return layout
+    }
+
+    /// The prepared statement for a shape, made once per save.
+    private mutating func statement(_ key: StatementKey, _ layout: EntityLayout) throws -> RawStatement {
+        if let last = lastStatement, last.key == key { return last.statement }
+        if let statement = statements[key] {
+            lastStatement = (key, statement)
+            return statement
+        }
+        let sql: String
+        switch key.kind {
+        case .insert:
+            let columns = (0..<layout.fieldCount).map { columnName(layout, $0) }
+            sql = "INSERT INTO \(layout.table) (\"id\", \"_version\"\(columns.map { ", " + $0 }.joined())) VALUES (?, ?\(String(repeating: ", ?", count: columns.count)))"
+        case .update:
+            let assignments = key.fields.map { "\(columnName(layout, $0)) = ?" } + ["\"_version\" = ?"]
+            sql = "UPDATE \(layout.table) SET \(assignments.joined(separator: ", ")) WHERE \"id\" = ? AND \"_version\" = ?"
+        case .delete:
+            sql = "DELETE FROM \(layout.table) WHERE \"id\" = ? AND \"_version\" = ?"
+        }
         let statement = try RawStatement(db, sql)
+        statements[key] = statement
+        lastStatement = (key, statement)
+        return statement
+    }
+
+    private mutating func insertRow(_ layout: EntityLayout, _ id: ObjectID, _ row: RowData, version: Int64) throws {
+        let statement = try statement(StatementKey(kind: .insert, entity: layout.name, fields: FieldSet()), layout)
         statement.bind(.integer(id.key), at: 1)
         statement.bind(.integer(version), at: 2)
-        for field in 0..<count { bindField(statement, row, field, at: Int32(3 + field)) }
+        for field in 0..<layout.fieldCount { bindField(statement, row, field, at: Int32(3 + field)) }
         try statement.execute()
     }
 
     /// Updates `fields` if the row is still at `version`; false when it is not.
-    private func updateRow(_ layout: EntityLayout, _ id: ObjectID, _ row: RowData, fields: FieldSet, version: Int64) throws -> Bool {
-        let fieldList = Array(fields)
-        let assignments = fieldList.map { "\(columnName(layout, $0)) = ?" } + ["\"_version\" = ?"]
-        let sql = "UPDATE \(layout.table) SET \(assignments.joined(separator: ", ")) WHERE \"id\" = ? AND \"_version\" = ?"
-        let statement = try RawStatement(db, sql)
-        for (offset, field) in fieldList.enumerated() { bindField(statement, row, field, at: Int32(1 + offset)) }
-        let next = Int32(fieldList.count + 1)
-        statement.bind(.integer(version + 1), at: next)
-        statement.bind(.integer(id.key), at: next + 1)
-        statement.bind(.integer(version), at: next + 2)
+    private mutating func updateRow(_ layout: EntityLayout, _ id: ObjectID, _ row: RowData, fields: FieldSet, version: Int64) throws -> Bool {
+        let statement = try statement(StatementKey(kind: .update, entity: layout.name, fields: fields), layout)
+        var index: Int32 = 1
+        for field in fields {
+            bindField(statement, row, field, at: index)
+            index += 1
+        }
+        statement.bind(.integer(version + 1), at: index)
+        statement.bind(.integer(id.key), at: index + 1)
+        statement.bind(.integer(version), at: index + 2)
         try statement.execute()
         return statement.changes == 1
     }
 
     /// Deletes the row if it is still at `version`; false when it is not (or is gone).
-    private func deleteRow(_ layout: EntityLayout, _ id: ObjectID, version: Int64) throws -> Bool {
-        let statement = try RawStatement(db, "DELETE FROM \(layout.table) WHERE \"id\" = ? AND \"_version\" = ?")
+    private mutating func deleteRow(_ layout: EntityLayout, _ id: ObjectID, version: Int64) throws -> Bool {
+        let statement = try statement(StatementKey(kind: .delete, entity: layout.name, fields: FieldSet()), layout)
         statement.bind(.integer(id.key), at: 1)
         statement.bind(.integer(version), at: 2)
         try statement.execute()

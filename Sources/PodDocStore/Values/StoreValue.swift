@@ -24,6 +24,42 @@ public enum StoreValue: Sendable, Hashable {
     }
 }
 
+// MARK: - Hashable
+
+extension StoreValue {
+    /// Text compares byte by byte, as SQLite's `BINARY` does (Swift's `String ==` would call
+    /// the NFC and NFD spellings of "é" equal, which SQLite does not).
+    public static func == (lhs: StoreValue, rhs: StoreValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): return true
+        case let (.integer(a), .integer(b)): return a == b
+        case let (.real(a), .real(b)): return a == b
+        case let (.text(a), .text(b)): return Collation.compareUTF8(a, b) == 0
+        case let (.blob(a), .blob(b)): return a == b
+        default: return false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null:
+            hasher.combine(0 as UInt8)
+        case .integer(let v):
+            hasher.combine(1 as UInt8)
+            hasher.combine(v)
+        case .real(let v):
+            hasher.combine(2 as UInt8)
+            hasher.combine(v)
+        case .text(var s):
+            hasher.combine(3 as UInt8)
+            s.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        case .blob(let d):
+            hasher.combine(4 as UInt8)
+            hasher.combine(d)
+        }
+    }
+}
+
 // MARK: - Ordering
 
 extension StoreValue {
