@@ -11,9 +11,13 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "PodDocStore", targets: ["PodDocStore"]),
+        .library(name: "PodDocFileSystem", targets: ["PodDocFileSystem"]),
+        .library(name: "PodDocArchive", targets: ["PodDocArchive"]),
+        .library(name: "Outliner", targets: ["Outliner"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // MARK: Object store (Core Data's job)
@@ -24,6 +28,21 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             swiftSettings: strictSettings),
+
+        // MARK: Files: safe save, locks, archives
+        .target(name: "PodDocFileSystem", swiftSettings: strictSettings),
+        .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
+        .target(
+            name: "PodDocArchive",
+            dependencies: [
+                "CArchive",
+                "PodDocFileSystem",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strictSettings),
+
+        // MARK: Content kinds
+        .target(name: "Outliner", swiftSettings: strictSettings),
 
         // MARK: Benchmarks (release builds; `make bench`)
         .executableTarget(
@@ -40,6 +59,9 @@ let package = Package(
             name: "PodDocStoreTests",
             dependencies: ["PodDocStore", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings),
+        .testTarget(name: "PodDocFileSystemTests", dependencies: ["PodDocFileSystem"], swiftSettings: strictSettings),
+        .testTarget(name: "PodDocArchiveTests", dependencies: ["PodDocArchive"], swiftSettings: strictSettings),
+        .testTarget(name: "OutlinerTests", dependencies: ["Outliner"], swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,225 @@
+// MARK: - JSONOutlineReader
+
+/// Reads the outline JSON shape (see ``JSONOutlineKeys``) straight into an ``OutlineTree``.
+///
+/// JSONSerialization refuses nesting deeper than 512 levels and a generic JSON value type
+/// would recurse, so this reader walks the tokens with an explicit stack of open arrays and
+/// items. Keys may come in any order; `title` is required in an item, everything else may be
+/// left out. Unknown and repeated keys are errors.
+struct JSONOutlineReader {
+    /// An open container.
+    private enum Frame {
+        /// A `children` array of `parent`; `hasElements` once an item was read.
+        case children(parent: OutlineTree.NodeID, hasElements: Bool)
+        /// An item object; `keys` holds the keys read so far.
+        case item(OutlineTree.NodeID, keys: ItemKeys, start: Int)
+    }
+
+    /// The keys of an item, as a set of bits.
+    private struct ItemKeys: OptionSet {
+        let rawValue: UInt8
+        static let title = ItemKeys(rawValue: 1)
+        static let note = ItemKeys(rawValue: 2)
+        static let attributes = ItemKeys(rawValue: 4)
+        static let children = ItemKeys(rawValue: 8)
+
+        init(rawValue: UInt8) {
+            self.rawValue = rawValue
+        }
+
+        /// The bit for `key`, or `nil` for a key items do not have.
+        init?(key: String) {
+            switch key {
+            case JSONOutlineKeys.title: self = .title
+            case JSONOutlineKeys.note: self = .note
+            case JSONOutlineKeys.attributes: self = .attributes
+            case JSONOutlineKeys.children: self = .children
+            default: return nil
+            }
+        }
+    }
+
+    private var tokens: JSONTokenizer
+    private var tree = OutlineTree()
+    private var frames: [Frame] = []
+
+    /// The outline in `bytes` (validated UTF-8 without a byte order mark).
+    static func read(_ bytes: [UInt8]) throws(OutlineFormatError) -> OutlineTree {
+        var reader = JSONOutlineReader(tokens: JSONTokenizer(bytes: bytes))
+        try reader.readDocument()
+        return reader.tree
+    }
+
+    private init(tokens: JSONTokenizer) {
+        self.tokens = tokens
+    }
+
+    // MARK: - Document
+
+    private mutating func readDocument() throws(OutlineFormatError) {
+        try expect(.beginObject, "at the start of an outline document")
+        var keys: Set<String> = []
+        while let (key, offset) = try nextKey(afterFirst: !keys.isEmpty) {
+            guard keys.insert(key).inserted else { throw repeated(key, at: offset) }
+            switch key {
+            case JSONOutlineKeys.opmlVersion: tree.opmlVersion = try readOptionalString(for: key)
+            case JSONOutlineKeys.head: tree.head = try readPairs(for: key)
+            case JSONOutlineKeys.bodyAttributes: tree.bodyAttributes = try readPairs(for: key)
+            case JSONOutlineKeys.children: try readChildren(of: tree.root)
+            default:
+                throw structure(at: offset, "unknown key '\(key)' in the outline document; "
+                    + "expected opmlVersion, head, bodyAttributes or children")
+            }
+        }
+        let end = try tokens.next()
+        guard end.kind == .endOfInput else {
+            throw tokens.error(at: end.offset, "unexpected \(end.display) after the outline document")
+        }
+    }
+
+    // MARK: - Items
+
+    /// Reads a `children` array and every item inside it, however deep, without recursion.
+    private mutating func readChildren(of parent: OutlineTree.NodeID) throws(OutlineFormatError) {
+        try expect(.beginArray, "as the value of 'children'")
+        frames = [.children(parent: parent, hasElements: false)]
+        while let frame = frames.last {
+            switch frame {
+            case let .children(parent, hasElements):
+                try continueChildren(of: parent, hasElements: hasElements)
+            case let .item(id, keys, start):
+                try continueItem(id, keys: keys, start: start)
+            }
+        }
+    }
+
+    private mutating func continueChildren(of parent: OutlineTree.NodeID, hasElements: Bool) throws(OutlineFormatError) {
+        var token = try tokens.next()
+        if token.kind == .endArray {
+            frames.removeLast()
+            return
+        }
+        if hasElements {
+            guard token.kind == .comma else { throw unexpected(token, "expected ',' or ']' in 'children'") }
+            token = try tokens.next()
+        }
+        guard token.kind == .beginObject else {
+            throw mismatch(token, "expected an item object '{' in 'children'")
+        }
+        frames[frames.count - 1] = .children(parent: parent, hasElements: true)
+        let id = tree.appendChild(OutlineItem(title: ""), to: parent)
+        frames.append(.item(id, keys: [], start: token.offset))
+    }
+
+    private mutating func continueItem(_ id: OutlineTree.NodeID, keys: ItemKeys, start: Int) throws(OutlineFormatError) {
+        guard let (key, offset) = try nextKey(afterFirst: !keys.isEmpty) else {
+            guard keys.contains(.title) else { throw structure(at: start, "the item has no 'title'") }
+            frames.removeLast()
+            return
+        }
+        guard let bit = ItemKeys(key: key) else {
+            throw structure(at: offset, "unknown key '\(key)' in an item; expected title, note, attributes or children")
+        }
+        guard !keys.contains(bit) else { throw repeated(key, at: offset) }
+        frames[frames.count - 1] = .item(id, keys: keys.union(bit), start: start)
+        switch bit {
+        case .title:
+            tree[id].title = try readString("'\(key)' must be a string")
+        case .note:
+            tree[id].note = try readOptionalString(for: key)
+        case .attributes:
+            tree[id].attributes = try readPairs(for: key)
+        default:
+            try expect(.beginArray, "as the value of 'children'")
+            frames.append(.children(parent: id, hasElements: false))
+        }
+    }
+
+    // MARK: - Values
+
+    /// The next key of an object and its offset (after the colon), or `nil` at its `}`.
+    private mutating func nextKey(afterFirst: Bool) throws(OutlineFormatError) -> (String, Int)? {
+        var token = try tokens.next()
+        if token.kind == .endObject { return nil }
+        if afterFirst {
+            guard token.kind == .comma else { throw unexpected(token, "expected ',' or '}'") }
+            token = try tokens.next()
+        }
+        guard case let .string(key) = token.kind else { throw unexpected(token, "expected a key in quotes") }
+        try expect(.colon, "after the key '\(key)'")
+        return (key, token.offset)
+    }
+
+    private mutating func readString(_ message: String) throws(OutlineFormatError) -> String {
+        let token = try tokens.next()
+        guard case let .string(value) = token.kind else { throw mismatch(token, message) }
+        return value
+    }
+
+    private mutating func readOptionalString(for key: String) throws(OutlineFormatError) -> String? {
+        let token = try tokens.next()
+        switch token.kind {
+        case let .string(value): return value
+        case .null: return nil
+        default: throw mismatch(token, "'\(key)' must be a string or null")
+        }
+    }
+
+    /// Reads `[[name, value], …]`.
+    private mutating func readPairs(for key: String) throws(OutlineFormatError) -> [OutlineAttribute] {
+        let shape = "'\(key)' must be an array of [name, value] string pairs"
+        let open = try tokens.next()
+        guard open.kind == .beginArray else { throw mismatch(open, shape) }
+        var pairs: [OutlineAttribute] = []
+        while true {
+            var token = try tokens.next()
+            if token.kind == .endArray { return pairs }
+            if !pairs.isEmpty {
+                guard token.kind == .comma else { throw unexpected(token, "expected ',' or ']' in '\(key)'") }
+                token = try tokens.next()
+            }
+            guard token.kind == .beginArray else { throw mismatch(token, shape) }
+            let name = try readString(shape)
+            try expect(.comma, "between the name and the value in '\(key)'")
+            let value = try readString(shape)
+            let close = try tokens.next()
+            guard close.kind == .endArray else { throw mismatch(close, shape) }
+            pairs.append(OutlineAttribute(name, value))
+        }
+    }
+
+    // MARK: - Errors
+
+    private mutating func expect(_ kind: JSONToken.Kind, _ context: String) throws(OutlineFormatError) {
+        let token = try tokens.next()
+        guard token.kind == kind else {
+            let wanted = JSONToken(kind: kind, offset: 0).display
+            throw kind == .colon || kind == .comma ? unexpected(token, "expected \(wanted) \(context)")
+                : mismatch(token, "expected \(wanted) \(context)")
+        }
+    }
+
+    /// A syntax error: `token` cannot come here in any JSON text.
+    private func unexpected(_ token: JSONToken, _ message: String) -> OutlineFormatError {
+        tokens.error(at: token.offset, "\(message), found \(token.display)")
+    }
+
+    /// A shape error: valid JSON, but not the outline shape.
+    private func mismatch(_ token: JSONToken, _ message: String) -> OutlineFormatError {
+        let isValueStart: Bool
+        switch token.kind {
+        case .beginObject, .beginArray, .string, .number, .boolean, .null: isValueStart = true
+        default: isValueStart = false
+        }
+        return isValueStart ? structure(at: token.offset, "\(message), found \(token.display)")
+            : unexpected(token, message)
+    }
+
+    private func structure(at offset: Int, _ message: String) -> OutlineFormatError {
+        .at(offset, in: tokens.bytes, .unexpectedStructure, .json, message)
+    }
+
+    private func repeated(_ key: String, at offset: Int) -> OutlineFormatError {
+        structure(at: offset, "the key '\(key)' appears twice in the same object")
+    }
+}

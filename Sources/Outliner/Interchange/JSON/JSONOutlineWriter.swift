@@ -1,0 +1,81 @@
+import Foundation
+
+// MARK: - JSONOutlineWriter
+
+/// Writes an ``OutlineTree`` in the outline JSON shape (see ``JSONOutlineKeys``) with a single
+/// iterative pass: JSONEncoder would recurse once per level.
+///
+/// The output is deterministic: compact (no spaces), keys in the documented order, every key
+/// always present (`note` as `null` when there is none), strings escaped per RFC 8259 with
+/// only `"`, `\` and control characters escaped, and a final line feed.
+enum JSONOutlineWriter {
+    /// The JSON text for `tree`.
+    static func write(_ tree: OutlineTree) -> Data {
+        var output: [UInt8] = []
+        output.append(contentsOf: "{\"\(JSONOutlineKeys.opmlVersion)\":".utf8)
+        appendOptionalString(tree.opmlVersion, to: &output)
+        output.append(contentsOf: ",\"\(JSONOutlineKeys.head)\":".utf8)
+        appendPairs(tree.head, to: &output)
+        output.append(contentsOf: ",\"\(JSONOutlineKeys.bodyAttributes)\":".utf8)
+        appendPairs(tree.bodyAttributes, to: &output)
+        output.append(contentsOf: ",\"\(JSONOutlineKeys.children)\":[".utf8)
+        tree.traverse { step in
+            switch step {
+            case let .enter(id, _):
+                let node = tree.nodes[id.index]
+                if tree.nodes[node.parent ?? 0].children.first != id.index { output.append(ASCII.comma) }
+                output.append(contentsOf: "{\"\(JSONOutlineKeys.title)\":".utf8)
+                appendString(node.item.title, to: &output)
+                output.append(contentsOf: ",\"\(JSONOutlineKeys.note)\":".utf8)
+                appendOptionalString(node.item.note, to: &output)
+                output.append(contentsOf: ",\"\(JSONOutlineKeys.attributes)\":".utf8)
+                appendPairs(node.item.attributes, to: &output)
+                output.append(contentsOf: ",\"\(JSONOutlineKeys.children)\":[".utf8)
+            case .exit:
+                output.append(contentsOf: "]}".utf8)
+            }
+        }
+        output.append(contentsOf: "]}\n".utf8)
+        return Data(output)
+    }
+
+    // MARK: - Values
+
+    private static func appendPairs(_ pairs: [OutlineAttribute], to output: inout [UInt8]) {
+        output.append(ASCII.leftBracket)
+        for (index, pair) in pairs.enumerated() {
+            if index > 0 { output.append(ASCII.comma) }
+            output.append(ASCII.leftBracket)
+            appendString(pair.name, to: &output)
+            output.append(ASCII.comma)
+            appendString(pair.value, to: &output)
+            output.append(ASCII.rightBracket)
+        }
+        output.append(ASCII.rightBracket)
+    }
+
+    private static func appendOptionalString(_ string: String?, to output: inout [UInt8]) {
+        if let string {
+            appendString(string, to: &output)
+        } else {
+            output.append(contentsOf: "null".utf8)
+        }
+    }
+
+    private static func appendString(_ string: String, to output: inout [UInt8]) {
+        output.append(ASCII.quote)
+        for byte in string.utf8 {
+            switch byte {
+            case ASCII.quote: output.append(contentsOf: [ASCII.backslash, ASCII.quote])
+            case ASCII.backslash: output.append(contentsOf: [ASCII.backslash, ASCII.backslash])
+            case ASCII.lineFeed: output.append(contentsOf: [ASCII.backslash, 0x6E])
+            case ASCII.carriageReturn: output.append(contentsOf: [ASCII.backslash, 0x72])
+            case ASCII.tab: output.append(contentsOf: [ASCII.backslash, 0x74])
+            case ..<ASCII.space:
+                output.append(contentsOf: "\\u\(ASCII.hex(UInt32(byte), digits: 4))".utf8)
+            default: output.append(byte)
+            }
+        }
+        output.append(ASCII.quote)
+    }
+}

@@ -1,0 +1,52 @@
+// MARK: - MarkdownWriter
+
+/// Writes an ``OutlineTree`` as a Markdown nested list.
+///
+/// Layout: the head field `title`, if any, as `# Title` and a blank line; then one `- Title`
+/// line per item, indented two spaces per level (CommonMark nests a `- ` item's children at two
+/// spaces); an item's note goes on the next line, indented two spaces deeper than the item's
+/// `-`. Titles and notes use the escapes of ``LineEscaping``, so a multi-line note is one line
+/// with `\n`, an empty note is a lone `\`, and a note line that would read as a list marker
+/// gets a backslash before the marker's punctuation (`\- not an item`, `1\. not an item`).
+/// Attributes, the other head fields and the OPML version are not written.
+enum MarkdownWriter {
+    /// The Markdown text for `tree`.
+    static func write(_ tree: OutlineTree) -> String {
+        var output: [UInt8] = []
+        if let title = tree.head.value(named: "title") {
+            output.append(ASCII.hash)
+            appendText(LineEscaping.escape(title), to: &output)
+            output.append(contentsOf: [ASCII.lineFeed, ASCII.lineFeed])
+        }
+        for visit in tree.depthFirst() {
+            let indentation = 2 * (visit.depth - 1)
+            output.appendRepeated(ASCII.space, count: indentation)
+            output.append(ASCII.hyphen)
+            appendText(LineEscaping.escape(visit.item.title), to: &output)
+            output.append(ASCII.lineFeed)
+            if let note = visit.item.note {
+                output.appendRepeated(ASCII.space, count: indentation + 2)
+                output.append(contentsOf: escapedNoteLine(note))
+                output.append(ASCII.lineFeed)
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Appends a space and `text` after a marker, or nothing for empty text.
+    private static func appendText(_ text: [UInt8], to output: inout [UInt8]) {
+        guard !text.isEmpty else { return }
+        output.append(ASCII.space)
+        output.append(contentsOf: text)
+    }
+
+    /// `note` as one line that cannot be mistaken for a list item or a blank line.
+    private static func escapedNoteLine(_ note: String) -> [UInt8] {
+        var line = LineEscaping.escape(note)
+        if line.isEmpty { return [ASCII.backslash] }
+        if let marker = MarkdownListMarker.match(line[...]) {
+            line.insert(ASCII.backslash, at: marker.punctuation)
+        }
+        return line
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import Glibc
+
+// MARK: - Safe save
+
+extension FileSystem {
+    /// Replaces the contents of a file durably and atomically.
+    ///
+    /// See ``write(to:_:)`` for the steps and guarantees.
+    ///
+    /// - Parameters:
+    ///   - data: The new contents.
+    ///   - target: The file to write; its folder must exist.
+    /// - Throws: ``FileSystemError`` naming the failing step; the previous version is unchanged.
+    public func write(_ data: Data, to target: URL) throws {
+        try write(to: target) { try $0.write(data) }
+    }
+
+    /// Writes a file durably and atomically, streaming its contents through a sink.
+    ///
+    /// Steps: create `.name.tmp-XXXXXXXX` beside `target` (`O_EXCL | O_NOFOLLOW`, mode `0644`),
+    /// let `body` write through the sink, `fsync` it, close it, swap it with `target`
+    /// (`renameat2(RENAME_EXCHANGE)`; plain `rename(2)` when `target` does not exist or the file
+    /// system cannot swap), `fsync` the folder, remove the previous version. Only then does the
+    /// call return. A symbolic link at `target` is replaced, not followed.
+    ///
+    /// If any step fails (or `body` throws), the previous version of `target` is left in place,
+    /// the temporary file is removed, and the error names the step. If the folder's `fsync`
+    /// fails after the swap, the swap is undone first.
+    ///
+    /// - Parameters:
+    ///   - target: The file to write; its folder must exist.
+    ///   - body: Writes the new contents; the sink is valid only during this call.
+    /// - Throws: ``FileSystemError`` naming the failing step, or whatever `body` throws.
+    ///   A ``FileSystemError/Code-swift.struct/cleanupFailed`` error means the new version was
+    ///   saved (or the previous one could not be put back); its message says what is where.
+    public func write(to target: URL, _ body: (FileSink) throws -> Void) throws {
+        let targetPath = target.path
+        let existed = itemKind(atPath: targetPath) != nil
+        let staged = TemporarySibling.path(for: targetPath, kind: "tmp")
+        do {
+            let fd = try openFile(staged, flags: O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: 0o644)
+            let sink = FileSink(fileDescriptor: fd, path: staged, fileSystem: self)
+            do {
+                defer { sink.invalidate() }
+                try body(sink)
+                try sync(fd, path: staged, as: .fsync)
+            } catch {
+                Glibc.close(fd)
+                discard(staged)
+                throw error
+            }
+            do {
+                try closeFile(fd, path: staged)
+            } catch {
+                discard(staged)
+                throw error
+            }
+        } catch {
+            throw saveFailed(error, target: targetPath, targetExisted: existed)
+        }
+        try install(staged, at: targetPath, replacingExisting: true)
+    }
+
+    /// Copies a file durably: the copy is written with ``write(to:_:)``, so when this returns
+    /// the copy is complete and on disk, and a failure leaves any previous `target` unchanged.
+    ///
+    /// - Parameters:
+    ///   - source: The file to copy (a symbolic link is refused).
+    ///   - target: Where to put the copy; its folder must exist.
+    /// - Throws: ``FileSystemError`` naming the failing step.
+    public func copyFile(at source: URL, to target: URL) throws {
+        try write(to: target) { sink in
+            try readFile(at: source) { try sink.write($0) }
+        }
+    }
+
+    /// Writes a folder tree durably and puts it in place of `target` in one step.
+    ///
+    /// Steps: create `.name.tmp-XXXXXXXX` beside `target`, let `body` fill it, `fsync` every file
+    /// and folder in it, then move it into place: an atomic `renameat2(RENAME_EXCHANGE)` swap
+    /// when `target` exists (where the file system cannot swap, `target` is renamed aside first),
+    /// `renameat2(RENAME_NOREPLACE)` when it does not. Then `fsync` the parent folder and remove
+    /// the previous version.
+    ///
+    /// If any step fails (or `body` throws), the previous `target` stays in place, the
+    /// temporary folder is removed, and the error names the step.
+    ///
+    /// - Parameters:
+    ///   - target: The folder to write; its parent must exist.
+    ///   - replacingExisting: When `false`, an existing `target` is an error (checked before
+    ///     `body` runs, and again atomically when moving into place).
+    ///   - body: Fills the folder it is given (the temporary folder).
+    /// - Throws: ``FileSystemError`` naming the failing step, or whatever `body` throws.
+    public func writeDirectory(
+        at target: URL, replacingExisting: Bool = true, _ body: (URL) throws -> Void
+    ) throws {
+        let targetPath = target.path
+        let existed = itemKind(atPath: targetPath) != nil
+        if existed && !replacingExisting {
+            throw FileSystemError(
+                code: .alreadyExists,
+                message: "Could not create '\(targetPath)': something with that name already exists. Choose another name, or move it away first.",
+                path: targetPath)
+        }
+        let staged = TemporarySibling.path(for: targetPath, kind: "tmp")
+        do {
+            try makeDirectory(staged, mode: 0o755)
+        } catch {
+            throw saveFailed(error, target: targetPath, targetExisted: existed)
+        }
+        do {
+            try body(URL(fileURLWithPath: staged, isDirectory: true))
+            try syncTree(staged)
+        } catch {
+            discard(staged)
+            throw saveFailed(error, target: targetPath, targetExisted: existed)
+        }
+        try install(staged, at: targetPath, replacingExisting: replacingExisting)
+    }
+}

@@ -1,0 +1,197 @@
+import Foundation
+import Glibc
+import PodDocFileSystem
+import XCTest
+
+/// The lock is exercised against real second processes: `sh` children that take the lock with
+/// util-linux `flock(1)` on the same file.
+final class DocumentLockTests: XCTestCase {
+    // MARK: - Two processes
+
+    func testLiveExclusiveHolderInAnotherProcessBlocksBothModes() throws {
+        let lockFile = try makeTemporaryFolder().appendingPathComponent(".poddoc-lock")
+        let child = try LockingChild(lockFile: lockFile, mode: "-x", recordsHolder: true)
+        defer { child.finish() }
+
+        for mode in [LockMode.exclusive, .shared] {
+            let error = try expectFileSystemError { _ = try DocumentLock.acquire(lockFile, mode: mode, toolVersion: "test") }
+            XCTAssertEqual(error.code, .locked)
+            XCTAssertTrue(error.message.contains("pid \(child.pid) on host \(hostName())"), error.message)
+            XCTAssertTrue(error.message.contains(lockFile.path), error.message)
+        }
+        let holder = try XCTUnwrap(try DocumentLock.currentHolder(of: lockFile))
+        XCTAssertEqual(holder.pid, child.pid)
+        XCTAssertEqual(holder.isRunning, true)
+    }
+
+    func testLockLeftByAnExitedProcessIsTakenOver() throws {
+        let lockFile = try makeTemporaryFolder().appendingPathComponent(".poddoc-lock")
+        let child = try LockingChild(lockFile: lockFile, mode: "-x", recordsHolder: true)
+        let childPID = child.pid
+        child.finish()  // exits without clearing its record: the record is now stale
+
+        let lock = try DocumentLock.acquire(lockFile, mode: .exclusive, toolVersion: "test")
+        defer { lock.release() }
+        let takeover = try XCTUnwrap(lock.takeover)
+        XCTAssertEqual(takeover.previousHolder.pid, childPID)
+        XCTAssertEqual(takeover.description, "took over a lock left by pid \(childPID) on host \(hostName())")
+        XCTAssertEqual(try DocumentLock.currentHolder(of: lockFile)?.pid, getpid())
+    }
+
+    func testOtherProcessCannotLockWhileWeHoldExclusively() throws {
+        let lockFile = try makeTemporaryFolder().appendingPathComponent(".poddoc-lock")
+        let lock = try DocumentLock.acquire(lockFile, mode: .exclusive, toolVersion: "1.2.3")
+        XCTAssertNil(lock.takeover)
+        XCTAssertEqual(try runFlock(["-n", "-s", lockFile.path, "true"]), 1)
+        XCTAssertEqual(try runFlock(["-n", "-x", lockFile.path, "true"]), 1)
+
+        let holder = try XCTUnwrap(try DocumentLock.currentHolder(of: lockFile))
+        XCTAssertEqual(holder.pid, getpid())
+        XCTAssertEqual(holder.host, hostName())
+        XCTAssertEqual(holder.toolVersion, "1.2.3")
+
+        lock.release()
+        XCTAssertEqual(try runFlock(["-n", "-x", lockFile.path, "true"]), 0)
+        XCTAssertNil(try DocumentLock.currentHolder(of: lockFile))
+    }
+
+    func testSharedHoldersCoexistButExcludeEditors() throws {
+        let lockFile = try makeTemporaryFolder().appendingPathComponent(".poddoc-lock")
+        let child = try LockingChild(lockFile: lockFile, mode: "-s", recordsHolder: false)
+        defer { child.finish() }
+
+        let reader = try DocumentLock.acquire(lockFile, mode: .shared, toolVersion: "test")
+        defer { reader.release() }
+        XCTAssertNil(reader.takeover)
+        let error = try expectFileSystemError { _ = try DocumentLock.acquire(lockFile, mode: .exclusive, toolVersion: "test") }
+        XCTAssertEqual(error.code, .locked)
+        XCTAssertTrue(error.message.contains("by another process"), error.message)
+        XCTAssertEqual(try runFlock(["-n", "-s", lockFile.path, "true"]), 0)
+        XCTAssertEqual(try runFlock(["-n", "-x", lockFile.path, "true"]), 1)
+    }
+
+    func testSecondLockInTheSameProcessIsRefused() throws {
+        let lockFile = try makeTemporaryFolder().appendingPathComponent(".poddoc-lock")
+        let lock = try DocumentLock.acquire(lockFile, mode: .exclusive, toolVersion: "test")
+        defer { lock.release() }
+        let error = try expectFileSystemError { _ = try DocumentLock.acquire(lockFile, mode: .exclusive, toolVersion: "test") }
+        XCTAssertTrue(error.message.contains("pid \(getpid())"), error.message)
+    }
+
+    // MARK: - Stale records
+
+    func testRecordOfADeadProcessIsTakenOver() throws {
+        let lockFile = try makeTemporaryFolder().appendingPathComponent(".poddoc-lock")
+        let dead = try deadProcessID()
+        let stale = LockHolder(pid: dead, host: hostName(), user: "ghost", acquiredAt: Date(timeIntervalSince1970: 0), toolVersion: "0.0.1")
+        try writeRecord(stale, to: lockFile)
+        XCTAssertEqual(try DocumentLock.currentHolder(of: lockFile)?.isRunning, false)
+
+        for mode in [LockMode.shared, .exclusive] {
+            let lock = try DocumentLock.acquire(lockFile, mode: mode, toolVersion: "test")
+            XCTAssertEqual(lock.takeover?.description, "took over a lock left by pid \(dead) on host \(hostName())")
+            lock.release()
+        }
+        XCTAssertNil(try DocumentLock.currentHolder(of: lockFile))
+    }
+
+    func testCorruptLockFileIsReportedAndReplaced() throws {
+        let lockFile = try makeTemporaryFolder().appendingPathComponent(".poddoc-lock")
+        try Data("not json".utf8).write(to: lockFile)
+        let error = try expectFileSystemError { _ = try DocumentLock.currentHolder(of: lockFile) }
+        XCTAssertEqual(error.code, .corruptLockFile)
+        XCTAssertTrue(error.message.contains(lockFile.path), error.message)
+
+        let lock = try DocumentLock.acquire(lockFile, mode: .exclusive, toolVersion: "test")
+        defer { lock.release() }
+        XCTAssertNil(lock.takeover)
+        XCTAssertEqual(try DocumentLock.currentHolder(of: lockFile)?.pid, getpid())
+    }
+
+    func testMissingLockFileHasNoHolder() throws {
+        let lockFile = try makeTemporaryFolder().appendingPathComponent(".poddoc-lock")
+        XCTAssertNil(try DocumentLock.currentHolder(of: lockFile))
+    }
+
+    func testFailingToRecordTheHolderReleasesTheLock() throws {
+        let lockFile = try makeTemporaryFolder().appendingPathComponent(".poddoc-lock")
+        let failing = FileSystem(faults: .failing(.fsync, with: EIO))
+        let error = try expectFileSystemError { _ = try DocumentLock.acquire(lockFile, mode: .exclusive, toolVersion: "test", fileSystem: failing) }
+        XCTAssertEqual(error.systemCall, .fsync)
+        XCTAssertTrue(error.message.contains(lockFile.path), error.message)
+        XCTAssertEqual(try runFlock(["-n", "-x", lockFile.path, "true"]), 0)
+        XCTAssertNil(try DocumentLock.currentHolder(of: lockFile))
+    }
+
+    // MARK: - Helpers
+
+    private func writeRecord(_ holder: LockHolder, to file: URL) throws {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        try encoder.encode(holder).write(to: file)
+    }
+
+    /// The pid of a process that has exited and been reaped.
+    private func deadProcessID() throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/true")
+        try process.run()
+        process.waitUntilExit()
+        return process.processIdentifier
+    }
+
+    /// Runs `flock(1)` with `arguments` and returns its exit status.
+    private func runFlock(_ arguments: [String]) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+        process.arguments = arguments
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    private func hostName() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        gethostname(&buffer, 255)
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+/// A child `sh` process that takes the lock with `flock(1)`, optionally writes a holder record
+/// naming itself, says `locked`, and holds the lock until its standard input closes.
+private final class LockingChild {
+    private let process = Process()
+    private let input = Pipe()
+    let pid: Int32
+
+    init(lockFile: URL, mode: String, recordsHolder: Bool) throws {
+        let record = #"printf '{"acquiredAt":"2024-01-01T00:00:00Z","host":"%s","pid":%d,"toolVersion":"child","user":"%s"}' "$(uname -n)" $$ "$(id -un)" >&9"#
+        let script = """
+            exec 9<>"$1"
+            flock \(mode) 9 || exit 3
+            \(recordsHolder ? record : ":")
+            echo locked
+            read -r _
+            """
+        let output = Pipe()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", script, "sh", lockFile.path]
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        pid = process.processIdentifier
+        var said = Data()
+        while !String(decoding: said, as: UTF8.self).contains("locked\n") {
+            let chunk = output.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { throw CocoaError(.fileReadUnknown) }
+            said.append(chunk)
+        }
+    }
+
+    /// Closes the child's input and waits for it to exit.
+    func finish() {
+        guard process.isRunning else { return }
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+    }
+}
