@@ -44,6 +44,9 @@ let package = Package(
         // MARK: Content kinds
         .target(name: "Outliner", swiftSettings: strictSettings),
 
+        // MARK: Examples
+        .executableTarget(name: "store-tour", dependencies: ["PodDocStore"], path: "Examples/StoreTour", swiftSettings: strictSettings),
+
         // MARK: Benchmarks (release builds; `make bench`)
         .executableTarget(
             name: "poddoc-bench",

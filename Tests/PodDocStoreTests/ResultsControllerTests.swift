@@ -40,6 +40,26 @@ final class ResultsControllerTests: StoreTestCase {
         }
     }
 
+    func testUndoAndRedoAreReportedAsUpdates() throws {
+        let root = ObjectContext(store: try makeStore(inMemory: true))
+        try root.performAndWait { ctx in
+            let a = ctx.insert("Item"); a[Item.title] = "a"
+            try ctx.save()
+            let undo = ObjectUndoManager()
+            ctx.undoManager = undo
+            let controller = ResultsController(FetchRequest("Item"), context: ctx)
+            var updates = 0
+            controller.onChange = { updates += $0.updates.count }
+            try controller.performFetch()
+            undo.group("Edit") { a[Item.title] = "b" }
+            ctx.processPendingChanges()
+            undo.undo()
+            undo.redo()
+            XCTAssertEqual(updates, 3)
+            XCTAssertEqual(a[Item.title], "b")
+        }
+    }
+
     /// 1,000 seeded random sequences of edits, saves and merges: after every change, the
     /// reported changes applied to the previous contents give the new contents, and those
     /// equal a fresh fetch.

@@ -106,8 +106,12 @@ extension ResultsController: ContextChangeObserver {
             return
         }
         entries = new
-        var changes = ResultsDiff.changes(from: old.map(entry), to: new.map(entry),
-                                          updated: change.updated.union(change.inserted))
+        // An object counts as updated when the values the controller holds for it changed.
+        let touchedNow = Set(touched.map(context.resolve))
+        var before: [ObjectID: RowData] = [:]
+        for row in old where touchedNow.contains(row.id) { before[row.id] = row.row }
+        let updated = Set(new.lazy.filter { row in before[row.id].map { $0 != row.row } ?? false }.map(\.id))
+        var changes = ResultsDiff.changes(from: old.map(entry), to: new.map(entry), updated: updated)
         changes.renamed = change.renamed.filter { $0.key.entityName == entity }
         if !changes.isEmpty { onChange?(changes) }
     }
