@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "PodDocFileSystem", targets: ["PodDocFileSystem"]),
         .library(name: "PodDocArchive", targets: ["PodDocArchive"]),
         .library(name: "Outliner", targets: ["Outliner"]),
+        .library(name: "PodDocDocument", targets: ["PodDocDocument"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -37,6 +38,15 @@ let package = Package(
             dependencies: [
                 "CArchive",
                 "PodDocFileSystem",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strictSettings),
+
+        // MARK: Managed document
+        .target(
+            name: "PodDocDocument",
+            dependencies: [
+                "PodDocStore", "PodDocFileSystem", "PodDocArchive",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings),
@@ -65,6 +75,12 @@ let package = Package(
         .testTarget(name: "PodDocFileSystemTests", dependencies: ["PodDocFileSystem"], swiftSettings: strictSettings),
         .testTarget(name: "PodDocArchiveTests", dependencies: ["PodDocArchive"], swiftSettings: strictSettings),
         .testTarget(name: "OutlinerTests", dependencies: ["Outliner"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "PodDocDocumentTests",
+            dependencies: ["PodDocDocument", "poddoc-crash-child", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strictSettings),
+        // A child process the crash tests start, edit through, and kill.
+        .executableTarget(name: "poddoc-crash-child", dependencies: ["PodDocDocument"], path: "Tests/CrashChild", swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]
 )

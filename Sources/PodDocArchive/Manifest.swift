@@ -45,7 +45,8 @@ public struct Manifest: Sendable, Hashable {
     /// The total size of the listed files, in bytes.
     public private(set) var totalBytes: Int64
 
-    init(entries: [Entry], totalBytes: Int64) {
+    /// Makes a manifest from its entries (sorted by path) and their total size.
+    public init(entries: [Entry], totalBytes: Int64) {
         self.entries = entries
         self.totalBytes = totalBytes
     }

@@ -20,6 +20,8 @@ struct ChangeSet: Sendable {
     /// The saving context's name, for notifications and conflict messages.
     var source: String
     var sourceID: ObjectIdentifier
+    /// Key/value pairs a root save writes into the store's metadata, in the same transaction.
+    var storeMetadata: [String: String] = [:]
 }
 
 /// What the receiving side made of a change set, in the change set's order.

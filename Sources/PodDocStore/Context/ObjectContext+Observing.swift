@@ -101,3 +101,45 @@ extension ObjectContext {
         }
     }
 }
+
+// MARK: - Observing object changes
+
+/// The changes a context announced when it processed pending changes: its own edits, undo and
+/// redo, and what it merged.
+public struct ObjectChanges: Sendable {
+    /// Objects inserted.
+    public let inserted: Set<ObjectID>
+    /// Objects changed.
+    public let updated: Set<ObjectID>
+    /// Objects deleted.
+    public let deleted: Set<ObjectID>
+    /// The context was reset: every object is gone.
+    public let invalidatedAll: Bool
+}
+
+/// Keeps a change observer registered; drop it to stop the calls. Use it on the context's
+/// queue only.
+public final class ObjectChangesObservation: ContextChangeObserver {
+    private let handler: (ObjectChanges) -> Void
+
+    init(_ handler: @escaping (ObjectChanges) -> Void) {
+        self.handler = handler
+    }
+
+    func contextDidChange(_ change: ObjectsDidChange) {
+        handler(ObjectChanges(inserted: change.inserted, updated: change.updated, deleted: change.deleted,
+                              invalidatedAll: change.invalidatedAll))
+    }
+}
+
+extension ObjectContext {
+    /// Calls `handler` on this context's queue each time the context announces changes.
+    ///
+    /// - Returns: an observation; the calls stop when it is released.
+    public func observeObjectChanges(_ handler: @escaping (ObjectChanges) -> Void) -> ObjectChangesObservation {
+        preconditionOnQueue()
+        let observation = ObjectChangesObservation(handler)
+        addChangeObserver(observation)
+        return observation
+    }
+}

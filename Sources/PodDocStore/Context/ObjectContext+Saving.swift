@@ -11,11 +11,25 @@ extension ObjectContext {
     /// - Throws: ``StoreError``: `.validation`, `.uniqueConstraint`, `.mergeConflict`,
     ///   `.readOnly` or `.sqlite`. The context keeps its changes when a save fails.
     public func save() throws {
+        try save(storeMetadata: [:])
+    }
+
+    /// Saves, and for a root context also writes `storeMetadata` into the store's metadata in
+    /// the same transaction as the objects (see ``PersistentStore/metadataValue(forKey:)``), so
+    /// the two can never disagree after a crash.
+    ///
+    /// - Precondition: `storeMetadata` is empty unless this is a root context.
+    /// - Throws: as ``save()``.
+    public func save(storeMetadata: [String: String]) throws {
         preconditionOnQueue()
         processPendingChanges()
-        guard !changed.isEmpty else { return }
+        if case .context = parent {
+            precondition(storeMetadata.isEmpty, "only a root context writes store metadata")
+        }
+        guard !changed.isEmpty || !storeMetadata.isEmpty else { return }
         try validateForSave()
-        let (changes, objects) = makeChangeSet()
+        var (changes, objects) = makeChangeSet()
+        changes.storeMetadata = storeMetadata
         let outcome: PushOutcome
         switch parent {
         case .store(let store):

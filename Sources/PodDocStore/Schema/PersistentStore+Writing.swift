@@ -78,6 +78,12 @@ private struct StoreWriter {
         for object in changes.updated { try update(object) }
         for object in changes.inserted { try insert(object) }
         if !conflicts.isEmpty { throw StoreError.mergeConflict(conflicts) }
+        for (key, value) in changes.storeMetadata.sorted(by: { $0.key < $1.key }) {
+            let statement = try RawStatement(db, "INSERT INTO _poddoc_store (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value")
+            statement.bind(.text(key), at: 1)
+            statement.bind(.text(value), at: 2)
+            try statement.execute()
+        }
         outcome.permanentIDs = assigned
         return outcome
     }

@@ -1,0 +1,49 @@
+import Foundation
+
+// MARK: - Autosave
+
+extension ManagedDocument {
+    /// Starts (or restarts) autosaving: every `interval`, when there are unsaved changes, the
+    /// document saves — in place for a package, into its working copy for an archive or a
+    /// never-saved document. A failed autosave keeps the edits, puts the document in the
+    /// saving-error state, reports through ``onAutosave``, and is retried at the next tick.
+    public func startAutosave(every interval: Duration) {
+        autosaveTask?.cancel()
+        let sleep = options.sleep
+        autosaveTask = Task { @MainActor [weak self] in
+            while !Task.isCancelled {
+                do {
+                    try await sleep(interval)
+                } catch {
+                    return
+                }
+                guard let self, !Task.isCancelled else { return }
+                await self.autosaveIfNeeded()
+            }
+        }
+    }
+
+    /// Stops autosaving.
+    public func stopAutosave() {
+        autosaveTask?.cancel()
+        autosaveTask = nil
+    }
+
+    /// Autosaves now if there are unsaved changes and nothing stands in the way (closed,
+    /// read-only, in conflict).
+    public func autosaveIfNeeded() async {
+        guard hasUnsavedChanges, state.isDisjoint(with: [.closed, .editingDisabled, .inConflict]) else { return }
+        do {
+            try await serializedSave(.autosave)
+            autosaveStatus.lastSuccess = Date()
+            autosaveStatus.lastError = nil
+            autosaveStatus.consecutiveFailures = 0
+            onAutosave?(.saved(at: autosaveStatus.lastSuccess!, saveSequence: metadata.saveSequence, storeHash: metadata.storeHash))
+        } catch {
+            let failure = DocumentError.wrap(error, Self.code(for: error), while: "autosave", path: fileURL?.path)
+            autosaveStatus.lastError = failure
+            autosaveStatus.consecutiveFailures += 1
+            onAutosave?(.failed(failure))
+        }
+    }
+}

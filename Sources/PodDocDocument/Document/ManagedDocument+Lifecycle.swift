@@ -1,0 +1,114 @@
+import Foundation
+import PodDocFileSystem
+import PodDocStore
+
+// MARK: - Closing, reopening, conflicts
+
+extension ManagedDocument {
+    /// Saves what is unsaved (a never-saved document is autosaved into its working copy, so it
+    /// can be recovered), then releases the store, the lock and, for an archive written back,
+    /// its working copy.
+    ///
+    /// - Throws: ``DocumentError`` when the final save fails; the document then stays open
+    ///   with its edits.
+    public func close() async throws {
+        guard !state.contains(.closed) else { return }
+        if !state.contains(.editingDisabled) && (hasUnsavedChanges || workingCopyIsDirty) {
+            if fileURL == nil {
+                try await serializedSave(.autosave)
+            } else {
+                try await serializedSave(.save)
+            }
+        }
+        autosaveTask?.cancel()
+        autosaveTask = nil
+        try await releaseResources(removeWorkingCopy: format.isArchive && !workingCopyIsDirty)
+        state = [.closed]
+    }
+
+    /// Resolves a conflict (the document changed on disk since it was opened).
+    ///
+    /// - Throws: ``DocumentError`` from the save or reload.
+    public func resolveConflict(_ resolution: ConflictResolution) async throws {
+        switch resolution {
+        case .keepMine:
+            try await serializedSave(.save, overwritingConflict: true)
+        case .takeTheirs:
+            guard let url = fileURL else { return }
+            try await reopen(at: url, discardingWorkingCopy: true)
+        case .saveAsCopy(let url):
+            let files = self.files, store = self.store
+            try mainContext.save()
+            try await rootContext.perform { try $0.save() }
+            try await Self.onDisk { try files.copyPackage(store: store, to: url) }
+            try await reopen(at: url, discardingWorkingCopy: true)
+        }
+        state.remove(.inConflict)
+    }
+
+    /// Looks at the document on disk and enters the in-conflict state if someone else changed it.
+    ///
+    /// - Returns: whether the document is in conflict.
+    @discardableResult
+    public func checkForChangesOnDisk() async -> Bool {
+        do {
+            try await checkNotChangedElsewhere()
+        } catch {
+            return true
+        }
+        return state.contains(.inConflict)
+    }
+
+    /// Closes the store and lock without saving, then opens `url` and continues there with
+    /// new contexts.
+    func reopen(at url: URL, discardingWorkingCopy: Bool) async throws {
+        autosaveTask?.cancel()
+        let wasUntitled = fileURL == nil
+        try await releaseResources(removeWorkingCopy: discardingWorkingCopy || wasUntitled)
+        var reopening = self.options
+        reopening.recovery = .discard
+        let options = reopening, model = self.model
+        let parts = try await Self.onDisk { try DocumentOpening.open(url, model: model, options: options) }
+        store = parts.store
+        files = parts.files
+        fileURL = parts.fileURL
+        format = parts.format
+        metadata = parts.metadata
+        workingCopy = parts.workingCopy
+        lock = parts.lock
+        stamp = parts.stamp
+        additionalContent = parts.additionalContent
+        additionalContentChanged = false
+        rootContext = ObjectContext(store: parts.store, name: "root")
+        mainContext = ObjectContext(.main, parent: rootContext)
+        workerObservations.removeAll()
+        undoManager.removeAllActions()
+        attachMainContext()
+        unsavedWorkerSaves = 0
+        rootHasUnsavedChanges = false
+        state = parts.readOnly ? .editingDisabled : .normal
+        if let interval = options.autosaveInterval, !parts.readOnly { startAutosave(every: interval) }
+    }
+
+    /// Closes the store, releases the lock, and removes the working copy when asked.
+    private func releaseResources(removeWorkingCopy: Bool) async throws {
+        mainContext.reset()
+        let store = self.store, copy = workingCopy, fs = options.fileSystem
+        let lock = self.lock
+        self.lock = nil
+        try await Self.onDisk {
+            do {
+                try store.close()
+            } catch {
+                throw DocumentError.wrap(error, .store, while: "close the store", path: nil)
+            }
+            if removeWorkingCopy, let copy { try? copy.remove(fileSystem: fs) }
+        }
+        lock?.release()
+    }
+
+    /// Whether the working copy holds autosaved work not yet written back to the archive.
+    var workingCopyIsDirty: Bool {
+        workingCopy?.readOrigin()?.dirty ?? false
+    }
+}

@@ -1,0 +1,185 @@
+import Foundation
+import PodDocArchive
+import PodDocStore
+
+// MARK: - Saving
+
+extension ManagedDocument {
+    enum SaveKind {
+        /// An explicit save: an archive document is re-packed.
+        case save
+        /// An autosave: in place for packages, into the working copy for archives and
+        /// never-saved documents.
+        case autosave
+    }
+
+    /// Saves the document (see the type's documentation for the order of the steps). An
+    /// archive document is re-packed into its archive.
+    ///
+    /// - Throws: ``DocumentError``: `.inConflict` when the document changed on disk since it
+    ///   was opened (resolve with ``resolveConflict(_:)``), `.notSaved` for a never-saved
+    ///   document (use ``save(as:format:)``), `.readOnly`, `.closed`, `.store`, `.fileSystem`,
+    ///   `.archive`. A failed save keeps every edit in memory.
+    public func save() async throws {
+        guard fileURL != nil else {
+            throw DocumentError(.notSaved, "This document has never been saved; save it with a name first (save as).")
+        }
+        try await serializedSave(.save)
+    }
+
+    /// Writes a copy of the document, in any format, and keeps editing the original.
+    ///
+    /// - Parameters:
+    ///   - url: Where the copy goes; must not exist.
+    ///   - format: Package or archive; by default from `url`'s ending.
+    /// - Throws: ``DocumentError``.
+    public func save(to url: URL, format: DocumentFormat? = nil) async throws {
+        try await serializedSave(.autosave)
+        let target = format ?? DocumentFormat(inferringFrom: url)
+        let files = self.files, store = self.store, modified = modificationTime
+        try await Self.onDisk {
+            do {
+                switch target {
+                case .package: try files.copyPackage(store: store, to: url)
+                case .archive(let archiveFormat): try files.pack(store: store, to: url, format: archiveFormat, modificationTime: modified)
+                }
+            } catch {
+                throw DocumentError.wrap(error, target.isArchive ? .archive : .fileSystem, while: "write a copy to \(url.path)", path: url.path)
+            }
+        }
+    }
+
+    /// Saves the document at a new place and format and continues there (package ↔ archive in
+    /// any direction). The contexts are replaced: fetch objects again from ``mainContext``.
+    ///
+    /// - Throws: ``DocumentError``.
+    public func save(as url: URL, format: DocumentFormat? = nil) async throws {
+        try await save(to: url, format: format)
+        try await reopen(at: url, discardingWorkingCopy: true)
+    }
+
+    /// Drops every change since the last save or autosave.
+    ///
+    /// - Throws: ``DocumentError`` when the additional content cannot be read again.
+    public func revert() async throws {
+        try checkOpen()
+        await rootContext.perform { $0.rollback() }
+        mainContext.rollback()
+        mainContext.reset()
+        undoManager.removeAllActions()
+        let files = self.files
+        let content = try await Self.onDisk { try files.readAdditionalContent() }
+        additionalContent = content
+        additionalContentChanged = false
+        unsavedWorkerSaves = 0
+        rootHasUnsavedChanges = false
+        state.remove(.savingError)
+    }
+
+    // MARK: - The save protocol
+
+    /// Runs one save at a time; a save asked for while another runs waits for it.
+    func serializedSave(_ kind: SaveKind, overwritingConflict: Bool = false) async throws {
+        try checkOpen()
+        guard !state.contains(.editingDisabled) else {
+            throw DocumentError(.readOnly, "\(displayName) was opened read-only; save a copy elsewhere instead.", path: fileURL?.path)
+        }
+        while let running = runningSave { _ = try? await running.value }
+        let task = Task { @MainActor in try await self.saveSteps(kind, overwritingConflict: overwritingConflict) }
+        runningSave = task
+        defer { runningSave = nil }
+        do {
+            try await task.value
+            state.remove(.savingError)
+        } catch let error as DocumentError {
+            if error.code != .inConflict { state.insert(.savingError) }
+            throw error
+        }
+    }
+
+    private func saveSteps(_ kind: SaveKind, overwritingConflict: Bool) async throws {
+        let workerSavesAtStart = unsavedWorkerSaves
+        if !overwritingConflict { try await checkNotChangedElsewhere() }
+        let additional = additionalContentChanged ? additionalContent : nil
+        additionalContentChanged = false
+        do {
+            // Main → root, in memory.
+            try mainContext.save()
+            rootHasUnsavedChanges = true
+            // Additional content, staged until the store commits it.
+            let files = self.files, store = self.store, sequence = metadata.saveSequence + 1
+            var recorded = [DocumentFiles.StoreKey.saveSequence: String(sequence)]
+            if let additional {
+                recorded[DocumentFiles.StoreKey.additionalContentDigest] = try await Self.onDisk { try files.stageAdditionalContent(additional) }
+            }
+            // Root → SQLite, on the root's queue: the commit point.
+            let storeMetadata = recorded
+            try await rootContext.perform { try $0.save(storeMetadata: storeMetadata) }
+            rootHasUnsavedChanges = false
+            unsavedWorkerSaves -= workerSavesAtStart
+            if additional != nil { try await Self.onDisk { try files.installStagedAdditionalContent() } }
+            // Metadata, derived from what was committed.
+            let previous = metadata
+            metadata = try await Self.onDisk { try files.writeMetadata(after: previous, saveSequence: sequence, store: store) }
+            try await finishSave(kind)
+        } catch {
+            if additional != nil { additionalContentChanged = true }
+            throw DocumentError.wrap(error, Self.code(for: error), while: "save \(displayName)", path: fileURL?.path)
+        }
+    }
+
+    /// Re-packs an archive document (explicit saves) or marks its working copy as holding
+    /// work not yet written back (autosaves), then remembers the document's stamp on disk.
+    private func finishSave(_ kind: SaveKind) async throws {
+        let files = self.files, store = self.store, copy = workingCopy, fs = options.fileSystem, modified = modificationTime
+        if case .archive(let archiveFormat) = format, kind == .save, let url = fileURL {
+            try await Self.onDisk {
+                try files.pack(store: store, to: url, format: archiveFormat, modificationTime: modified)
+                try copy?.writeOrigin(.init(archivePath: url.standardizedFileURL.path, dirty: false, modified: Date()), fileSystem: fs)
+            }
+        } else if let copy {
+            let archive = fileURL?.standardizedFileURL.path
+            try await Self.onDisk { try copy.writeOrigin(.init(archivePath: archive, dirty: true, modified: Date()), fileSystem: fs) }
+        }
+        let stamped = stampedFile
+        stamp = try await Self.onDisk { stamped.flatMap(FileStamp.of) }
+    }
+
+    /// Marks the document in conflict and refuses to save when it changed on disk.
+    func checkNotChangedElsewhere() async throws {
+        guard let expected = stamp, let file = stampedFile else { return }
+        let now = try await Self.onDisk { FileStamp.of(file) }
+        guard now != expected else { return }
+        state.insert(.inConflict)
+        throw DocumentError(.inConflict, "\(displayName) was changed on disk by someone else since it was opened. Choose: keep mine (overwrite), take theirs (reload, dropping unsaved changes), or save mine as a copy.", path: fileURL?.path)
+    }
+
+    /// The file whose stamp tells whether the document changed elsewhere: the archive, or the
+    /// package's metadata (rewritten by every save).
+    var stampedFile: URL? {
+        if format.isArchive { return fileURL }
+        return workingCopy == nil ? files.layout.metadata : nil
+    }
+
+    /// The archive time stamp: `SOURCE_DATE_EPOCH` when set, else the last modification.
+    var modificationTime: Int64 {
+        (try? SourceDateEpoch.value(in: options.environment)) ?? Int64(metadata.modified.timeIntervalSince1970)
+    }
+
+    var displayName: String { fileURL?.lastPathComponent ?? "the untitled document" }
+
+    func checkOpen() throws {
+        if state.contains(.closed) {
+            throw DocumentError(.closed, "\(displayName) is closed; open it again.", path: fileURL?.path)
+        }
+    }
+
+    static func code(for error: any Error) -> DocumentError.Code {
+        switch error {
+        case let error as DocumentError: return error.code
+        case is StoreError: return .store
+        case is ArchiveError: return .archive
+        default: return .fileSystem
+        }
+    }
+}

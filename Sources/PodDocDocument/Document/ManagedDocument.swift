@@ -1,0 +1,174 @@
+import Foundation
+public import PodDocFileSystem
+public import PodDocStore
+
+/// A managed document: UIManagedDocument for Linux.
+///
+/// The document owns the store, the private-queue **root** context attached to it, the
+/// **main** context (main actor, child of root) with its undo manager, and hands out worker
+/// contexts. It saves in one order, every time (autosave included): main → root in memory;
+/// additional content staged; root → SQLite on the root's queue, recording the additional
+/// content and a save number in the same transaction; additional content moved into place;
+/// metadata; for an archive document, the archive re-packed. No disk work runs on the main
+/// actor.
+///
+/// ```swift
+/// let document = try await ManagedDocument.create(at: url, kind: .outline, model: model)
+/// let item = document.mainContext.insert("Item")
+/// try await document.save()
+/// try await document.close()
+/// ```
+@MainActor
+public final class ManagedDocument {
+    /// How a document is opened.
+    public struct OpenOptions: Sendable {
+        /// Open without writing anything (a shared lock; editing disabled).
+        public var readOnly = false
+        /// Autosave this often while there are unsaved changes; nil turns autosave off.
+        public var autosaveInterval: Duration? = .seconds(15)
+        /// What to do with a working copy holding unsaved work.
+        public var recovery: RecoveryChoice = .ask
+        /// Treat the store as coming from elsewhere (integrity check first). Default: yes for
+        /// archives, no for packages.
+        public var untrustedStore: Bool?
+        /// The file system every write goes through (tests inject faults here).
+        public var fileSystem = FileSystem()
+        /// Waits between autosaves (tests drive time with their own).
+        public var sleep: @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
+        /// Where working copies live (`XDG_STATE_HOME`, `HOME`).
+        public var environment = ProcessInfo.processInfo.environment
+
+        /// Default options: read-write, autosave every 15 s, ask before recovering.
+        public init() {}
+    }
+
+    /// The model the store holds.
+    public let model: ObjectModel
+    /// Where the document is; nil until a never-saved document is saved.
+    public internal(set) var fileURL: URL?
+    /// Package or archive.
+    public internal(set) var format: DocumentFormat
+    /// The metadata as last saved.
+    public internal(set) var metadata: DocumentMetadata
+    /// Normal, closed, in conflict, saving error, editing disabled.
+    public internal(set) var state: DocumentState = .normal
+    /// The private-queue context attached to the store; only it writes to disk.
+    public internal(set) var rootContext: ObjectContext
+    /// The main-actor context the user interface edits; child of the root.
+    public internal(set) var mainContext: ObjectContext
+    /// Undo and redo for the main context.
+    public let undoManager: ObjectUndoManager
+    /// How autosave is doing.
+    public internal(set) var autosaveStatus = AutosaveStatus()
+    /// Called on the main actor after each autosave, successful or not.
+    public var onAutosave: ((AutosaveEvent) -> Void)?
+    /// Files the application keeps beside the store (`AdditionalContent/`), by relative path.
+    /// Setting it marks the document changed; the next save writes it.
+    public var additionalContent: [String: Data] {
+        didSet { additionalContentChanged = true }
+    }
+    /// The previous holder, when opening took over a lock left by a process that died.
+    public internal(set) var lockTakeover: LockTakeover?
+
+    var options: OpenOptions
+    var store: PersistentStore
+    var files: DocumentFiles
+    var workingCopy: WorkingCopy?
+    var lock: DocumentLock?
+    var stamp: FileStamp?
+    var additionalContentChanged = false
+    /// Saves of worker contexts into the root since the document last saved.
+    var unsavedWorkerSaves = 0
+    /// The main context pushed changes into the root that are not on disk yet.
+    var rootHasUnsavedChanges = false
+    var workerObservations: [SaveObservation] = []
+    var autosaveTask: Task<Void, Never>?
+    var runningSave: Task<Void, any Error>?
+
+    init(_ parts: OpenedParts, model: ObjectModel, options: OpenOptions) {
+        self.model = model
+        self.options = options
+        self.store = parts.store
+        self.files = parts.files
+        self.fileURL = parts.fileURL
+        self.format = parts.format
+        self.metadata = parts.metadata
+        self.workingCopy = parts.workingCopy
+        self.lock = parts.lock
+        self.lockTakeover = parts.lock?.takeover
+        self.stamp = parts.stamp
+        self.additionalContent = parts.additionalContent
+        self.undoManager = ObjectUndoManager()
+        self.rootContext = ObjectContext(store: parts.store, name: "root")
+        self.mainContext = ObjectContext(.main, parent: rootContext)
+        if parts.readOnly { state.insert(.editingDisabled) }
+        attachMainContext()
+        if let interval = options.autosaveInterval, !parts.readOnly { startAutosave(every: interval) }
+    }
+
+    func attachMainContext() {
+        mainContext.undoManager = undoManager
+        mainContext.automaticallyMergesChangesFromParent = true
+    }
+
+    // MARK: - Opening and creating
+
+    /// Opens the document at `url`: a `Name.poddoc` package, or an archive of one.
+    ///
+    /// - Throws: ``DocumentError``: `.notADocument`, `.missingStore`, `.newerFormat`, `.locked`,
+    ///   `.recoveryAvailable`, `.corrupt`, `.archive`, `.store`.
+    public static func open(_ url: URL, model: ObjectModel, options: OpenOptions = OpenOptions()) async throws -> ManagedDocument {
+        let parts = try await onDisk { try DocumentOpening.open(url, model: model, options: options) }
+        return ManagedDocument(parts, model: model, options: options)
+    }
+
+    /// Creates a new, empty document: a package, or an archive when `url` ends in `.tar.zst`,
+    /// `.zip` or `.tar.gz`; with no `url`, a never-saved document kept in a working copy
+    /// until ``save(as:format:)`` gives it a place.
+    ///
+    /// - Throws: ``DocumentError``.
+    public static func create(at url: URL?, kind: DocumentKind, model: ObjectModel, options: OpenOptions = OpenOptions()) async throws -> ManagedDocument {
+        let parts = try await onDisk { try DocumentOpening.create(url, kind: kind, model: model, options: options) }
+        let document = ManagedDocument(parts, model: model, options: options)
+        if url != nil, parts.format.isArchive { try await document.save() }
+        return document
+    }
+
+    /// Working copies holding work that was never written back (archive documents autosaved
+    /// after their last save, never-saved documents), with no process editing them.
+    public static func recoverableDocuments(environment: [String: String] = ProcessInfo.processInfo.environment) -> [RecoverableDocument] {
+        DocumentOpening.recoverable(environment: environment, fileSystem: FileSystem())
+    }
+
+    // MARK: - State
+
+    /// Whether there are changes not yet saved: the main context's (edits, undo, redo), worker
+    /// saves into the root, additional content.
+    public var hasUnsavedChanges: Bool {
+        mainContext.hasChanges || rootHasUnsavedChanges || unsavedWorkerSaves > 0 || additionalContentChanged
+    }
+
+    /// A private-queue context whose saves go into the root context; the document counts them
+    /// as unsaved changes until its next save.
+    public func newWorkerContext(name: String = "worker") -> ObjectContext {
+        let worker = ObjectContext(.privateQueue, parent: rootContext, name: name)
+        workerObservations.append(worker.observeSaves { [weak self] _ in
+            Task { @MainActor in self?.unsavedWorkerSaves += 1 }
+        })
+        return worker
+    }
+
+    /// The store's file, for tools that inspect it.
+    public var storeURL: URL { files.layout.store }
+
+    /// The package being edited: the document itself, or its working copy.
+    public var packageURL: URL { files.layout.root }
+
+    // MARK: - Off the main actor
+
+    /// Runs file work on the global executor, never on the main actor.
+    @concurrent
+    nonisolated static func onDisk<T>(_ work: @Sendable () throws -> sending T) async throws -> sending T {
+        try work()
+    }
+}

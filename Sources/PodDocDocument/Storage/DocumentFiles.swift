@@ -1,0 +1,202 @@
+import Foundation
+import PodDocArchive
+import PodDocFileSystem
+import PodDocStore
+
+/// The disk side of a document: everything here does file I/O and runs off the main actor.
+struct DocumentFiles: Sendable {
+    let layout: PackageLayout
+    let fileSystem: FileSystem
+
+    /// Keys the document keeps in the store's metadata, written in the same transaction as
+    /// the objects they describe.
+    enum StoreKey {
+        static let saveSequence = "poddoc.saveSequence"
+        static let additionalContentDigest = "poddoc.additionalContentDigest"
+        static let documentID = "poddoc.documentID"
+        static let kind = "poddoc.kind"
+    }
+
+    // MARK: - Creating
+
+    /// Creates a new, empty package at `root` (which must not exist), atomically.
+    static func createPackage(at root: URL, kind: DocumentKind, model: ObjectModel, fileSystem: FileSystem) throws {
+        let documentID = UUID()
+        try fileSystem.writeDirectory(at: root, replacingExisting: false) { staged in
+            let layout = PackageLayout(root: staged)
+            try fileSystem.createDirectory(at: layout.storeContent)
+            try fileSystem.createDirectory(at: layout.additionalContent)
+            let store = try PersistentStore(url: layout.store, model: model)
+            let root = ObjectContext(store: store, name: "create")
+            let (_, digest) = try ContentDigest.additionalContent(layout.additionalContent, fileSystem: fileSystem)
+            try root.performAndWait { ctx in
+                try ctx.save(storeMetadata: [
+                    StoreKey.saveSequence: "0", StoreKey.additionalContentDigest: digest,
+                    StoreKey.documentID: documentID.uuidString, StoreKey.kind: kind.rawValue,
+                ])
+            }
+            try store.checkpoint()
+            let now = Date()
+            let metadata = DocumentMetadata(
+                formatVersion: DocumentMetadata.currentFormatVersion, kind: kind, documentID: documentID,
+                created: now, modified: now, writer: PodDocVersion.writer, schemaVersion: model.version,
+                saveSequence: 0, storeHash: try ContentDigest.store(store), additionalContent: [])
+            try store.close()
+            for leftover in [layout.storeWAL, layout.storeSHM] { try? FileManager.default.removeItem(at: leftover) }
+            try fileSystem.write(metadata.encoded(), to: layout.metadata)
+        }
+    }
+
+    // MARK: - Metadata
+
+    func readMetadata() throws -> DocumentMetadata {
+        let data: Data
+        do {
+            data = try Data(contentsOf: layout.metadata)
+        } catch {
+            throw DocumentError(.invalidMetadata, "\(layout.metadata.path) is missing or unreadable; this is not a complete poddoc document.", path: layout.root.path, cause: error)
+        }
+        return try DocumentMetadata.decode(data, path: layout.metadata.path)
+    }
+
+    func writeMetadata(_ metadata: DocumentMetadata) throws {
+        try fileSystem.write(metadata.encoded(), to: layout.metadata)
+    }
+
+    /// Brings the metadata up to date after a committed save and writes it.
+    func writeMetadata(after metadata: DocumentMetadata, saveSequence: Int, store: PersistentStore) throws -> DocumentMetadata {
+        var updated = metadata
+        updated.saveSequence = saveSequence
+        updated.modified = Date()
+        updated.writer = PodDocVersion.writer
+        updated.schemaVersion = store.model.version
+        updated.storeHash = try ContentDigest.store(store)
+        updated.additionalContent = try ContentDigest.additionalContent(layout.additionalContent, fileSystem: fileSystem).files
+        try writeMetadata(updated)
+        return updated
+    }
+
+    // MARK: - Opening the store
+
+    /// Opens the store; when it must be migrated, a copy is kept until the migration succeeds.
+    func openStore(model: ObjectModel, readOnly: Bool, untrusted: Bool) throws -> PersistentStore {
+        guard FileManager.default.fileExists(atPath: layout.store.path) else {
+            throw DocumentError(.missingStore, "\(layout.root.path) has no store (StoreContent/persistentStore is missing); the document is incomplete.", path: layout.root.path)
+        }
+        let needsMigration = !readOnly && (SQLiteHeader.userVersion(of: layout.store).map { $0 < model.version } ?? false)
+        if needsMigration {
+            try? FileManager.default.removeItem(at: layout.storeBackup)
+            try fileSystem.copyFile(at: layout.store, to: layout.storeBackup)
+        }
+        let store = try PersistentStore(url: layout.store, model: model,
+                                        options: .init(readOnly: readOnly, untrusted: untrusted))
+        if needsMigration { try fileSystem.removeItem(at: layout.storeBackup) }
+        return store
+    }
+
+    // MARK: - Consistency after a crash
+
+    /// Makes the package agree with its store, the commit point of every save: installs
+    /// additional content staged for the last committed save, drops content staged for a save
+    /// that never committed, and rewrites metadata left behind.
+    ///
+    /// - Returns: the metadata now on disk.
+    func reconcile(store: PersistentStore, metadata: DocumentMetadata, writable: Bool) throws -> DocumentMetadata {
+        let committed = try store.metadataValue(forKey: StoreKey.additionalContentDigest)
+        var current = try ContentDigest.additionalContent(layout.additionalContent, fileSystem: fileSystem)
+        let staged = FileManager.default.fileExists(atPath: layout.stagedAdditionalContent.path)
+        if let committed, committed != current.digest {
+            let next = staged ? try ContentDigest.additionalContent(layout.stagedAdditionalContent, fileSystem: fileSystem) : nil
+            guard let next, next.digest == committed, writable else {
+                throw DocumentError(.corrupt, "\(layout.root.path): AdditionalContent does not match what the store last committed, and no staged copy does. Restore the document from another copy.", path: layout.root.path)
+            }
+            try fileSystem.moveIntoPlace(layout.stagedAdditionalContent, replacing: layout.additionalContent)
+            current = next
+        } else if staged, writable {
+            try fileSystem.removeItem(at: layout.stagedAdditionalContent)
+        }
+        let sequence = try store.metadataValue(forKey: StoreKey.saveSequence).flatMap(Int.init) ?? metadata.saveSequence
+        guard sequence != metadata.saveSequence || metadata.additionalContent != current.files else { return metadata }
+        var repaired = metadata
+        repaired.saveSequence = sequence
+        repaired.storeHash = try ContentDigest.store(store)
+        repaired.additionalContent = current.files
+        if writable { try writeMetadata(repaired) }
+        return repaired
+    }
+
+    // MARK: - Additional content
+
+    /// The files of `AdditionalContent/`, by relative path.
+    func readAdditionalContent() throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        let root = layout.additionalContent
+        guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey]) else { return [:] }
+        for case let url as URL in walker where (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
+            let relative = String(url.standardizedFileURL.path.dropFirst(root.standardizedFileURL.path.count + 1))
+            files[relative] = try Data(contentsOf: url)
+        }
+        return files
+    }
+
+    /// Writes `files` as the next additional content (not yet in place), returning the
+    /// digest the store must record to commit it.
+    func stageAdditionalContent(_ files: [String: Data]) throws -> String {
+        try fileSystem.writeDirectory(at: layout.stagedAdditionalContent) { folder in
+            for (path, data) in files.sorted(by: { $0.key < $1.key }) {
+                let url = folder.appendingPathComponent(path)
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try fileSystem.createFile(at: url) { try $0.write(data) }
+            }
+        }
+        return try ContentDigest.additionalContent(layout.stagedAdditionalContent, fileSystem: fileSystem).digest
+    }
+
+    /// Moves staged additional content into place (after the store committed it).
+    func installStagedAdditionalContent() throws {
+        try fileSystem.moveIntoPlace(layout.stagedAdditionalContent, replacing: layout.additionalContent)
+    }
+
+    // MARK: - Copies
+
+    /// Writes the package (store checkpointed into one file, no lock, no WAL) as an archive.
+    func pack(store: PersistentStore, to archive: URL, format: ArchiveFormat, modificationTime: Int64) throws {
+        try store.checkpoint()
+        let manifest = layout.root.appendingPathComponent(Manifest.fileName)
+        try Manifest.create(in: layout.root, excluding: PackageLayout.notPacked, fileSystem: fileSystem)
+        defer { try? fileSystem.removeItem(at: manifest) }
+        try Archive.write(directory: layout.root, to: archive, format: format,
+                          options: ArchiveWriteOptions(modificationTime: modificationTime, excludedPaths: PackageLayout.notPacked),
+                          fileSystem: fileSystem)
+    }
+
+    /// Writes a copy of the package (store checkpointed into one file) at `target`.
+    func copyPackage(store: PersistentStore, to target: URL) throws {
+        try store.checkpoint()
+        let source = layout
+        try fileSystem.writeDirectory(at: target) { folder in
+            let copy = PackageLayout(root: folder)
+            try fileSystem.createDirectory(at: copy.storeContent)
+            try fileSystem.copyFile(at: source.store, to: copy.store)
+            try fileSystem.createDirectory(at: copy.additionalContent)
+            for (path, data) in try readAdditionalContent() {
+                let url = copy.additionalContent.appendingPathComponent(path)
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try fileSystem.createFile(at: url) { try $0.write(data) }
+            }
+            try fileSystem.copyFile(at: source.metadata, to: copy.metadata)
+        }
+    }
+}
+
+/// Reads fields of an SQLite file's 100-byte header without opening it.
+enum SQLiteHeader {
+    /// The `user_version` (header offset 60), or nil when the file is not SQLite.
+    static func userVersion(of url: URL) -> Int? {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
+        defer { try? handle.close() }
+        guard let header = try? handle.read(upToCount: 100), header.count == 100,
+              header.prefix(16) == Data("SQLite format 3\0".utf8) else { return nil }
+        return header[60..<64].reduce(0) { $0 << 8 | Int($1) }
+    }
+}

@@ -1,0 +1,209 @@
+import Foundation
+import PodDocArchive
+import PodDocFileSystem
+import PodDocStore
+
+/// Everything an open document needs from disk, prepared off the main actor.
+final class OpenedParts {
+    let store: PersistentStore
+    let files: DocumentFiles
+    let metadata: DocumentMetadata
+    let additionalContent: [String: Data]
+    let workingCopy: WorkingCopy?
+    let lock: DocumentLock?
+    let stamp: FileStamp?
+    let format: DocumentFormat
+    let fileURL: URL?
+    let readOnly: Bool
+
+    init(store: PersistentStore, files: DocumentFiles, metadata: DocumentMetadata, additionalContent: [String: Data],
+         workingCopy: WorkingCopy?, lock: DocumentLock?, stamp: FileStamp?, format: DocumentFormat, fileURL: URL?, readOnly: Bool) {
+        self.store = store
+        self.files = files
+        self.metadata = metadata
+        self.additionalContent = additionalContent
+        self.workingCopy = workingCopy
+        self.lock = lock
+        self.stamp = stamp
+        self.format = format
+        self.fileURL = fileURL
+        self.readOnly = readOnly
+    }
+}
+
+/// Opening and creating documents: locks, archives, working copies, recovery, repair.
+enum DocumentOpening {
+    static let lockName = ".poddoc-lock"
+
+    /// Opens the package or archive at `url`.
+    static func open(_ url: URL, model: ObjectModel, options: ManagedDocument.OpenOptions) throws -> OpenedParts {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw DocumentError(.notADocument, "\(url.path) does not exist. Check the path, or create it with `poddoc new`.", path: url.path)
+        }
+        if isDirectory.boolValue {
+            return try openPackage(PackageLayout(root: url), model: model, options: options,
+                                   lockFile: PackageLayout(root: url).lock, workingCopy: nil, fileURL: url, format: .package,
+                                   untrusted: options.untrustedStore ?? false)
+        }
+        let format: ArchiveFormat
+        do {
+            format = try Archive.detectFormat(of: url)
+        } catch {
+            throw DocumentError(.notADocument, "\(url.path) is a plain file, not a poddoc document: a document is a `Name.poddoc` folder or an archive of one (.tar.zst, .zip, .tar.gz).", path: url.path, cause: error)
+        }
+        return try openArchive(url, format: format, model: model, options: options)
+    }
+
+    // MARK: - Packages
+
+    static func openPackage(_ layout: PackageLayout, model: ObjectModel, options: ManagedDocument.OpenOptions, lockFile: URL,
+                            workingCopy: WorkingCopy?, fileURL: URL?, format: DocumentFormat, untrusted: Bool,
+                            heldLock: DocumentLock? = nil) throws -> OpenedParts {
+        let files = DocumentFiles(layout: layout, fileSystem: options.fileSystem)
+        guard FileManager.default.fileExists(atPath: layout.metadata.path) || FileManager.default.fileExists(atPath: layout.store.path) else {
+            throw DocumentError(.notADocument, "\(layout.root.path) is a folder but not a poddoc document (no DocumentMetadata.json, no StoreContent/persistentStore).", path: layout.root.path)
+        }
+        var metadata = try files.readMetadata()
+        var readOnly = options.readOnly
+        if metadata.formatVersion > DocumentMetadata.currentFormatVersion {
+            guard options.readOnly else {
+                throw DocumentError(.newerFormat, "\(layout.root.path) is in document format \(metadata.formatVersion), written by \(metadata.writer); this poddoc (\(PodDocVersion.current)) reads up to format \(DocumentMetadata.currentFormatVersion). Upgrade poddoc, or open it read-only.", path: layout.root.path)
+            }
+            readOnly = true
+        }
+        let lock = try heldLock ?? acquireLock(lockFile, readOnly: readOnly, document: layout.root, fileSystem: options.fileSystem)
+        let store: PersistentStore
+        do {
+            store = try files.openStore(model: model, readOnly: readOnly, untrusted: untrusted)
+        } catch let error as StoreError where error.code == .newerSchema && !readOnly {
+            throw DocumentError(.newerFormat, "\(layout.root.path): \(error.message)", path: layout.root.path, cause: error)
+        } catch {
+            throw DocumentError.wrap(error, .store, while: "open the store of \(layout.root.path)", path: layout.root.path)
+        }
+        do {
+            metadata = try files.reconcile(store: store, metadata: metadata, writable: !readOnly)
+        } catch {
+            try? store.close()
+            throw DocumentError.wrap(error, .corrupt, while: "check \(layout.root.path)", path: layout.root.path)
+        }
+        let additional = try files.readAdditionalContent()
+        let stamp = format.isArchive ? fileURL.flatMap(FileStamp.of) : FileStamp.of(layout.metadata)
+        return OpenedParts(store: store, files: files, metadata: metadata, additionalContent: additional, workingCopy: workingCopy,
+                           lock: lock, stamp: stamp, format: format, fileURL: fileURL, readOnly: readOnly)
+    }
+
+    /// Takes the document's exclusive lock. A read-only open takes none: it writes nothing,
+    /// and must work while another process edits the document.
+    static func acquireLock(_ lockFile: URL, readOnly: Bool, document: URL, fileSystem: FileSystem) throws -> DocumentLock? {
+        guard !readOnly else { return nil }
+        do {
+            return try DocumentLock.acquire(lockFile, mode: .exclusive, toolVersion: PodDocVersion.writer, fileSystem: fileSystem)
+        } catch let error as FileSystemError where error.code == .locked {
+            throw DocumentError(.locked, "\(document.path) is open in another process: \(error.message) Close it there, or open it read-only.", path: document.path, cause: error)
+        } catch {
+            throw DocumentError.wrap(error, .fileSystem, while: "lock \(document.path)", path: document.path)
+        }
+    }
+
+    // MARK: - Archives
+
+    /// Opens an archive by way of its per-user working copy: the archive is unpacked there
+    /// (checked entry by entry, manifest verified), or a working copy with unsaved work is
+    /// recovered or discarded as the options say.
+    static func openArchive(_ url: URL, format: ArchiveFormat, model: ObjectModel, options: ManagedDocument.OpenOptions) throws -> OpenedParts {
+        let fs = options.fileSystem
+        let copy = try WorkingCopy.forArchive(url, environment: options.environment)
+        try copy.prepareFolder(fileSystem: fs)
+        let lock = try acquireLock(copy.folder.appendingPathComponent(lockName), readOnly: false, document: url, fileSystem: fs)
+        var recovering = false
+        if copy.exists, let origin = copy.readOrigin(), origin.dirty {
+            switch options.recovery {
+            case .ask:
+                lock?.release()
+                throw DocumentError(.recoveryAvailable, "\(url.path) has unsaved work from \(origin.modified) in its working copy \(copy.package.path). Recover it (`poddoc recover`, or open with --recover) or discard it (open with --discard).", path: url.path)
+            case .recover:
+                recovering = true
+            case .discard:
+                break
+            }
+        }
+        if !recovering {
+            do {
+                try fs.removeItem(at: copy.package)
+                try Archive.extract(archive: url, into: copy.package, manifestPolicy: .require, fileSystem: fs)
+                try fs.removeItem(at: copy.package.appendingPathComponent(Manifest.fileName))
+                try copy.writeOrigin(.init(archivePath: url.standardizedFileURL.path, dirty: false, modified: Date()), fileSystem: fs)
+            } catch {
+                lock?.release()
+                throw DocumentError.wrap(error, .archive, while: "unpack \(url.path)", path: url.path)
+            }
+        }
+        do {
+            return try openPackage(PackageLayout(root: copy.package), model: model, options: options, lockFile: copy.folder.appendingPathComponent(lockName),
+                                   workingCopy: copy, fileURL: url, format: .archive(format), untrusted: options.untrustedStore ?? true, heldLock: lock)
+        } catch {
+            lock?.release()
+            throw error
+        }
+    }
+
+    // MARK: - Creating
+
+    /// Creates a new document at `url` (a package, or an archive when the name ends in an
+    /// archive extension), or a never-saved one in a working copy when `url` is nil.
+    static func create(_ url: URL?, kind: DocumentKind, model: ObjectModel, options: ManagedDocument.OpenOptions) throws -> OpenedParts {
+        let fs = options.fileSystem
+        let format = url.map(DocumentFormat.init(inferringFrom:)) ?? .package
+        if let url, FileManager.default.fileExists(atPath: url.path) {
+            throw DocumentError(.fileSystem, "\(url.path) already exists; choose another name or remove it first.", path: url.path)
+        }
+        switch (url, format) {
+        case (let url?, .package):
+            try wrapFiles("create \(url.path)", url) { try DocumentFiles.createPackage(at: url, kind: kind, model: model, fileSystem: fs) }
+            return try openPackage(PackageLayout(root: url), model: model, options: options, lockFile: PackageLayout(root: url).lock,
+                                   workingCopy: nil, fileURL: url, format: .package, untrusted: false)
+        case (let url?, .archive(let archiveFormat)):
+            let copy = try WorkingCopy.forArchive(url, environment: options.environment)
+            try copy.prepareFolder(fileSystem: fs)
+            let lock = try acquireLock(copy.folder.appendingPathComponent(lockName), readOnly: false, document: url, fileSystem: fs)
+            try wrapFiles("create \(url.path)", url) {
+                try fs.removeItem(at: copy.package)
+                try DocumentFiles.createPackage(at: copy.package, kind: kind, model: model, fileSystem: fs)
+                try copy.writeOrigin(.init(archivePath: url.standardizedFileURL.path, dirty: true, modified: Date()), fileSystem: fs)
+            }
+            return try openPackage(PackageLayout(root: copy.package), model: model, options: options, lockFile: copy.folder.appendingPathComponent(lockName),
+                                   workingCopy: copy, fileURL: url, format: .archive(archiveFormat), untrusted: false, heldLock: lock)
+        case (nil, _):
+            let copy = try WorkingCopy.untitled(environment: options.environment)
+            try copy.prepareFolder(fileSystem: fs)
+            let lock = try acquireLock(copy.folder.appendingPathComponent(lockName), readOnly: false, document: copy.package, fileSystem: fs)
+            try wrapFiles("create an untitled document", nil) {
+                try DocumentFiles.createPackage(at: copy.package, kind: kind, model: model, fileSystem: fs)
+                try copy.writeOrigin(.init(archivePath: nil, dirty: true, modified: Date()), fileSystem: fs)
+            }
+            return try openPackage(PackageLayout(root: copy.package), model: model, options: options, lockFile: copy.folder.appendingPathComponent(lockName),
+                                   workingCopy: copy, fileURL: nil, format: .package, untrusted: false, heldLock: lock)
+        }
+    }
+
+    private static func wrapFiles(_ action: String, _ url: URL?, _ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch {
+            throw DocumentError.wrap(error, .fileSystem, while: action, path: url?.path)
+        }
+    }
+
+    // MARK: - Recovery
+
+    /// Working copies holding work not written back, with no live process editing them.
+    static func recoverable(environment: [String: String], fileSystem: FileSystem) -> [RecoverableDocument] {
+        WorkingCopy.all(environment: environment).compactMap { copy in
+            guard copy.exists, let origin = copy.readOrigin(), origin.dirty else { return nil }
+            if let holder = try? DocumentLock.currentHolder(of: copy.folder.appendingPathComponent(lockName), fileSystem: fileSystem),
+               holder.isRunning == true { return nil }
+            return RecoverableDocument(archive: origin.archivePath.map { URL(fileURLWithPath: $0) }, workingCopy: copy.package, modified: origin.modified)
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import Crypto
+import Foundation
+import PodDocFileSystem
+
+/// A per-user working copy of a document, under `$XDG_STATE_HOME/poddoc/`: where archive
+/// documents and never-saved documents are edited and autosaved ("autosave elsewhere").
+struct WorkingCopy: Sendable {
+    /// What the working copy is a copy of, kept in `origin.json` beside it.
+    struct Origin: Codable, Sendable {
+        /// The archive it was unpacked from; nil for a never-saved document.
+        var archivePath: String?
+        /// Saved or autosaved since it was last written back to the archive.
+        var dirty: Bool
+        /// When the working copy was last saved.
+        var modified: Date
+    }
+
+    /// The folder holding the package and `origin.json`.
+    let folder: URL
+
+    var package: URL { folder.appendingPathComponent("Document.poddoc", isDirectory: true) }
+    private var originFile: URL { folder.appendingPathComponent("origin.json") }
+
+    /// The working copy for an archive, named after its absolute path.
+    static func forArchive(_ archive: URL, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> WorkingCopy {
+        let path = archive.standardizedFileURL.resolvingSymlinksInPath().path
+        let key = SHA256.hash(data: Data(path.utf8)).prefix(12).map { String(format: "%02x", $0) }.joined()
+        let name = archive.lastPathComponent.filter { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" }
+        return WorkingCopy(folder: try root(environment).appendingPathComponent("working/\(name)-\(key)", isDirectory: true))
+    }
+
+    /// A fresh working copy for a never-saved document.
+    static func untitled(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> WorkingCopy {
+        WorkingCopy(folder: try root(environment).appendingPathComponent("untitled/\(UUID().uuidString)", isDirectory: true))
+    }
+
+    static func root(_ environment: [String: String]) throws -> URL {
+        do {
+            return try StateDirectory.create(environment: environment)
+        } catch {
+            throw DocumentError.wrap(error, .fileSystem, while: "prepare the per-user state folder for working copies", path: nil)
+        }
+    }
+
+    /// Every working copy on this machine for this user.
+    static func all(environment: [String: String] = ProcessInfo.processInfo.environment) -> [WorkingCopy] {
+        guard let root = try? StateDirectory.url(environment: environment) else { return [] }
+        var copies: [WorkingCopy] = []
+        for group in ["working", "untitled"] {
+            let folder = root.appendingPathComponent(group, isDirectory: true)
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+            copies += names.sorted().map { WorkingCopy(folder: folder.appendingPathComponent($0, isDirectory: true)) }
+        }
+        return copies
+    }
+
+    func readOrigin() -> Origin? {
+        guard let data = try? Data(contentsOf: originFile) else { return nil }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return try? decoder.decode(Origin.self, from: data)
+    }
+
+    func writeOrigin(_ origin: Origin, fileSystem: FileSystem) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        try fileSystem.write(try encoder.encode(origin), to: originFile)
+    }
+
+    var exists: Bool { FileManager.default.fileExists(atPath: package.path) }
+
+    func remove(fileSystem: FileSystem) throws {
+        try fileSystem.removeItem(at: folder)
+    }
+
+    func prepareFolder(fileSystem: FileSystem) throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+    }
+}
+
+/// A document whose working copy holds work not written back: an archive document autosaved
+/// after its last save, or a document never saved.
+public struct RecoverableDocument: Sendable, Hashable {
+    /// The archive the work belongs to; nil for a never-saved document.
+    public let archive: URL?
+    /// The working copy (a package) holding the work.
+    public let workingCopy: URL
+    /// When the work was last autosaved.
+    public let modified: Date
+}
