@@ -85,6 +85,8 @@ extension ManagedDocument {
             throw DocumentError(.readOnly, "\(displayName) was opened read-only; save a copy elsewhere instead.", path: fileURL?.path)
         }
         while let running = runningSave { _ = try? await running.value }
+        // Nothing to write: a save changes nothing on disk (two exports stay identical).
+        guard hasUnsavedChanges || (kind == .save && workingCopyIsDirty) || overwritingConflict else { return }
         let task = Task { @MainActor in try await self.saveSteps(kind, overwritingConflict: overwritingConflict) }
         runningSave = task
         defer { runningSave = nil }
