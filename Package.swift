@@ -61,7 +61,7 @@ let package = Package(
         .executableTarget(
             name: "poddoc-bench",
             dependencies: [
-                "PodDocStore",
+                "PodDocStore", "PodDocDocument",
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             path: "Benchmarks/PodDocBenchmarks",

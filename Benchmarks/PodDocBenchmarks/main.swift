@@ -1,19 +1,24 @@
 import Foundation
 
-// Runs the benchmarks named on the command line (all when none) and prints a Markdown table.
-// Build in release: `make bench`.
-let available = ["find-or-create"]
+// Runs the benchmarks named on the command line (all when none) and prints Markdown rows.
+// Build in release: `make bench` (or `make bench BENCHMARKS="autosave archive"`).
+let available = ["find-or-create", "autosave", "archive"]
 let chosen = CommandLine.arguments.dropFirst().isEmpty ? available : Array(CommandLine.arguments.dropFirst())
 for name in chosen where !available.contains(name) {
     FileHandle.standardError.write(Data("unknown benchmark '\(name)'; choose from: \(available.joined(separator: ", "))\n".utf8))
     exit(2)
 }
-print(Measurement.header)
 for name in chosen {
     switch name {
     case "find-or-create":
+        print(Measurement.header)
         for m in try await FindOrCreateBenchmark.run() { print(m.row) }
+    case "autosave":
+        for row in try await DocumentBenchmarks.autosave() { print(row) }
+    case "archive":
+        for row in try await DocumentBenchmarks.exportAndOpen() { print(row) }
     default:
         break
     }
+    print("")
 }

@@ -86,7 +86,7 @@ func tour(sample: URL, folder: URL) async throws {
     say("Undone: summary = \(first[Pod.summary] ?? "nil")")
     undo.redo()
     say("Redone: summary = \(first[Pod.summary] ?? "nil")")
-    try main.save()
+    try await main.save()
     try await root.perform { try $0.save() }
 
     // Another stack on the same file changes the same pod: a conflict, resolved by policy.
@@ -97,7 +97,7 @@ func tour(sample: URL, folder: URL) async throws {
         try ctx.save()
     }
     first[Pod.summary] = "Changed on main."
-    try main.save()
+    try await main.save()
     do {
         try await root.perform { try $0.save() }
     } catch let error as StoreError where error.code == .mergeConflict {

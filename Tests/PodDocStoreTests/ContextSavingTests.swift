@@ -209,3 +209,40 @@ final class ContextSavingTests: StoreTestCase {
         XCTAssertFalse(offMain)
     }
 }
+
+final class AsyncMainSaveTests: StoreTestCase {
+    /// The main context's asynchronous save lets the main actor edit while the root applies
+    /// the changes; edits made meanwhile stay unsaved, earlier ones are saved.
+    @MainActor
+    func testEditsMadeDuringAnAsynchronousSaveStayUnsaved() async throws {
+        let root = ObjectContext(store: try makeStore())
+        let main = ObjectContext(.main, parent: root)
+        let a = main.insert("Item"); a[Item.title] = "a"
+        // A pod has no relationships: deleting it needs no fetch through the (held) root.
+        let b = main.insert("Pod"); b[Pod.key] = "b"; b[Pod.name] = "b"; b[Pod.version] = "1"
+        let gate = DispatchSemaphore(value: 0)
+        root.queue.async { gate.wait() }            // hold the root's queue
+        let save = Task { @MainActor in try await main.save() }
+        try await Task.sleep(for: .milliseconds(20))
+        a[Item.title] = "a, edited during the save"  // the main actor is not blocked
+        main.delete(b)
+        gate.signal()
+        try await save.value
+        XCTAssertTrue(main.hasChanges)
+        XCTAssertTrue(a.isUpdated, "an inserted object edited during the save is now an update")
+        XCTAssertEqual(a.changedKeys, ["title"])
+        XCTAssertTrue(b.isDeleted)
+        let rootSees = try await root.perform { ctx in
+            (try ctx.fetch(FetchRequest("Item")).map { $0[Item.title] }, try ctx.count(for: FetchRequest("Pod")))
+        }
+        XCTAssertEqual(rootSees.0, ["a"], "the root has what was saved")
+        XCTAssertEqual(rootSees.1, 1)
+        try await main.save()
+        XCTAssertFalse(main.hasChanges)
+        let after = try await root.perform { ctx in
+            (try ctx.fetch(FetchRequest("Item")).map { $0[Item.title] }, try ctx.count(for: FetchRequest("Pod")))
+        }
+        XCTAssertEqual(after.0, ["a, edited during the save"])
+        XCTAssertEqual(after.1, 0, "the delete made during the first save was saved by the second")
+    }
+}

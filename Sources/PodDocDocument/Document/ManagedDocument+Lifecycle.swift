@@ -38,7 +38,7 @@ extension ManagedDocument {
             try await reopen(at: url, discardingWorkingCopy: true)
         case .saveAsCopy(let url):
             let files = self.files, store = self.store
-            try mainContext.save()
+            try await mainContext.save()
             try await rootContext.perform { try $0.save() }
             try await Self.onDisk { try files.copyPackage(store: store, to: url) }
             try await reopen(at: url, discardingWorkingCopy: true)

@@ -105,8 +105,8 @@ extension ManagedDocument {
         let additional = additionalContentChanged ? additionalContent : nil
         additionalContentChanged = false
         do {
-            // Main → root, in memory.
-            try mainContext.save()
+            // Main → root, in memory, applied on the root's queue while the main actor runs on.
+            try await mainContext.save()
             rootHasUnsavedChanges = true
             // Additional content, staged until the store commits it.
             let files = self.files, store = self.store, sequence = metadata.saveSequence + 1

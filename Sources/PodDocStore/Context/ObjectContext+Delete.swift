@@ -19,6 +19,7 @@ extension ObjectContext {
     /// Marks one object deleted, without delete rules (undo and redo use this directly).
     func markDeleted(_ object: ManagedObject) {
         let row = object.row
+        object.edits &+= 1
         _undoManager?.register(.restore(DeletedObject(
             object: object, row: row, snapshot: object.snapshot, snapshotVersion: object.snapshotVersion,
             changedFields: object.changedFields, previousState: object.state)))

@@ -46,6 +46,7 @@ extension ObjectContext {
         if wasTracked && isRef { indexRefs(of: object.objectID, layout: object.layout, row: current, adding: false) }
         current[field: field] = value
         object.current = current
+        object.edits &+= 1
         object.changedFields.insert(field)
         if wasTracked {
             if isRef { indexRefs(of: object.objectID, layout: object.layout, row: current, adding: true) }

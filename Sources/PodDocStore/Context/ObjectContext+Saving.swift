@@ -51,11 +51,36 @@ extension ObjectContext {
         sweep()
     }
 
-    /// The saved objects, in the change set's order.
+    /// Saves a main context into its parent without blocking the main actor while the parent
+    /// applies the changes: the change set is made here, applied on the parent's queue, and
+    /// the objects settled back here. Edits made while the parent worked stay unsaved.
+    ///
+    /// - Precondition: a main context (a child of another context).
+    /// - Throws: as ``save()``; nothing changes here when the parent refuses the save.
+    @MainActor
+    public func save() async throws {
+        guard case .context(let parent) = parent, concurrencyType == .main else {
+            return try save(storeMetadata: [:])
+        }
+        preconditionOnQueue()
+        processPendingChanges()
+        guard !changed.isEmpty else { return }
+        try validateForSave()
+        let (changes, objects) = makeChangeSet()
+        let outcome = try await parent.perform { try $0.acceptPush(changes) }
+        finishSave(objects, outcome)
+        processPendingChanges()
+        if hasSaveObservers {
+            publish(SaveNotification(changes: changes, outcome: outcome, contextName: name, wroteToStore: false, model: model))
+        }
+        sweep()
+    }
+
+    /// The saved objects, in the change set's order, with their edit counts at the time.
     struct SavedObjects {
-        var inserted: [ManagedObject] = []
-        var updated: [ManagedObject] = []
-        var deleted: [ManagedObject] = []
+        var inserted: [(object: ManagedObject, edits: UInt64)] = []
+        var updated: [(object: ManagedObject, edits: UInt64)] = []
+        var deleted: [(object: ManagedObject, edits: UInt64)] = []
     }
 
     /// The context's changes, ready to cross to the parent's queue.
@@ -69,13 +94,13 @@ extension ObjectContext {
             switch object.state {
             case .inserted:
                 changes.inserted.append(pushed)
-                objects.inserted.append(object)
+                objects.inserted.append((object, object.edits))
             case .updated:
                 changes.updated.append(pushed)
-                objects.updated.append(object)
+                objects.updated.append((object, object.edits))
             case .deleted:
                 changes.deleted.append(pushed)
-                objects.deleted.append(object)
+                objects.deleted.append((object, object.edits))
             case .clean:
                 continue
             }
@@ -83,31 +108,74 @@ extension ObjectContext {
         return (changes, objects)
     }
 
-    /// Brings the saved objects up to date with what the parent (or store) made of them.
+    /// Brings the saved objects up to date with what the parent (or store) made of them. An
+    /// object edited again while the parent worked (an asynchronous save) takes the saved row
+    /// as its snapshot and keeps its newer edits unsaved.
     private func finishSave(_ objects: SavedObjects, _ outcome: PushOutcome) {
-        clearChangeTracking()
-        for (object, row) in zip(objects.inserted, outcome.inserted) {
+        for ((object, edits), row) in zip(objects.inserted, outcome.inserted) {
+            if object.edits != edits {
+                rebase(object, on: row)
+                continue
+            }
+            untrackChange(object)
             settle(object, row)
             if row.id != object.objectID { rename(object, to: row.id) }
         }
-        for (object, row) in zip(objects.updated, outcome.updated) {
+        for ((object, edits), row) in zip(objects.updated, outcome.updated) {
             guard let row else {
                 // Deleted elsewhere, and the merge policy let that win.
+                untrackChange(object)
                 registry.removeValue(forKey: object.objectID)
                 object.state = .deleted
                 pending.deleted(object.objectID)
                 continue
             }
+            if object.edits != edits {
+                rebase(object, on: row)
+                continue
+            }
             if row.row != object.current { announceUpdate(object) }
+            untrackChange(object)
             settle(object, row)
         }
-        for (object, kept) in zip(objects.deleted, outcome.deleted) {
+        for ((object, edits), kept) in zip(objects.deleted, outcome.deleted) {
             if let kept {
+                if object.edits != edits {
+                    rebase(object, on: kept)
+                    continue
+                }
+                untrackChange(object)
                 settle(object, kept)
                 announceUpdate(object)
             } else {
+                untrackChange(object)
                 registry.removeValue(forKey: object.objectID)
             }
+        }
+    }
+
+    /// The parent now has `row` for an object edited again since the save began: it becomes
+    /// the snapshot, and the object's current state stays a change against it.
+    private func rebase(_ object: ManagedObject, on row: VersionedRow) {
+        untrackChange(object)
+        if object.state == .clean { object.state = .updated }
+        let current = object.current ?? row.row
+        object.snapshot = row.row
+        object.snapshotVersion = row.version
+        object.current = current
+        object.changedFields.formUnion(current.differingFields(from: row.row))
+        switch object.state {
+        case .inserted:
+            // The parent has it now: what remains is an update (or, when it was deleted
+            // meanwhile, a delete).
+            object.state = .updated
+            registry[object.objectID] = object
+            trackChange(object)
+        case .deleted:
+            registry[object.objectID] = object
+            trackChange(object)
+        case .updated, .clean:
+            trackChange(object)
         }
     }
 

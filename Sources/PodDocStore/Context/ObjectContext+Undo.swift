@@ -20,6 +20,7 @@ extension ObjectContext {
     private func restore(_ deleted: DeletedObject) {
         let object = deleted.object
         let id = object.objectID
+        object.edits &+= 1
         if changed[id]?.state == .deleted {
             untrackChange(object)
             object.snapshot = deleted.snapshot

@@ -33,6 +33,9 @@ public final class ManagedObject {
     var state: State = .clean
     /// The context's pending-changes generation in which this object was last announced.
     var announced: UInt64 = 0
+    /// Counts the object's edits, so a save that ran while the object was edited again does
+    /// not mark the newer edits saved.
+    var edits: UInt64 = 0
 
     init(id: ObjectID, layout: EntityLayout, context: ObjectContext) {
         self.objectID = id

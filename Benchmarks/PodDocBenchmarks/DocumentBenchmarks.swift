@@ -1,0 +1,163 @@
+import Foundation
+import PodDocDocument
+import PodDocStore
+
+/// Autosave of 10,000 changed objects (total time, and what it costs the main actor), and
+/// export / open of a large document as .tar.zst against `tar --zstd` on the same files.
+@MainActor
+enum DocumentBenchmarks {
+    static let title = Attribute<String>("title", default: "")
+    static let body = Attribute<String?>("body")
+
+    static func model() throws -> ObjectModel {
+        try ObjectModel(entities: [EntityDescription("Note", members: [title, body])])
+    }
+
+    static func options(_ folder: URL) -> ManagedDocument.OpenOptions {
+        var options = ManagedDocument.OpenOptions()
+        options.autosaveInterval = nil
+        options.environment = ["XDG_STATE_HOME": folder.appending(path: "state").path, "HOME": folder.path]
+        return options
+    }
+
+    // MARK: - Autosave
+
+    static func autosave(count: Int = 10_000) async throws -> [String] {
+        let folder = try scratchFolder("autosave")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let document = try await ManagedDocument.create(at: folder.appending(path: "Auto.poddoc"), kind: .outline,
+                                                        model: try model(), options: options(folder))
+        for i in 0..<count { document.mainContext.insert("Note")[title] = "note \(i)" }
+        try await document.save()
+        var rows: [String] = []
+        for round in 1...3 {
+            for note in try document.mainContext.fetch(FetchRequest("Note")) { note[title] = "note \(round) \(note.objectID)" }
+            document.mainContext.processPendingChanges()
+            let probe = MainActorProbe()
+            probe.start()
+            let start = DispatchTime.now().uptimeNanoseconds
+            await document.autosaveIfNeeded()
+            let total = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            let (longest, busy) = await probe.stop()
+            guard case .some = document.autosaveStatus.lastSuccess, !document.hasUnsavedChanges else {
+                throw BenchmarkError("autosave failed: \(String(describing: document.autosaveStatus.lastError))")
+            }
+            rows.append(String(format: "| autosave of %d changed objects (run %d) | %.1f ms total | %.2f ms longest main-actor stall | %.2f ms main-actor busy |",
+                               count, round, total * 1000, longest * 1000, busy * 1000))
+        }
+        try await document.close()
+        return rows
+    }
+
+    // MARK: - Export and open
+
+    static func exportAndOpen(megabytes: Int = 150) async throws -> [String] {
+        let folder = try scratchFolder("archive")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let package = folder.appending(path: "Big.poddoc")
+        let document = try await ManagedDocument.create(at: package, kind: .outline, model: try model(), options: options(folder))
+        // About 1 KiB of text per note, varied enough not to compress to nothing.
+        var random = SplitMix(seed: 7)
+        let words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet", "kilo", "lima"]
+        let notes = megabytes * 1024 * 1024 / 1100
+        for i in 0..<notes {
+            let note = document.mainContext.insert("Note")
+            note[title] = "note \(i)"
+            note[body] = (0..<170).map { _ in words[Int(random.next() % 12)] }.joined(separator: " ")
+        }
+        try await document.save()
+        let size = (try FileManager.default.attributesOfItem(atPath: document.storeURL.path)[.size] as? Int) ?? 0
+
+        let ours = folder.appending(path: "Big.poddoc.tar.zst")
+        var exportTime = Double.infinity
+        for attempt in 0..<3 {
+            try? FileManager.default.removeItem(at: ours)
+            let start = DispatchTime.now().uptimeNanoseconds
+            try await document.save(to: ours)
+            exportTime = min(exportTime, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+            _ = attempt
+        }
+        try await document.close()
+        let tarFile = folder.appending(path: "tar.tar.zst")
+        let tarExport = try measure {
+            try? FileManager.default.removeItem(at: tarFile)
+            try run("/bin/tar", ["--zstd", "-cf", tarFile.path, "-C", package.path, "--exclude=.poddoc-lock",
+                                 "--exclude=StoreContent/persistentStore-wal", "--exclude=StoreContent/persistentStore-shm", "."])
+        }
+
+        var openTime = Double.infinity
+        for _ in 0..<3 {
+            let other = folder.appending(path: "open-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
+            let start = DispatchTime.now().uptimeNanoseconds
+            let opened = try await ManagedDocument.open(ours, model: try model(), options: options(other))
+            openTime = min(openTime, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+            try await opened.close()
+        }
+        let tarOpen = try measure {
+            let target = folder.appending(path: "untar-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+            try run("/bin/tar", ["--zstd", "-xf", tarFile.path, "-C", target.path])
+        }
+        let ourSize = (try FileManager.default.attributesOfItem(atPath: ours.path)[.size] as? Int) ?? 0
+        let tarSize = (try FileManager.default.attributesOfItem(atPath: tarFile.path)[.size] as? Int) ?? 0
+        return [
+            String(format: "| export %.0f MB store as .tar.zst (%.0f MB) | %.3f s | tar --zstd -c: %.3f s (%.0f MB) | %.2fx |",
+                   Double(size) / 1e6, Double(ourSize) / 1e6, exportTime, tarExport, Double(tarSize) / 1e6, exportTime / tarExport),
+            String(format: "| open that .tar.zst (unpack, verify manifest, integrity check, open) | %.3f s | tar --zstd -x: %.3f s | %.2fx |",
+                   openTime, tarOpen, openTime / tarOpen),
+        ]
+    }
+
+    static func run(_ executable: String, _ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw BenchmarkError("\(executable) failed") }
+    }
+}
+
+/// Measures how long the main actor is kept busy: a task on the main actor notes the gaps
+/// between its turns while other main-actor work runs.
+@MainActor
+final class MainActorProbe {
+    private var running = false
+    private var longest = 0.0
+    private var busy = 0.0
+    private var task: Task<Void, Never>?
+
+    func start() {
+        running = true
+        task = Task { @MainActor in
+            var last = DispatchTime.now().uptimeNanoseconds
+            while self.running {
+                await Task.yield()
+                let now = DispatchTime.now().uptimeNanoseconds
+                let gap = Double(now - last) / 1e9
+                self.longest = max(self.longest, gap)
+                if gap > 0.000_2 { self.busy += gap }
+                last = now
+            }
+        }
+    }
+
+    func stop() async -> (longest: Double, busy: Double) {
+        running = false
+        await task?.value
+        return (longest, busy)
+    }
+}
+
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
