@@ -7,7 +7,7 @@ extension ObjectContext {
     /// the context. Observers (results controllers) are told.
     public func mergeChanges(from note: SaveNotification) {
         preconditionOnQueue()
-        applyPermanentIDs(note)
+        adoptPermanentIDs()
         for id in note.deletedIDs {
             let id = resolve(id)
             pending.deleted(id)
@@ -16,9 +16,11 @@ extension ObjectContext {
             object.state = .deleted
         }
         for row in note.updatedRows {
-            let id = row.id
+            let id = resolve(row.id)
+            let object = registry[id]
+            if let object, adoptVersionIfCurrent(object, row) { continue }
             pending.updated(id)
-            guard let object = registry[resolve(id)], !object.isFault else { continue }
+            guard let object, !object.isFault else { continue }
             switch object.state {
             case .clean:
                 settle(object, row)
@@ -39,8 +41,23 @@ extension ObjectContext {
                 continue
             }
         }
-        for row in note.insertedRows { pending.inserted(row.id) }
+        for row in note.insertedRows {
+            let id = resolve(row.id)
+            if let object = registry[id], adoptVersionIfCurrent(object, row) { continue }
+            pending.inserted(id)
+        }
         if performDepth == 0 { processPendingChanges() }
+    }
+
+    /// For a clean object that already has the saved values (this context pushed them), just
+    /// records the new row version; nothing changed that observers should hear about.
+    private func adoptVersionIfCurrent(_ object: ManagedObject, _ row: VersionedRow) -> Bool {
+        guard object.state == .clean, var snapshot = object.snapshot else { return false }
+        if snapshot.refs.contains(where: { $0?.isTemporary ?? false }) { snapshot.resolveRefs(resolve) }
+        guard snapshot == row.row else { return false }
+        object.snapshot = snapshot
+        object.snapshotVersion = row.version
+        return true
     }
 
     /// A root save reaches every context of the stack: permanent IDs and new row versions
@@ -60,14 +77,8 @@ extension ObjectContext {
     /// Records the new row versions of objects whose values are the saved ones.
     private func applyPermanentIDs(_ note: SaveNotification) {
         adoptPermanentIDs()
-        for row in note.insertedRows + note.updatedRows {
-            guard let object = registry[row.id], var snapshot = object.snapshot else { continue }
-            snapshot.resolveRefs(resolve)
-            if snapshot == row.row {
-                object.snapshot = snapshot
-                object.snapshotVersion = row.version
-            }
-        }
+        for row in note.insertedRows { if let object = registry[row.id] { _ = adoptVersionIfCurrent(object, row) } }
+        for row in note.updatedRows { if let object = registry[row.id] { _ = adoptVersionIfCurrent(object, row) } }
     }
 
     /// Gives every object registered under a temporary ID that became permanent its
