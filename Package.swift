@@ -42,7 +42,7 @@ let package = Package(
             swiftSettings: strictSettings),
 
         // MARK: Content kinds
-        .target(name: "Outliner", swiftSettings: strictSettings),
+        .target(name: "Outliner", dependencies: ["PodDocStore"], swiftSettings: strictSettings),
 
         // MARK: Examples
         .executableTarget(name: "store-tour", dependencies: ["PodDocStore"], path: "Examples/StoreTour", swiftSettings: strictSettings),
@@ -52,6 +52,7 @@ let package = Package(
             name: "poddoc-bench",
             dependencies: [
                 "PodDocStore",
+                "Outliner",
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             path: "Benchmarks/PodDocBenchmarks",
@@ -64,7 +65,7 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(name: "PodDocFileSystemTests", dependencies: ["PodDocFileSystem"], swiftSettings: strictSettings),
         .testTarget(name: "PodDocArchiveTests", dependencies: ["PodDocArchive"], swiftSettings: strictSettings),
-        .testTarget(name: "OutlinerTests", dependencies: ["Outliner"], swiftSettings: strictSettings),
+        .testTarget(name: "OutlinerTests", dependencies: ["Outliner", "PodDocStore"], swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]
 )
