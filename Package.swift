@@ -52,7 +52,7 @@ let package = Package(
             swiftSettings: strictSettings),
 
         // MARK: Content kinds
-        .target(name: "Outliner", swiftSettings: strictSettings),
+        .target(name: "Outliner", dependencies: ["PodDocStore"], swiftSettings: strictSettings),
 
         // MARK: Examples
         .executableTarget(name: "store-tour", dependencies: ["PodDocStore"], path: "Examples/StoreTour", swiftSettings: strictSettings),
@@ -61,7 +61,7 @@ let package = Package(
         .executableTarget(
             name: "poddoc-bench",
             dependencies: [
-                "PodDocStore", "PodDocDocument",
+                "PodDocStore", "PodDocDocument", "Outliner",
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             path: "Benchmarks/PodDocBenchmarks",
@@ -74,7 +74,7 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(name: "PodDocFileSystemTests", dependencies: ["PodDocFileSystem"], swiftSettings: strictSettings),
         .testTarget(name: "PodDocArchiveTests", dependencies: ["PodDocArchive"], swiftSettings: strictSettings),
-        .testTarget(name: "OutlinerTests", dependencies: ["Outliner"], swiftSettings: strictSettings),
+        .testTarget(name: "OutlinerTests", dependencies: ["Outliner", "PodDocStore"], swiftSettings: strictSettings),
         .testTarget(
             name: "PodDocDocumentTests",
             dependencies: ["PodDocDocument", "poddoc-crash-child", .product(name: "GRDB", package: "GRDB.swift")],

@@ -3,17 +3,21 @@
 extension ObjectContext {
     /// Deletes an object, applying the delete rules of its relationships: destinations of
     /// cascade relationships are deleted too (level by level, with no recursion, so a chain
-    /// of any depth is fine), nullify relationships let go of it. Deny rules are checked
-    /// when saving.
+    /// of any depth is fine; a tree kept by a self-referential relationship in one recursive
+    /// query), nullify relationships let go of it. Deny rules are checked when saving.
     ///
+    /// - Returns: how many objects were deleted: the object and everything its cascade rules
+    ///   deleted (0 when it was deleted already).
     /// - Precondition: the object belongs to this context.
-    public func delete(_ object: ManagedObject) {
+    @discardableResult
+    public func delete(_ object: ManagedObject) -> Int {
         preconditionOnQueue(for: object)
         precondition(object.context === self, "\(object.objectID) belongs to another context")
-        guard object.state != .deleted else { return }
+        guard object.state != .deleted else { return 0 }
         markDeleted(object)
-        applyDeleteRules([object])
+        let cascaded = applyDeleteRules([object])
         scheduleProcessing()
+        return 1 + cascaded
     }
 
     /// Marks one object deleted, without delete rules (undo and redo use this directly).
@@ -35,9 +39,18 @@ extension ObjectContext {
         pending.deleted(object.objectID)
     }
 
-    /// Follows the delete rules from `deleted`, one level of the object graph at a time.
-    func applyDeleteRules(_ deleted: [ManagedObject]) {
+    /// Follows the delete rules from `deleted`, one level of the object graph at a time, and
+    /// returns how many objects its cascades deleted.
+    ///
+    /// A cascade through a self-referential relationship (an item's children) deletes the
+    /// whole subtree at once, found with one recursive query; its objects are then only
+    /// visited for their other relationships.
+    @discardableResult
+    func applyDeleteRules(_ deleted: [ManagedObject]) -> Int {
         var frontier = deleted
+        var count = 0
+        // Objects whose subtree under a self-referential cascade is deleted already.
+        var subtreeDeleted = Set<ObjectID>()
         while !frontier.isEmpty {
             var next: [ManagedObject] = []
             for (entity, objects) in Dictionary(grouping: frontier, by: \.entityName) {
@@ -55,6 +68,15 @@ extension ObjectContext {
                                 next.append(destination)
                             }
                         }
+                    case .inverse(let destinationFK) where rule == .cascade && relationship.destination == entity:
+                        let roots = objects.filter { !subtreeDeleted.contains($0.objectID) }
+                        subtreeDeleted.formUnion(roots.map(\.objectID))
+                        for object in subtree(below: roots, layout: model.layout(entity), foreignKey: destinationFK)
+                        where object.state != .deleted {
+                            markDeleted(object)
+                            next.append(object)
+                            subtreeDeleted.insert(object.objectID)
+                        }
                     case .inverse(let destinationFK):
                         for holder in holders(of: objects, entity: relationship.destination, foreignKey: destinationFK)
                         where holder.state != .deleted {
@@ -68,7 +90,23 @@ extension ObjectContext {
                     }
                 }
             }
+            count += next.count
             frontier = next
+        }
+        return count
+    }
+
+    /// Every object below `roots` through the self-referential foreign key `fk`, with its
+    /// values loaded (one query per 500 objects).
+    func subtree(below roots: [ManagedObject], layout: EntityLayout, foreignKey fk: Int) -> [ManagedObject] {
+        guard !roots.isEmpty else { return [] }
+        do {
+            let links = try viewDescendantLinks(of: roots.map(\.objectID), layout: layout, foreignKey: fk)
+            let objects = links.map { object(with: $0.object) }
+            try prefetch(objects)
+            return objects
+        } catch {
+            preconditionFailure("could not read the '\(layout.name)' objects below a deleted one while applying delete rules: \(error)")
         }
     }
 

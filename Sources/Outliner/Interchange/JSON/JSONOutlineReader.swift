@@ -50,6 +50,18 @@ struct JSONOutlineReader {
         return reader.tree
     }
 
+    /// The `[[name, value], …]` pairs that make up all of `bytes` (validated UTF-8), as
+    /// ``JSONOutlineWriter/appendPairs(_:to:)`` writes them; `key` names them in errors.
+    static func readPairs(_ bytes: [UInt8], for key: String) throws(OutlineFormatError) -> [OutlineAttribute] {
+        var reader = JSONOutlineReader(tokens: JSONTokenizer(bytes: bytes))
+        let pairs = try reader.readPairs(for: key)
+        let end = try reader.tokens.next()
+        guard end.kind == .endOfInput else {
+            throw reader.tokens.error(at: end.offset, "unexpected \(end.display) after the '\(key)' pairs")
+        }
+        return pairs
+    }
+
     private init(tokens: JSONTokenizer) {
         self.tokens = tokens
     }

@@ -41,7 +41,8 @@ enum JSONOutlineWriter {
 
     // MARK: - Values
 
-    private static func appendPairs(_ pairs: [OutlineAttribute], to output: inout [UInt8]) {
+    /// Appends `[[name, value], …]` (also how the outline store keeps an item's attributes).
+    static func appendPairs(_ pairs: [OutlineAttribute], to output: inout [UInt8]) {
         output.append(ASCII.leftBracket)
         for (index, pair) in pairs.enumerated() {
             if index > 0 { output.append(ASCII.comma) }

@@ -1,0 +1,55 @@
+import Foundation
+import PodDocStore
+
+// MARK: - OutlineSchema
+
+/// The object model of an outline document: one entity, `OutlineItem`, whose objects form a
+/// tree with ordered children.
+///
+/// Every document has exactly one *root* item, the only one without a parent. It is
+/// invisible: its children are the outline's top-level items, and it carries the document's
+/// OPML head fields, version and `<body>` attributes. Every other item has a title, an
+/// optional note, the OPML attributes it came with, its position among its siblings
+/// (``order``: always exactly 0…n-1) and creation and modification times. Deleting an item
+/// deletes everything below it.
+///
+/// A document composes its object model from the entities of the content it holds:
+/// ```swift
+/// let model = try ObjectModel(version: 1, entities: OutlineSchema.entities)
+/// let store = try PersistentStore(url: url, model: model)
+/// ```
+public enum OutlineSchema {
+    /// The entity's name, also its table's name.
+    public static let entityName = "OutlineItem"
+
+    /// The text shown for the item (OPML `text`).
+    public static let title = Attribute<String>("title", default: "")
+    /// The note under the item (OPML `_note`), or nil.
+    public static let note = Attribute<String?>("note")
+    /// The item's position among its siblings: the siblings' orders are exactly 0…n-1.
+    public static let order = Attribute<Int>("order", default: 0)
+    /// When the item was made (added or imported).
+    public static let created = Attribute<Date>("created")
+    /// When the item's title, note or place last changed.
+    public static let modified = Attribute<Date>("modified")
+    /// The item's other OPML attributes as JSON `[[name, value], …]`, in their original
+    /// order (nil for none). On the root: the attributes of OPML `<body>`.
+    public static let attributes = Attribute<JSONText?>("attributes")
+    /// On the root only: the document's OPML head fields, as JSON `[[name, value], …]`.
+    public static let head = Attribute<JSONText?>("head")
+    /// On the root only: the OPML version the document was imported from.
+    public static let opmlVersion = Attribute<String?>("opmlVersion")
+    /// The item this one is a child of; nil only for the root.
+    public static let parent = ToOne("parent", to: entityName, inverse: "children")
+    /// The items below this one (in no particular order: sort them by ``order``). Deleting
+    /// an item deletes its children.
+    public static let children = ToMany("children", to: entityName, inverse: "parent", deleteRule: .cascade)
+
+    /// The `OutlineItem` entity.
+    public static let entity = EntityDescription(entityName, members: [
+        title, note, order, created, modified, attributes, head, opmlVersion, parent, children,
+    ])
+
+    /// The entities an outline needs, to add to a document's ``ObjectModel``.
+    public static let entities: [EntityDescription] = [entity]
+}

@@ -1,0 +1,111 @@
+import PodDocStore
+
+// MARK: - Moving
+
+extension OutlineStore {
+    /// Moves an item, with everything below it, under `parent` at `index` among the
+    /// parent's other children (appended when nil). Undo: `Move "title"`. Moving an item to
+    /// where it already is records nothing.
+    ///
+    /// The move itself changes one item and renumbers siblings, whatever the size of the
+    /// subtree; checking that the target is not inside the item walks up from the target in
+    /// one query.
+    ///
+    /// - Throws: ``OutlineError``: `notFound`; `rootItem` for the root; `moveIntoItself`
+    ///   when `parent` is the item or lies below it; `invalidArgument` for an index outside
+    ///   0…(number of the parent's other children).
+    public func move(_ id: ObjectID, under parent: ObjectID, at index: Int? = nil) throws(OutlineError) {
+        let item = try object(id)
+        guard !isRoot(item) else { throw OutlineError.rootItem("moved") }
+        let target = try object(parent)
+        try checkNotInside(item, target)
+        let oldSiblings = try siblings(of: item)
+        let newSiblings = target === item[OutlineSchema.parent] ? oldSiblings.filter { $0 !== item } : try children(of: target)
+        let index = try checkedInsertionIndex(index, count: newSiblings.count, in: target)
+        relocate(item, from: oldSiblings, to: target, newSiblings, at: index, as: ActionName.move(item[OutlineSchema.title]))
+    }
+
+    /// Makes an item the last child of the sibling before it. Undo: `Indent "title"`.
+    ///
+    /// - Throws: ``OutlineError``: `notFound`; `rootItem`; `cannotIndent` for the first
+    ///   item of a list.
+    public func indent(_ id: ObjectID) throws(OutlineError) {
+        let item = try object(id)
+        guard !isRoot(item) else { throw OutlineError.rootItem("indented") }
+        let siblings = try siblings(of: item)
+        let position = item[OutlineSchema.order]
+        guard position > 0 else {
+            throw OutlineError(.cannotIndent, "Cannot indent \(ActionName.quoted(item[OutlineSchema.title])): it is the first item of its list, so there is no item above it to go under.")
+        }
+        let newParent = siblings[position - 1]
+        let newSiblings = try children(of: newParent)
+        relocate(item, from: siblings, to: newParent, newSiblings, at: newSiblings.count,
+                 as: ActionName.indent(item[OutlineSchema.title]))
+    }
+
+    /// Makes an item the next sibling of its parent; the items after it stay where they are.
+    /// Undo: `Outdent "title"`.
+    ///
+    /// - Throws: ``OutlineError``: `notFound`; `rootItem`; `cannotOutdent` for a
+    ///   top-level item.
+    public func outdent(_ id: ObjectID) throws(OutlineError) {
+        let item = try object(id)
+        guard !isRoot(item) else { throw OutlineError.rootItem("outdented") }
+        guard let parent = item[OutlineSchema.parent], !isRoot(parent), let grandparent = parent[OutlineSchema.parent] else {
+            throw OutlineError(.cannotOutdent, "Cannot outdent \(ActionName.quoted(item[OutlineSchema.title])): it is already at the top level.")
+        }
+        let siblings = try siblings(of: item)
+        let newSiblings = try children(of: grandparent)
+        relocate(item, from: siblings, to: grandparent, newSiblings, at: parent[OutlineSchema.order] + 1,
+                 as: ActionName.outdent(item[OutlineSchema.title]))
+    }
+
+    // MARK: - Internals
+
+    /// The children of the item's parent, the item included, in order.
+    func siblings(of item: ManagedObject) throws(OutlineError) -> [ManagedObject] {
+        guard let parent = item[OutlineSchema.parent] else {
+            throw OutlineError.damaged("\(item.objectID) has no parent but is not the root")
+        }
+        let siblings = try children(of: parent)
+        guard siblings.indices.contains(item[OutlineSchema.order]), siblings[item[OutlineSchema.order]] === item else {
+            throw OutlineError.damaged("the children of \(parent.objectID) are not numbered 0…\(siblings.count - 1)")
+        }
+        return siblings
+    }
+
+    /// Refuses a move of `item` under `target` when `target` is `item` or lies below it.
+    private func checkNotInside(_ item: ManagedObject, _ target: ManagedObject) throws(OutlineError) {
+        let above = try OutlineStore.reading("walking up the outline") {
+            try context.ancestorIDs(of: target.objectID, following: OutlineSchema.parent)
+        }
+        guard target === item || above.contains(item.objectID) else { return }
+        let title = ActionName.quoted(item[OutlineSchema.title])
+        let place = target === item ? "under itself" : "into \(ActionName.quoted(target[OutlineSchema.title])), which is inside it"
+        throw OutlineError(.moveIntoItself, "Cannot move \(title) \(place). Move it somewhere outside its own subtree.")
+    }
+
+    /// Takes `item` out of `oldSiblings` and puts it under `parent` at `index` of
+    /// `newSiblings` (which does not hold it), renumbering both lists. Records nothing when
+    /// the item would stay where it is.
+    private func relocate(_ item: ManagedObject, from oldSiblings: [ManagedObject], to parent: ManagedObject,
+                          _ newSiblings: [ManagedObject], at index: Int, as actionName: String) {
+        let oldIndex = item[OutlineSchema.order]
+        let sameParent = item[OutlineSchema.parent] === parent
+        guard !(sameParent && index == oldIndex) else { return }
+        undoable(actionName) {
+            if sameParent {
+                // `newSiblings` is `oldSiblings` without the item: number it around the gap.
+                for (position, sibling) in newSiblings.enumerated() {
+                    sibling[OutlineSchema.order] = position < index ? position : position + 1
+                }
+            } else {
+                shift(oldSiblings, (oldIndex + 1)..<oldSiblings.count, by: -1)
+                shift(newSiblings, index..<newSiblings.count, by: 1)
+                item[OutlineSchema.parent] = parent
+            }
+            item[OutlineSchema.order] = index
+            item[OutlineSchema.modified] = now()
+        }
+    }
+}

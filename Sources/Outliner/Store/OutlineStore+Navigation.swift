@@ -1,0 +1,127 @@
+import PodDocStore
+
+// MARK: - OutlineMatch
+
+/// An item found by ``OutlineStore/find(_:limit:)``.
+public struct OutlineMatch: Sendable, Equatable {
+    /// The item's ID.
+    public let id: ObjectID
+    /// Where it is: positions from the top, each from 1 (as in ``OutlinePath/indexes(_:)``).
+    public let indexPath: [Int]
+    /// Its title, note and attributes.
+    public let item: OutlineItem
+}
+
+// MARK: - Addressing items
+
+extension OutlineStore {
+    /// The item a path leads to (the root for an empty path).
+    ///
+    /// ```swift
+    /// let eggs = try outline.itemID(at: OutlinePath(parsing: "1.2"))
+    /// ```
+    ///
+    /// - Throws: ``OutlineError``: `notFound` naming the first step that leads nowhere,
+    ///   `ambiguousPath` when a title matches several siblings (with their index paths).
+    public func itemID(at path: OutlinePath) throws(OutlineError) -> ObjectID {
+        var current = try object(rootID)
+        var reached: [Int] = []
+        switch path {
+        case .indexes(let positions):
+            for position in positions {
+                let request = FetchRequest(OutlineSchema.entityName, where: OutlineSchema.parent == current && OutlineSchema.order == position - 1)
+                guard let child = try OutlineStore.reading("following a path", { try context.fetchFirst(request) }) else {
+                    let count = try OutlineStore.reading("following a path") {
+                        try context.count(for: FetchRequest(OutlineSchema.entityName, where: OutlineSchema.parent == current))
+                    }
+                    throw OutlineError.notFound("There is no item \(OutlinePath.indexes(reached + [position])): \(describe(reached)) has \(count) \(count == 1 ? "child" : "children").")
+                }
+                current = child
+                reached.append(position)
+            }
+        case .titles(let titles):
+            for title in titles {
+                let request = FetchRequest(OutlineSchema.entityName, where: OutlineSchema.parent == current && OutlineSchema.title == title,
+                                           sortBy: [FetchSort(OutlineSchema.order)])
+                let matches = try OutlineStore.reading("following a path") { Array(try context.fetch(request)) }
+                guard let match = matches.first else {
+                    throw OutlineError.notFound("There is no item titled \(ActionName.quoted(title)) in \(describe(reached)).")
+                }
+                guard matches.count == 1 else {
+                    let paths = matches.prefix(5).map { OutlinePath.indexes(reached + [$0[OutlineSchema.order] + 1]).description }
+                    throw OutlineError(.ambiguousPath, "\(matches.count) items are titled \(ActionName.quoted(title)) in \(describe(reached)) (\(paths.joined(separator: ", "))\(matches.count > 5 ? ", …" : "")); address the one you mean by its index path.")
+                }
+                current = match
+                reached.append(match[OutlineSchema.order] + 1)
+            }
+        }
+        return current.objectID
+    }
+
+    /// Where an item is: its positions from the top, each from 1 (empty for the root).
+    ///
+    /// - Throws: ``OutlineError/Code/notFound`` when there is no such item.
+    public func indexPath(of id: ObjectID) throws(OutlineError) -> [Int] {
+        _ = try object(id)
+        return try indexPaths(of: [context.resolve(id)])[0]
+    }
+
+    /// The index paths of items that exist: one walk up per item, and the positions of
+    /// every item met read in one batch.
+    func indexPaths(of ids: [ObjectID]) throws(OutlineError) -> [[Int]] {
+        let root = rootID
+        var chains: [[ObjectID]] = []
+        for id in ids {
+            let above = try OutlineStore.reading("walking up the outline") { try context.ancestorIDs(of: id, following: OutlineSchema.parent) }
+            guard id == root || above.last == root else {
+                throw OutlineError.damaged("\(id) is not below the root item")
+            }
+            chains.append(Array(above.dropLast().reversed()) + (id == root ? [] : [id]))
+        }
+        let met = Array(Set(chains.joined()))
+        let objects = met.map { context.object(with: $0) }
+        try OutlineStore.reading("reading positions") { try context.prefetch(objects) }
+        let positions = Dictionary(uniqueKeysWithValues: zip(met, objects.map { $0[OutlineSchema.order] + 1 }))
+        return chains.map { chain in chain.compactMap { positions[$0] } }
+    }
+
+    /// "the outline" or "item 1.3", for messages.
+    private func describe(_ path: [Int]) -> String {
+        path.isEmpty ? "the outline" : "item \(OutlinePath.indexes(path))"
+    }
+}
+
+// MARK: - Finding items
+
+extension OutlineStore {
+    /// The items whose title contains every word of `text` (ASCII letters in either case),
+    /// in outline order, at most `limit` of them.
+    ///
+    /// ```swift
+    /// for match in try outline.find("milk eggs") {
+    ///     print(OutlinePath.indexes(match.indexPath), match.item.title)
+    /// }
+    /// ```
+    ///
+    /// When more items match than `limit`, the ones returned are the first `limit` made.
+    ///
+    /// - Throws: ``OutlineError/Code/invalidArgument`` when `text` has no word or `limit`
+    ///   is not positive.
+    public func find(_ text: String, limit: Int = 100) throws(OutlineError) -> [OutlineMatch] {
+        let words = text.split(whereSeparator: \.isWhitespace).map(String.init)
+        guard let first = words.first, limit > 0 else {
+            throw OutlineError(.invalidArgument, limit > 0 ? "Give at least one word to look for." : "The number of results must be at least 1, not \(limit).")
+        }
+        let predicate = words.dropFirst().reduce(OutlineSchema.title.contains(first, caseInsensitive: true)) {
+            $0 && OutlineSchema.title.contains($1, caseInsensitive: true)
+        }
+        let request = FetchRequest(OutlineSchema.entityName, where: predicate, limit: limit)
+        let found = try OutlineStore.reading("searching titles") { Array(try context.fetch(request)) }
+        let paths = try indexPaths(of: found.map(\.objectID))
+        var matches: [OutlineMatch] = []
+        for (object, path) in zip(found, paths) {
+            matches.append(OutlineMatch(id: object.objectID, indexPath: path, item: try OutlineItem(object)))
+        }
+        return matches.sorted { $0.indexPath.lexicographicallyPrecedes($1.indexPath) }
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import PodDocStore
+
+// MARK: - OutlineStore
+
+/// The outline of one document: a tree of items with ordered children, read and edited
+/// through the document's object context.
+///
+/// The store does not open files or own contexts: the document hands it its main context
+/// (with the context's ``ObjectUndoManager``), and saves that context when it likes. Every
+/// edit is one undo group on that context, named for the user (`Add "Groceries"`,
+/// `Delete "Work" and 12 items`), and keeps the rule that the orders of any item's children
+/// are exactly 0…n-1. An edit that is refused throws before it changes anything.
+///
+/// Use an outline store on its context's queue only (on the main actor for a main context),
+/// like the context itself. Items are named by ``ObjectID``, which stay valid across saves.
+///
+/// ```swift
+/// let outline = try OutlineStore(context: main)
+/// let groceries = try outline.add(OutlineItem(title: "Groceries"), under: outline.rootID)
+/// try outline.add(OutlineItem(title: "Milk"), under: groceries)
+/// print(try outline.printTree())
+/// main.undoManager?.undo()   // Add "Milk"
+/// ```
+public final class OutlineStore {
+    /// The context the outline is read and edited in.
+    public let context: ObjectContext
+    /// The clock that stamps created and modified times.
+    let now: () -> Date
+    private let rootObjectID: ObjectID
+
+    /// Opens the outline of the document behind `context`: finds its root item, or creates
+    /// it (without an undo step) when the document is new.
+    ///
+    /// - Parameters:
+    ///   - context: The document's main context; its undo manager records every edit.
+    ///   - clock: Gives the time for created and modified stamps (tests pass a fixed one).
+    /// - Throws: ``OutlineError``: `damagedDocument` when the document has several roots,
+    ///   `storeFailed` when it cannot be read.
+    public init(context: ObjectContext, clock: @escaping () -> Date = Date.init) throws(OutlineError) {
+        self.context = context
+        self.now = clock
+        let request = FetchRequest(OutlineSchema.entityName, where: OutlineSchema.parent == ObjectID?.none, limit: 2)
+        let roots = try OutlineStore.reading("looking for the outline's root") { try context.fetchIDs(request) }
+        switch roots.count {
+        case 0:
+            let create = { () -> ObjectID in
+                let root = context.insert(OutlineSchema.entityName)
+                let date = clock()
+                root[OutlineSchema.created] = date
+                root[OutlineSchema.modified] = date
+                return root.objectID
+            }
+            rootObjectID = context.undoManager.map { $0.withoutRegistration(create) } ?? create()
+        case 1:
+            rootObjectID = roots[0]
+        default:
+            throw OutlineError.damaged("it has several root items (\(roots.map(\.description).joined(separator: ", ")))")
+        }
+    }
+
+    /// The invisible item at the top of the outline: the parent of the top-level items.
+    public var rootID: ObjectID { context.resolve(rootObjectID) }
+}
+
+// MARK: - Reading items
+
+extension OutlineStore {
+    /// The item with this ID as it is now.
+    ///
+    /// - Throws: ``OutlineError/Code/notFound`` when there is no such item.
+    public func item(_ id: ObjectID) throws(OutlineError) -> StoredItem {
+        try StoredItem(object(id))
+    }
+
+    /// The children of an item, in order (the top-level items, for ``rootID``).
+    ///
+    /// - Throws: ``OutlineError/Code/notFound`` when there is no such item.
+    public func children(of id: ObjectID) throws(OutlineError) -> [StoredItem] {
+        var items: [StoredItem] = []
+        for child in try children(of: object(id)) { items.append(try StoredItem(child)) }
+        return items
+    }
+
+    /// The managed object of an item.
+    func object(_ id: ObjectID) throws(OutlineError) -> ManagedObject {
+        guard id.entityName == OutlineSchema.entityName,
+              let object = try OutlineStore.reading("reading an item", { try context.existingObject(with: id) }) else {
+            throw OutlineError.notFound("There is no outline item \(id); it was deleted, or never saved. Look it up again by its path.")
+        }
+        return object
+    }
+
+    /// The children of `parent`, in order.
+    func children(of parent: ManagedObject) throws(OutlineError) -> [ManagedObject] {
+        let request = FetchRequest(OutlineSchema.entityName, where: OutlineSchema.parent == parent,
+                                   sortBy: [FetchSort(OutlineSchema.order)])
+        return try OutlineStore.reading("reading the children of an item") { Array(try context.fetch(request)) }
+    }
+
+    /// Whether `object` is the root.
+    func isRoot(_ object: ManagedObject) -> Bool {
+        object.objectID == rootID
+    }
+
+    /// Runs a read of the store, turning its errors into ``OutlineError``.
+    static func reading<T>(_ action: String, _ body: () throws -> T) throws(OutlineError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw OutlineError.storeFailed(error, while: action)
+        }
+    }
+}
+
+// MARK: - Writing
+
+extension OutlineStore {
+    /// Runs the changes of one user action as one named undo group. The changes themselves
+    /// cannot fail: every edit reads and checks first, then writes.
+    func undoable<T>(_ name: String, _ changes: () -> T) -> T {
+        guard let undoManager = context.undoManager else { return changes() }
+        undoManager.beginUndoGrouping(named: name)
+        defer { undoManager.endUndoGrouping() }
+        return changes()
+    }
+
+    /// Inserts an item with its values. Only the insert is recorded for undo: undoing it
+    /// removes the object, and redoing brings the same object back with all its values, so
+    /// recording each value too would only cost memory (a million of them on a big import).
+    func insertItem(_ item: OutlineItem, under parent: ManagedObject, at order: Int, stamped date: Date) -> ManagedObject {
+        let object = context.insert(OutlineSchema.entityName)
+        let fill = {
+            object[OutlineSchema.title] = item.title
+            object[OutlineSchema.note] = item.note
+            object[OutlineSchema.order] = order
+            object[OutlineSchema.created] = date
+            object[OutlineSchema.modified] = date
+            object[OutlineSchema.attributes] = StoredAttributes.encode(item.attributes)
+            object[OutlineSchema.parent] = parent
+        }
+        if let undoManager = context.undoManager { undoManager.withoutRegistration(fill) } else { fill() }
+        return object
+    }
+
+    /// Adds `delta` to the order of `siblings[range]`.
+    func shift(_ siblings: [ManagedObject], _ range: Range<Int>, by delta: Int) {
+        for sibling in siblings[range] { sibling[OutlineSchema.order] += delta }
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import PodDocStore
+
+// MARK: - StoredItem
+
+/// One item of an outline document as it is now: its content, its place among its siblings
+/// and its times. A value: it does not follow later edits.
+///
+/// ```swift
+/// for child in try outline.children(of: outline.rootID) {
+///     print(child.index + 1, child.item.title)
+/// }
+/// ```
+public struct StoredItem: Sendable, Equatable {
+    /// The item's identity in the document (temporary until the document is saved).
+    public let id: ObjectID
+    /// The item's position among its siblings, from 0.
+    public let index: Int
+    /// The title, note and OPML attributes.
+    public let item: OutlineItem
+    /// When the item was made.
+    public let created: Date
+    /// When the item's title, note or place last changed.
+    public let modified: Date
+}
+
+// MARK: - Reading an object
+
+extension StoredItem {
+    /// The item as `object` holds it now.
+    init(_ object: ManagedObject) throws(OutlineError) {
+        id = object.objectID
+        index = object[OutlineSchema.order]
+        item = try OutlineItem(object)
+        created = object[OutlineSchema.created]
+        modified = object[OutlineSchema.modified]
+    }
+}
+
+extension OutlineItem {
+    /// The title, note and attributes `object` holds now.
+    init(_ object: ManagedObject) throws(OutlineError) {
+        self.init(title: object[OutlineSchema.title], note: object[OutlineSchema.note],
+                  attributes: try StoredAttributes.decode(object[OutlineSchema.attributes], "attributes of \(object.objectID)"))
+    }
+}
