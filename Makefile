@@ -17,9 +17,11 @@ test-unit: bootstrap
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
+# The store and its tests as a package of their own (Tests/ThreadSanitizer), so the sanitizer
+# build does not rebuild every other module and dependency.
 test-tsan: bootstrap
-	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
-	$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --filter PodDocStoreTests
+	cd Tests/ThreadSanitizer && $(SWIFT) build --build-tests --sanitize=thread
+	cd Tests/ThreadSanitizer && $(SWIFT) test --skip-build --sanitize=thread
 
 ## Benchmarks, release build; results go into docs/BENCHMARKS.md by hand.
 bench: bootstrap
@@ -34,4 +36,4 @@ bootstrap:
 	@scripts/bootstrap.sh
 
 clean:
-	rm -rf .build .build-tsan
+	rm -rf .build .build-tsan Tests/ThreadSanitizer/.build

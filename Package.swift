@@ -15,10 +15,16 @@ let package = Package(
         .library(name: "PodDocArchive", targets: ["PodDocArchive"]),
         .library(name: "Outliner", targets: ["Outliner"]),
         .library(name: "PodDocDocument", targets: ["PodDocDocument"]),
+        .library(name: "PodSpecs", targets: ["PodSpecs"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // MARK: Object store (Core Data's job)
@@ -53,6 +59,20 @@ let package = Package(
 
         // MARK: Content kinds
         .target(name: "Outliner", dependencies: ["PodDocStore"], swiftSettings: strictSettings),
+        .target(
+            name: "PodSpecs",
+            dependencies: [
+                "PodDocStore",
+                "PodDocFileSystem",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strictSettings),
 
         // MARK: Examples
         .executableTarget(name: "store-tour", dependencies: ["PodDocStore"], path: "Examples/StoreTour", swiftSettings: strictSettings),
@@ -61,8 +81,9 @@ let package = Package(
         .executableTarget(
             name: "poddoc-bench",
             dependencies: [
-                "PodDocStore", "PodDocDocument", "Outliner",
+                "PodDocStore", "PodDocDocument", "Outliner", "PodDocArchive", "PodSpecs",
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             path: "Benchmarks/PodDocBenchmarks",
             swiftSettings: strictSettings),
@@ -81,6 +102,20 @@ let package = Package(
             swiftSettings: strictSettings),
         // A child process the crash tests start, edit through, and kill.
         .executableTarget(name: "poddoc-crash-child", dependencies: ["PodDocDocument"], path: "Tests/CrashChild", swiftSettings: strictSettings),
+        .testTarget(
+            name: "PodSpecsTests",
+            dependencies: [
+                "PodSpecs",
+                "PodDocStore",
+                "PodDocFileSystem",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,7 +2,7 @@ import Foundation
 
 // Runs the benchmarks named on the command line (all when none) and prints Markdown rows.
 // Build in release: `make bench` (or `make bench BENCHMARKS="autosave archive"`).
-let available = ["find-or-create", "autosave", "archive"]
+let available = ["find-or-create", "autosave", "archive", "specs-import", "specs-index"]
 let chosen = CommandLine.arguments.dropFirst().isEmpty ? available : Array(CommandLine.arguments.dropFirst())
 for name in chosen where !available.contains(name) {
     FileHandle.standardError.write(Data("unknown benchmark '\(name)'; choose from: \(available.joined(separator: ", "))\n".utf8))
@@ -17,6 +17,10 @@ for name in chosen {
         for row in try await DocumentBenchmarks.autosave() { print(row) }
     case "archive":
         for row in try await DocumentBenchmarks.exportAndOpen() { print(row) }
+    case "specs-import":
+        for m in try await SpecsImportBenchmark.run100k() { print(m.row) }
+    case "specs-index":
+        for m in try await SpecsImportBenchmark.runWholeIndex() { print(m.row) }
     default:
         break
     }

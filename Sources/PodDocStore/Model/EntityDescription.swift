@@ -13,6 +13,12 @@ public struct EntityDescription: Sendable, Hashable {
     public let relationships: [RelationshipDescription]
     /// Sets of attribute names whose combined values must be unique (beyond single unique attributes).
     public let uniqueKeys: [[String]]
+    /// Text attributes kept in an SQLite FTS5 full-text index (empty: no index).
+    ///
+    /// The store keeps the index, a table named ``fullTextTable``, in step with every save, in
+    /// the same transaction; search it with ``PersistentStore/unsafeRead(_:)``:
+    /// `SELECT rowid FROM "Pod_fts" WHERE "Pod_fts" MATCH ?` (its `rowid` is the object's row id).
+    public let fullTextAttributes: [String]
 
     /// Declares an entity.
     ///
@@ -20,7 +26,8 @@ public struct EntityDescription: Sendable, Hashable {
     ///   - name: The entity name; also the table name.
     ///   - members: Attribute and relationship keys (``Attribute``, ``ToOne``, ``ToMany``).
     ///   - uniqueKeys: Compound unique keys, each a list of attribute names.
-    public init(_ name: String, members: [any EntityMember], uniqueKeys: [[String]] = []) {
+    ///   - fullTextAttributes: Text attributes to keep in a full-text index (FTS5).
+    public init(_ name: String, members: [any EntityMember], uniqueKeys: [[String]] = [], fullTextAttributes: [String] = []) {
         self.name = name
         var attributes: [AttributeDescription] = []
         var relationships: [RelationshipDescription] = []
@@ -33,5 +40,9 @@ public struct EntityDescription: Sendable, Hashable {
         self.attributes = attributes
         self.relationships = relationships
         self.uniqueKeys = uniqueKeys
+        self.fullTextAttributes = fullTextAttributes
     }
+
+    /// The name of the FTS5 table of ``fullTextAttributes``: the entity name and `_fts`.
+    public var fullTextTable: String { name + "_fts" }
 }

@@ -33,6 +33,10 @@ final class EntityLayout: Sendable {
     let table: String
     /// The default values of a newly inserted object.
     let defaultRow: RowData
+    /// The attribute indexes kept in the full-text index (empty: none).
+    let fullTextFields: [Int]
+    /// The quoted name of the full-text table.
+    let fullTextTable: String
 
     init(description: EntityDescription, ordinal: Int, foreignKeys: [RelationshipDescription], relationships: [Relationship]) {
         self.name = description.name
@@ -47,6 +51,9 @@ final class EntityLayout: Sendable {
         self.table = SQL.quote(description.name)
         self.defaultRow = RowData(values: description.attributes.map(\.defaultValue),
                                   refs: Array(repeating: nil, count: foreignKeys.count))
+        let attributeIndex = self.attributeIndex
+        self.fullTextFields = description.fullTextAttributes.compactMap { attributeIndex[$0] }
+        self.fullTextTable = SQL.quote(description.fullTextTable)
     }
 
     /// The index of a named attribute, or a precondition failure naming the entity.

@@ -62,6 +62,15 @@ public struct ObjectModel: Sendable {
                     throw StoreError.invalidModel("'\(entity.name)' declares '\(name)' twice")
                 }
             }
+            for name in entity.fullTextAttributes {
+                guard let attribute = entity.attributes.first(where: { $0.name == name }),
+                      attribute.type == .string || attribute.type == .json else {
+                    throw StoreError.invalidModel("the full-text index of '\(entity.name)' names '\(name)', which is not a text attribute of it")
+                }
+            }
+            if !entity.fullTextAttributes.isEmpty, entities.contains(where: { $0.name == entity.fullTextTable }) {
+                throw StoreError.invalidModel("'\(entity.fullTextTable)' is both an entity and the full-text table of '\(entity.name)'")
+            }
             for key in entity.uniqueKeys {
                 for name in key where !entity.attributes.contains(where: { $0.name == name }) {
                     throw StoreError.invalidModel("unique key of '\(entity.name)' names unknown attribute '\(name)'")

@@ -56,7 +56,7 @@ private struct StoreWriter {
     var lastLayout: EntityLayout?
 
     struct StatementKey: Hashable {
-        enum Kind { case insert, update, delete }
+        enum Kind { case insert, update, delete, indexText, unindexText }
         let kind: Kind
         let entity: String
         let fields: FieldSet
@@ -243,6 +243,11 @@ private struct StoreWriter {
             sql = "UPDATE \(layout.table) SET \(assignments.joined(separator: ", ")) WHERE \"id\" = ? AND \"_version\" = ?"
         case .delete:
             sql = "DELETE FROM \(layout.table) WHERE \"id\" = ? AND \"_version\" = ?"
+        case .indexText:
+            let columns = layout.fullTextFields.map { ", " + columnName(layout, $0) }.joined()
+            sql = "INSERT INTO \(layout.fullTextTable) (\"rowid\"\(columns)) VALUES (?\(String(repeating: ", ?", count: layout.fullTextFields.count)))"
+        case .unindexText:
+            sql = "DELETE FROM \(layout.fullTextTable) WHERE \"rowid\" = ?"
         }
         let statement = try RawStatement(db, sql)
         statements[key] = statement
@@ -256,6 +261,7 @@ private struct StoreWriter {
         statement.bind(.integer(version), at: 2)
         for field in 0..<layout.fieldCount { bindField(statement, row, field, at: Int32(3 + field)) }
         try statement.execute()
+        try indexText(layout, id, row)
     }
 
     /// Updates `fields` if the row is still at `version`; false when it is not.
@@ -270,7 +276,12 @@ private struct StoreWriter {
         statement.bind(.integer(id.key), at: index + 1)
         statement.bind(.integer(version), at: index + 2)
         try statement.execute()
-        return statement.changes == 1
+        guard statement.changes == 1 else { return false }
+        if layout.fullTextFields.contains(where: fields.contains) {
+            try unindexText(layout, id)
+            try indexText(layout, id, row)
+        }
+        return true
     }
 
     /// Deletes the row if it is still at `version`; false when it is not (or is gone).
@@ -279,7 +290,28 @@ private struct StoreWriter {
         statement.bind(.integer(id.key), at: 1)
         statement.bind(.integer(version), at: 2)
         try statement.execute()
-        return statement.changes == 1
+        guard statement.changes == 1 else { return false }
+        try unindexText(layout, id)
+        return true
+    }
+
+    // MARK: - Full-text index
+
+    /// Adds a row's text to its entity's full-text index, if it has one.
+    private mutating func indexText(_ layout: EntityLayout, _ id: ObjectID, _ row: RowData) throws {
+        guard !layout.fullTextFields.isEmpty else { return }
+        let statement = try statement(StatementKey(kind: .indexText, entity: layout.name, fields: FieldSet()), layout)
+        statement.bind(.integer(id.key), at: 1)
+        for (offset, field) in layout.fullTextFields.enumerated() { bindField(statement, row, field, at: Int32(2 + offset)) }
+        try statement.execute()
+    }
+
+    /// Removes a row from its entity's full-text index, if it has one.
+    private mutating func unindexText(_ layout: EntityLayout, _ id: ObjectID) throws {
+        guard !layout.fullTextFields.isEmpty else { return }
+        let statement = try statement(StatementKey(kind: .unindexText, entity: layout.name, fields: FieldSet()), layout)
+        statement.bind(.integer(id.key), at: 1)
+        try statement.execute()
     }
 
     private func diskRow(_ layout: EntityLayout, _ id: ObjectID) throws -> VersionedRow? {

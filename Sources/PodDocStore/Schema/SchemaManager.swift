@@ -80,6 +80,13 @@ struct SchemaManager {
             let name = SQL.quote("\(layout.name)_unique_\(key.joined(separator: "_"))")
             statements.append("CREATE UNIQUE INDEX \(name) ON \(layout.table)(\(key.map(SQL.quote).joined(separator: ", ")))")
         }
+        if !layout.fullTextFields.isEmpty {
+            // The index keeps its own copy of the text: an external-content table would need
+            // triggers, which `trusted_schema=OFF` forbids on virtual tables, and its deletes
+            // need the old text exactly.
+            let columns = layout.fullTextFields.map { SQL.quote(layout.attributes[$0].name) }.joined(separator: ", ")
+            statements.append("CREATE VIRTUAL TABLE \(layout.fullTextTable) USING fts5(\(columns), tokenize = 'unicode61 remove_diacritics 2')")
+        }
         return statements
     }
 
@@ -117,6 +124,10 @@ struct SchemaManager {
                 let needed = ["id", "_version"] + layout.attributes.map(\.name) + layout.foreignKeys.map(\.name)
                 if let missing = needed.first(where: { !columns.contains($0) }) {
                     throw StoreError(.schemaMismatch, "\(path): table '\(entity.name)' has no column '\(missing)'; it does not match this model (a migration is missing).")
+                }
+                if !entity.fullTextAttributes.isEmpty,
+                   try !Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = ?)", arguments: [entity.fullTextTable])! {
+                    throw StoreError(.schemaMismatch, "\(path) has no full-text table '\(entity.fullTextTable)' for entity '\(entity.name)'; it does not match this model (a migration is missing).")
                 }
             }
         }

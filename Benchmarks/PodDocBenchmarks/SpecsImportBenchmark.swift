@@ -1,0 +1,191 @@
+import AsyncHTTPClient
+import Foundation
+import GRDBSQLite
+import PodDocStore
+import PodSpecs
+
+/// Importing pod specs over loopback HTTP, end to end (server → client → parser → worker
+/// context → root → disk), against the two floors measured in the same run: decoding the same
+/// pages without storing them, and raw SQLite C upserts of the same rows.
+enum SpecsImportBenchmark {
+    /// The shared real data: `$PODDOC_SHARED_DATA`, or `../shared/data` beside the repository.
+    static var sharedData: URL {
+        if let shared = ProcessInfo.processInfo.environment["PODDOC_SHARED_DATA"] { return URL(fileURLWithPath: shared) }
+        return URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appending(path: "shared/data")
+    }
+
+    /// Specs per page in the end-to-end runs (the server's page size is configurable).
+    static let pageSize = 500
+
+    // MARK: - 100,000 specs and the floors
+
+    @MainActor
+    static func run100k() async throws -> [Measurement] {
+        guard let catalog = try SyntheticCatalog.load(sharedData: sharedData, limit: 100_000) else { return [] }
+        let count = catalog.specCount
+        let pages = (0..<((count + pageSize - 1) / pageSize)).map { Data(catalog.page($0, size: pageSize).utf8) }
+
+        // Floor 1: decoding the same pages without storing them.
+        let decoder = try measure {
+            var n = 0
+            for page in pages { n += try JSONDecoder().decode(DecodedPage.self, from: page).result?.count ?? 0 }
+            precondition(n == count)
+        }
+        var parsed: [PodSpec] = []
+        let parser = try measure {
+            parsed = []
+            parsed.reserveCapacity(count)
+            for (i, page) in pages.enumerated() { parsed += try PodSpecParser.parsePage(page, index: i, location: "page \(i)").specs }
+            precondition(parsed.count == count)
+        }
+
+        // Floor 2: raw SQLite upserts of the same rows, same schema (with and without the text index).
+        let folder = try scratchFolder("specs-import")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let rows = parsed.map(SpecRow.init)
+        let rawWithIndex = try measure { try RawSpecUpserts.run(rows, at: folder.appending(path: "raw-\(UUID().uuidString)"), fullText: true) }
+        let rawPlain = try measure { try RawSpecUpserts.run(rows, at: folder.appending(path: "raw-\(UUID().uuidString)"), fullText: false) }
+
+        // End to end, over loopback HTTP.
+        var stall = Duration.zero, endToEnd = Double.infinity
+        for _ in 0..<3 {
+            let start = ContinuousClock.now
+            let runStall = try await importOverLoopback(catalog, folder: folder)
+            let seconds = (ContinuousClock.now - start).seconds
+            if seconds < endToEnd { (endToEnd, stall) = (seconds, runStall) }
+        }
+        let slowerFloor = max(decoder, rawWithIndex)
+        return [
+            Measurement(name: "decode pages, JSONDecoder (floor)", seconds: decoder, count: count, floorName: nil, floorSeconds: nil),
+            Measurement(name: "decode pages, PodSpecParser (normalised + verbatim JSON)", seconds: parser, count: count, floorName: "JSONDecoder", floorSeconds: decoder),
+            Measurement(name: "raw SQLite upserts + FTS5 rows, one transaction (floor)", seconds: rawWithIndex, count: count, floorName: nil, floorSeconds: nil),
+            Measurement(name: "raw SQLite upserts without FTS5", seconds: rawPlain, count: count, floorName: nil, floorSeconds: nil),
+            Measurement(name: "import over loopback HTTP, pages of \(pageSize) (stall \(format(stall)))", seconds: endToEnd, count: count,
+                        floorName: "slower floor", floorSeconds: slowerFloor),
+        ]
+    }
+
+    // MARK: - The whole index
+
+    @MainActor
+    static func runWholeIndex() async throws -> [Measurement] {
+        guard let catalog = try SyntheticCatalog.load(sharedData: sharedData) else { return [] }
+        let folder = try scratchFolder("specs-index")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let start = ContinuousClock.now
+        let stall = try await importOverLoopback(catalog, folder: folder)
+        let seconds = (ContinuousClock.now - start).seconds
+        print("whole index: \(catalog.specCount) specs in \(String(format: "%.2f", seconds)) s; peak memory (VmHWM) \(peakMemory()); longest main-actor stall \(format(stall))")
+        return [Measurement(name: "whole index over loopback HTTP, pages of \(pageSize) (VmHWM \(peakMemory()), stall \(format(stall)))",
+                            seconds: seconds, count: catalog.specCount, floorName: nil, floorSeconds: nil)]
+    }
+
+    // MARK: - End to end
+
+    /// Serves the catalog on loopback and imports it into a new store, with a main context
+    /// merging every save and a ticker on the main actor; returns the longest stall seen.
+    @MainActor
+    static func importOverLoopback(_ catalog: SyntheticCatalog, folder: URL) async throws -> Duration {
+        let server = SpecsServer(catalog: catalog, configuration: .init(pageSize: pageSize))
+        try await server.start()
+        defer { Task { await server.stop() } }
+        let store = try PersistentStore(url: folder.appending(path: "store-\(UUID().uuidString)"), model: PodSpecsSchema.makeModel())
+        let root = ObjectContext(store: store)
+        let main = ObjectContext(.main, parent: root)
+        main.automaticallyMergesChangesFromParent = true
+        let client = SpecsClient(configuration: try SpecsServiceConfiguration(baseURL: server.baseURL!))
+        let importer = SpecsImporter(root: root)
+        let meter = StallMeter()
+        meter.start()
+        let summary = try await Task.detached { try await importer.importService(client) }.value
+        await main.perform { _ in }
+        meter.stop()
+        precondition(summary.created == catalog.specCount && summary.isComplete, "import incomplete: \(summary.created)")
+        await server.stop()
+        try store.close()
+        return meter.longest
+    }
+}
+
+// MARK: - Main-actor stalls
+
+/// Wakes on the main actor every millisecond and records the longest lateness.
+@MainActor
+final class StallMeter {
+    private(set) var longest = Duration.zero
+    private var task: Task<Void, Never>?
+
+    func start() {
+        task = Task { @MainActor in
+            let clock = ContinuousClock()
+            var last = clock.now
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(1), tolerance: .zero)
+                let now = clock.now
+                longest = max(longest, now - last - .milliseconds(1))
+                last = now
+            }
+        }
+    }
+
+    func stop() { task?.cancel() }
+}
+
+func peakMemory() -> String {
+    let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+    let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? "VmHWM: ?"
+    return line.dropFirst("VmHWM:".count).trimmingCharacters(in: .whitespaces)
+}
+
+func format(_ duration: Duration) -> String {
+    String(format: "%.1f ms", duration.seconds * 1000)
+}
+
+extension Duration {
+    var seconds: Double {
+        let (s, atto) = components
+        return Double(s) + Double(atto) / 1e18
+    }
+}
+
+// MARK: - The JSONDecoder floor
+
+/// The same fields decoded with Foundation's JSONDecoder (no verbatim text: it cannot give one).
+struct DecodedPage: Decodable {
+    let number_of_pages: Int
+    let result: [DecodedSpec]?
+}
+
+struct DecodedSpec: Decodable {
+    let name: String
+    let version: String
+    let summary: String?
+    let description: String?
+    let homepage: String?
+    let license: DecodedLicense?
+    let authors: DecodedAuthors?
+    let source: [String: String]?
+    let platforms: [String: String?]?
+    let requires_arc: Bool?
+    let social_media_url: String?
+}
+
+enum DecodedLicense: Decodable {
+    case type(String), object([String: String])
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let type = try? container.decode(String.self) { self = .type(type) } else { self = .object(try container.decode([String: String].self)) }
+    }
+}
+
+enum DecodedAuthors: Decodable {
+    case object([String: String?]), string(String), array([String])
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let name = try? container.decode(String.self) { self = .string(name) }
+        else if let names = try? container.decode([String].self) { self = .array(names) }
+        else { self = .object(try container.decode([String: String?].self)) }
+    }
+}

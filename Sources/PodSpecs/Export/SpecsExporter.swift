@@ -1,0 +1,186 @@
+import Foundation
+import GRDB
+import PodDocFileSystem
+import PodDocStore
+
+/// Writes the specs of a store out: as pages of the web service's format, as a `Specs/` tree
+/// of `.podspec.json` files, or as CSV.
+///
+/// Specs are written as their original JSON, byte for byte, in list order (name, then
+/// version order). Every file goes through ``PodDocFileSystem/FileSystem``'s safe save
+/// (temporary file, `fsync`, rename, `fsync` of the folder); a folder export is built beside
+/// its target and swapped into place whole, so a failure leaves the previous one intact.
+/// The store is read in one transaction: a consistent snapshot, during which saves wait.
+/// Call it off the main actor.
+///
+/// ```swift
+/// let summary = try SpecsExporter(store: store).exportTree(to: URL(fileURLWithPath: "Specs"))
+/// ```
+public struct SpecsExporter: Sendable {
+    private typealias E = PodSpecsSchema.PodSpecEntity
+
+    /// The store read.
+    public let store: PersistentStore
+    /// The file system written through.
+    public let fileSystem: FileSystem
+
+    /// Makes an exporter.
+    public init(store: PersistentStore, fileSystem: FileSystem = FileSystem()) {
+        self.store = store
+        self.fileSystem = fileSystem
+    }
+
+    // MARK: - Pages
+
+    /// Writes a folder of page files `page-0.json`, `page-1.json`… in the web service's format.
+    ///
+    /// - Parameters:
+    ///   - folder: The folder to create (replaced whole if it exists).
+    ///   - pageSize: Specs per page.
+    /// - Throws: ``PodSpecsError`` (`.store`, `.fileSystem`); the previous folder is kept.
+    /// - Precondition: `pageSize` is at least 1.
+    @discardableResult
+    public func exportPages(to folder: URL, pageSize: Int = 20) throws -> ExportSummary {
+        precondition(pageSize >= 1, "a page holds at least one spec")
+        var summary = ExportSummary()
+        try run("export pages to \(folder.path)") { db in
+            let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM \"\(E.name)\"") ?? 0
+            let pages = (count + pageSize - 1) / pageSize
+            let cursor = try rows(db)
+            try fileSystem.writeDirectory(at: folder) { staging in
+                for page in 0..<pages {
+                    try fileSystem.createFile(at: staging.appending(path: "page-\(page).json")) { sink in
+                        var out = PageWriter(sink: sink, numberOfPages: pages)
+                        for _ in 0..<pageSize {
+                            guard let row = try cursor.next() else { break }
+                            try out.append(row[1] as String)
+                            summary.specs += 1
+                        }
+                        try out.finish()
+                    }
+                    summary.files += 1
+                }
+            }
+        }
+        return summary
+    }
+
+    /// Writes every spec as one page file (`number_of_pages` 1), like the sample document.
+    ///
+    /// - Throws: ``PodSpecsError`` (`.store`, `.fileSystem`); the previous file is kept.
+    @discardableResult
+    public func exportPageFile(to file: URL) throws -> ExportSummary {
+        var summary = ExportSummary(files: 1)
+        try run("export a page file to \(file.path)") { db in
+            let cursor = try rows(db)
+            try fileSystem.write(to: file) { sink in
+                var out = PageWriter(sink: sink, numberOfPages: 1)
+                while let row = try cursor.next() {
+                    try out.append(row[1] as String)
+                    summary.specs += 1
+                }
+                try out.finish()
+            }
+        }
+        return summary
+    }
+
+    // MARK: - Specs tree
+
+    /// Writes a `Specs/` folder in the 2014 layout: `Name/version/Name.podspec.json`.
+    ///
+    /// Specs whose name or version cannot be a file name (`.`, `..`, a NUL byte, over 200
+    /// bytes) are refused and listed in the summary.
+    ///
+    /// - Parameter folder: The `Specs` folder to create (replaced whole if it exists).
+    /// - Throws: ``PodSpecsError`` (`.store`, `.fileSystem`); the previous folder is kept.
+    @discardableResult
+    public func exportTree(to folder: URL) throws -> ExportSummary {
+        var summary = ExportSummary()
+        try run("export a Specs folder to \(folder.path)") { db in
+            let cursor = try rows(db)
+            try fileSystem.writeDirectory(at: folder) { staging in
+                var madeFolders = Set<String>()
+                while let row = try cursor.next() {
+                    let name: String = row[2], version: String = row[3], json: String = row[1]
+                    guard SpecsExporter.isFileName(name), SpecsExporter.isFileName(version) else {
+                        summary.refused.append(RejectedSpec(location: PodSpec.key(name: name, version: version),
+                                                            reason: "its name or version cannot be a file or folder name"))
+                        continue
+                    }
+                    for path in [name, name + "/" + version] where madeFolders.insert(path).inserted {
+                        try fileSystem.createDirectory(at: staging.appending(path: path))
+                    }
+                    try fileSystem.createFile(at: staging.appending(path: "\(name)/\(version)/\(name).podspec.json")) { sink in
+                        try sink.write(Data(json.utf8))
+                    }
+                    summary.files += 1
+                    summary.specs += 1
+                }
+            }
+        }
+        return summary
+    }
+
+    /// Whether `part` is usable as one file or folder name.
+    static func isFileName(_ part: String) -> Bool {
+        part != "." && part != ".." && !part.isEmpty && part.utf8.count <= 200
+            && !part.utf8.contains(0) && !part.contains("/")
+    }
+
+    // MARK: - Reading
+
+    /// The specs in list order: id, json, name, version, then the CSV columns.
+    func rows(_ db: Database) throws -> RowCursor {
+        try Row.fetchCursor(db, sql: """
+            SELECT id, json, name, version, summary, homepage, licenseType, authors, sourceKind, sourceURL,
+                   sourceTag, sourceCommit, sourceBranch, platforms, deprecated, requiresARC
+            FROM "\(E.name)" ORDER BY name, version COLLATE \(VersionOrder.collationName), id
+            """)
+    }
+
+    /// Runs `body` in one read transaction; its own errors (a failed write, say) come out
+    /// as themselves, not as a store error.
+    func run(_ action: String, _ body: (Database) throws -> Void) throws {
+        var failure: (any Error)?
+        do {
+            try store.unsafeRead { db in
+                do { try body(db) } catch { failure = error }
+            }
+        } catch {
+            failure = failure ?? error
+        }
+        if let failure { throw PodSpecsError.wrapping(failure, while: action) }
+    }
+}
+
+/// Streams `{"number_of_pages":P,"result":[…]}` into a file, spec by spec.
+struct PageWriter {
+    let sink: FileSink
+    let numberOfPages: Int
+    private var buffer = ""
+    private var count = 0
+
+    init(sink: FileSink, numberOfPages: Int) {
+        self.sink = sink
+        self.numberOfPages = numberOfPages
+        buffer = "{\"number_of_pages\":\(numberOfPages),\"result\":["
+    }
+
+    mutating func append(_ json: String) throws {
+        if count > 0 { buffer += ",\n" }
+        buffer += json
+        count += 1
+        if buffer.utf8.count >= 1 << 16 { try flush() }
+    }
+
+    mutating func finish() throws {
+        buffer += "]}\n"
+        try flush()
+    }
+
+    private mutating func flush() throws {
+        try sink.write(Data(buffer.utf8))
+        buffer = ""
+    }
+}

@@ -1,0 +1,46 @@
+/// A parsed JSON value, as the spec normaliser reads it.
+///
+/// Numbers keep their literal text (`5.0` stays `"5.0"`), so a deployment target written as a
+/// number reads back exactly as written. Object members keep their order.
+enum JSONValue: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    /// A number, as its literal text.
+    case number(String)
+    case string(String)
+    case array([JSONValue])
+    case object([(key: String, value: JSONValue)])
+
+    static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): return true
+        case let (.bool(a), .bool(b)): return a == b
+        case let (.number(a), .number(b)): return a == b
+        case let (.string(a), .string(b)): return a == b
+        case let (.array(a), .array(b)): return a == b
+        case let (.object(a), .object(b)):
+            return a.count == b.count && zip(a, b).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+        default: return false
+        }
+    }
+
+    /// The string, or the text of a number; nil for anything else.
+    var text: String? {
+        switch self {
+        case .string(let s), .number(let s): return s
+        default: return nil
+        }
+    }
+
+    /// A short name of the value's kind, for error messages.
+    var kindName: String {
+        switch self {
+        case .null: return "null"
+        case .bool: return "a boolean"
+        case .number: return "a number"
+        case .string: return "a string"
+        case .array: return "an array"
+        case .object: return "an object"
+        }
+    }
+}

@@ -1,0 +1,102 @@
+import PodDocStore
+
+/// The entities pod specs live in, and their typed keys, for composing a document's model.
+///
+/// ```swift
+/// let model = try ObjectModel(version: 1, entities: PodSpecsSchema.entities + otherEntities)
+/// let request = FetchRequest(PodSpecsSchema.PodSpecEntity.name, where: PodSpecsSchema.PodSpecEntity.nameKey.hasPrefix("AF"))
+/// ```
+///
+/// Authors, license, source and platforms are columns of the spec, not entities of their
+/// own: see `docs/pods-notes.md` for why.
+public enum PodSpecsSchema {
+    /// Every entity pod specs need: ``PodSpecEntity`` and ``ImportCheckpointEntity``.
+    public static let entities: [EntityDescription] = [PodSpecEntity.entity, ImportCheckpointEntity.entity]
+
+    /// A model of these entities alone (schema version 1), for tools and tests that hold
+    /// nothing else.
+    ///
+    /// - Throws: ``PodDocStore/StoreError`` if the model is invalid (it is not).
+    public static func makeModel() throws -> ObjectModel {
+        try ObjectModel(version: 1, entities: entities)
+    }
+
+    // MARK: - PodSpec
+
+    /// One pod spec version; unique by ``key`` (`name/version`). Its summary and description
+    /// are in a full-text index (``PodDocStore/EntityDescription/fullTextTable``).
+    public enum PodSpecEntity {
+        /// The entity name.
+        public static let name = "PodSpec"
+        /// `name/version`: the unique identifier.
+        public static let key = Attribute<String>("key", unique: true)
+        /// The pod name.
+        public static let nameKey = Attribute<String>("name", indexed: true)
+        /// The version string as written (sort with ``PodDocStore/Collation/version``).
+        public static let version = Attribute<String>("version")
+        /// The one-line summary.
+        public static let summary = Attribute<String?>("summary")
+        /// The longer description.
+        public static let description = Attribute<String?>("description")
+        /// The home page URL.
+        public static let homepage = Attribute<String?>("homepage")
+        /// The license type (`MIT`…).
+        public static let licenseType = Attribute<String?>("licenseType")
+        /// The license file named by the spec.
+        public static let licenseFile = Attribute<String?>("licenseFile")
+        /// The license text given inline.
+        public static let licenseText = Attribute<String?>("licenseText")
+        /// The authors, normalised: a JSON array of `{"name", "email"?}` objects.
+        public static let authors = Attribute<JSONText>("authors")
+        /// `git`, `http`, `svn` or `hg`.
+        public static let sourceKind = Attribute<String?>("sourceKind")
+        /// The repository or archive URL.
+        public static let sourceURL = Attribute<String?>("sourceURL")
+        /// The source tag.
+        public static let sourceTag = Attribute<String?>("sourceTag")
+        /// The source commit or revision.
+        public static let sourceCommit = Attribute<String?>("sourceCommit")
+        /// The source branch.
+        public static let sourceBranch = Attribute<String?>("sourceBranch")
+        /// The platforms, normalised: a JSON array of `{"name", "deploymentTarget"?}` objects.
+        public static let platforms = Attribute<JSONText>("platforms")
+        /// The social media URL.
+        public static let socialMediaURL = Attribute<String?>("socialMediaURL")
+        /// Whether the spec is deprecated.
+        public static let isDeprecated = Attribute<Bool>("deprecated", default: false)
+        /// The pod to use instead.
+        public static let deprecatedInFavorOf = Attribute<String?>("deprecatedInFavorOf")
+        /// Whether ARC is required (nil: the spec does not say).
+        public static let requiresARC = Attribute<Bool?>("requiresARC")
+        /// The original JSON, verbatim.
+        public static let json = Attribute<JSONText>("json")
+
+        /// The entity declaration.
+        public static let entity = EntityDescription(
+            name,
+            members: [key, nameKey, version, summary, description, homepage, licenseType, licenseFile, licenseText,
+                      authors, sourceKind, sourceURL, sourceTag, sourceCommit, sourceBranch, platforms,
+                      socialMediaURL, isDeprecated, deprecatedInFavorOf, requiresARC, json],
+            fullTextAttributes: [summary.name, description.name])
+    }
+
+    // MARK: - ImportCheckpoint
+
+    /// How far an import from one source got: saved in the same transaction as the specs of
+    /// the pages it counts, so it never claims a page that was not saved.
+    public enum ImportCheckpointEntity {
+        /// The entity name.
+        public static let name = "ImportCheckpoint"
+        /// The source: the service's page URL, or a folder or file path.
+        public static let source = Attribute<String>("source", unique: true)
+        /// The last page whose specs are all saved (-1: none yet).
+        public static let lastCompletedPage = Attribute<Int>("lastCompletedPage", default: -1)
+        /// The number of pages the source had at the last save.
+        public static let numberOfPages = Attribute<Int>("numberOfPages", default: 0)
+        /// Whether the import reached the last page.
+        public static let isComplete = Attribute<Bool>("complete", default: false)
+
+        /// The entity declaration.
+        public static let entity = EntityDescription(name, members: [source, lastCompletedPage, numberOfPages, isComplete])
+    }
+}

@@ -1,0 +1,174 @@
+import PodDocStore
+
+/// Why well-formed JSON is not a usable spec (no name, a version of the wrong type…).
+struct SpecProblem: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Reads one spec object and normalises the shapes real specs come in.
+enum SpecReader {
+    /// The members poddoc normalises; everything else is only checked for syntax.
+    private struct Members {
+        var name: JSONValue?
+        var version: JSONValue?
+        var summary: JSONValue?
+        var description: JSONValue?
+        var homepage: JSONValue?
+        var license: JSONValue?
+        var authors: JSONValue?
+        var author: JSONValue?
+        var source: JSONValue?
+        var platforms: JSONValue?
+        var socialMediaURL: JSONValue?
+        var deprecated: JSONValue?
+        var deprecatedInFavorOf: JSONValue?
+        var requiresARC: JSONValue?
+    }
+
+    /// Reads the object at the scanner: a spec, or the reason it is not one. Syntax errors throw.
+    static func read(_ scanner: inout JSONScanner, depth: Int) throws -> Result<PodSpec, SpecProblem> {
+        scanner.skipSpace()
+        let start = scanner.index
+        var m = Members()
+        try scanner.forEachMember(depth: depth) { key, scanner in
+            let next = depth + 1
+            switch key {
+            case "name": m.name = try scanner.parseValue(depth: next)
+            case "version": m.version = try scanner.parseValue(depth: next)
+            case "summary": m.summary = try scanner.parseValue(depth: next)
+            case "description": m.description = try scanner.parseValue(depth: next)
+            case "homepage": m.homepage = try scanner.parseValue(depth: next)
+            case "license": m.license = try scanner.parseValue(depth: next)
+            case "authors": m.authors = try scanner.parseValue(depth: next)
+            case "author": m.author = try scanner.parseValue(depth: next)
+            case "source": m.source = try scanner.parseValue(depth: next)
+            case "platforms": m.platforms = try scanner.parseValue(depth: next)
+            case "social_media_url": m.socialMediaURL = try scanner.parseValue(depth: next)
+            case "deprecated": m.deprecated = try scanner.parseValue(depth: next)
+            case "deprecated_in_favor_of": m.deprecatedInFavorOf = try scanner.parseValue(depth: next)
+            case "requires_arc": m.requiresARC = try scanner.parseValue(depth: next)
+            default: try scanner.skipValue(depth: next)
+            }
+        }
+        let json = JSONText(String(decoding: UnsafeBufferPointer(rebasing: scanner.bytes[start..<scanner.index]), as: UTF8.self))
+        do {
+            return .success(try normalise(m, json: json))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    // MARK: - Normalising
+
+    private static func normalise(_ m: Members, json: JSONText) throws(SpecProblem) -> PodSpec {
+        let name = try identifierPart(m.name, "name")
+        let version = try identifierPart(m.version, "version")
+        let inFavorOf = string(m.deprecatedInFavorOf)
+        return PodSpec(
+            name: name, version: version,
+            summary: string(m.summary), description: string(m.description), homepage: string(m.homepage),
+            license: license(m.license), authors: authors(m.authors ?? m.author),
+            source: source(m.source), platforms: platforms(m.platforms),
+            socialMediaURL: string(m.socialMediaURL),
+            isDeprecated: m.deprecated == .bool(true) || inFavorOf != nil, deprecatedInFavorOf: inFavorOf,
+            requiresARC: requiresARC(m.requiresARC), json: json)
+    }
+
+    /// The name or version: text (a number is taken as written), not empty, without the key separator.
+    private static func identifierPart(_ value: JSONValue?, _ field: String) throws(SpecProblem) -> String {
+        guard let value else { throw SpecProblem("it has no \"\(field)\"") }
+        guard let text = value.text else { throw SpecProblem("its \"\(field)\" is \(value.kindName), not a string") }
+        guard !text.allSatisfy(\.isWhitespace) else { throw SpecProblem("its \"\(field)\" is empty") }
+        guard !text.contains(PodSpec.keySeparator) else {
+            throw SpecProblem("its \"\(field)\" \(String(reflecting: text)) contains '\(PodSpec.keySeparator)', which names and versions cannot hold")
+        }
+        return text
+    }
+
+    /// A string member; anything else (null, another kind) counts as absent.
+    private static func string(_ value: JSONValue?) -> String? {
+        if case .string(let s)? = value { return s }
+        return nil
+    }
+
+    /// `"MIT"` or `{"type": "MIT", "file": "LICENSE", "text": "…"}`.
+    private static func license(_ value: JSONValue?) -> PodLicense? {
+        switch value {
+        case .string(let type)?:
+            return PodLicense(type: type)
+        case .object(let members)?:
+            func member(_ key: String) -> String? { members.first { $0.key == key }?.value.text }
+            return PodLicense(type: member("type"), file: member("file"), text: member("text"))
+        default:
+            return nil
+        }
+    }
+
+    /// `{"Name": "email"}` (email may be null or empty), `"Name"`, or an array of names and such objects.
+    private static func authors(_ value: JSONValue?) -> [PodAuthor] {
+        switch value {
+        case .string(let name)?:
+            return [PodAuthor(name: name)]
+        case .object(let members)?:
+            return members.map { PodAuthor(name: $0.key, email: email($0.value)) }
+        case .array(let elements)?:
+            return elements.flatMap { element -> [PodAuthor] in
+                switch element {
+                case .string(let name): return [PodAuthor(name: name)]
+                case .object(let members): return members.map { PodAuthor(name: $0.key, email: email($0.value)) }
+                default: return []
+                }
+            }
+        default:
+            return []
+        }
+    }
+
+    private static func email(_ value: JSONValue) -> String? {
+        guard case .string(let email) = value, !email.isEmpty else { return nil }
+        return email
+    }
+
+    /// `{"git": url, "tag"|"commit"|"branch": …}`, `{"http": url}`, `{"svn": url, "tag"|"revision": …}`, `{"hg": url, "revision": …}`.
+    private static func source(_ value: JSONValue?) -> PodSource? {
+        guard case .object(let members)? = value else { return nil }
+        func member(_ key: String) -> String? { members.first { $0.key == key }?.value.text }
+        for kind in PodSource.Kind.allCases {
+            if let url = member(kind.rawValue) {
+                return PodSource(kind: kind, url: url, tag: member("tag"),
+                                 commit: member("commit") ?? member("revision"), branch: member("branch"))
+            }
+        }
+        return nil
+    }
+
+    /// `{"ios": "5.0", "osx": null}`; a number is taken as written.
+    private static func platforms(_ value: JSONValue?) -> [PodPlatform] {
+        guard case .object(let members)? = value else { return [] }
+        return members.map { PodPlatform(name: $0.key, deploymentTarget: $0.value.text) }
+    }
+
+    /// A boolean, `"true"`/`"yes"`/`"false"`/`"no"`, a file pattern (true), or an array of those.
+    private static func requiresARC(_ value: JSONValue?) -> Bool? {
+        switch value {
+        case .bool(let flag)?:
+            return flag
+        case .string(let text)?:
+            switch text.lowercased() {
+            case "false", "no", "": return false
+            default: return true
+            }
+        case .array(let elements)?:
+            return elements.contains { element in
+                switch element {
+                case .bool(let flag): return flag
+                case .string(let text): return !["false", "no", ""].contains(text.lowercased())
+                default: return false
+                }
+            }
+        default:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import GRDB
+import PodDocStore
+
+/// The questions poddoc asks of imported specs: list, search, show, count.
+///
+/// Fetch-based queries run on a context (and see its unsaved changes); ``search(_:in:limit:)``
+/// runs on the store's full-text index (saved specs only) and, like any store read, should be
+/// called off the main actor.
+///
+/// ```swift
+/// let list = ResultsController(SpecsQueries.listRequest(namePrefix: "AF"), context: main)
+/// let ids = try SpecsQueries.search("json parser", in: store)
+/// ```
+public enum SpecsQueries {
+    private typealias E = PodSpecsSchema.PodSpecEntity
+
+    /// Specs sorted by name, then version in version order (`0.5.1` before `0.10.0`,
+    /// pre-releases before releases), optionally only names starting with `namePrefix`
+    /// (ASCII case-insensitive).
+    public static func listRequest(namePrefix: String? = nil, limit: Int? = nil, offset: Int = 0) -> PodDocStore.FetchRequest {
+        PodDocStore.FetchRequest(E.name, where: namePrefix.map { E.nameKey.hasPrefix($0, caseInsensitive: true) } ?? .all,
+                     sortBy: [FetchSort(E.nameKey), FetchSort(E.version, collation: .version)],
+                     limit: limit, offset: offset)
+    }
+
+    /// The specs of ``listRequest(namePrefix:limit:offset:)``.
+    ///
+    /// - Throws: ``PodSpecsError`` (`.store`).
+    public static func list(in context: ObjectContext, namePrefix: String? = nil, limit: Int? = nil, offset: Int = 0) throws -> [PodSpec] {
+        do {
+            return try context.fetch(listRequest(namePrefix: namePrefix, limit: limit, offset: offset)).map(PodSpec.init(object:))
+        } catch {
+            throw PodSpecsError.wrapping(error, while: "list specs")
+        }
+    }
+
+    /// The number of specs (whose names start with `namePrefix`, when given).
+    ///
+    /// - Throws: ``PodSpecsError`` (`.store`).
+    public static func count(in context: ObjectContext, namePrefix: String? = nil) throws -> Int {
+        do {
+            return try context.count(for: listRequest(namePrefix: namePrefix))
+        } catch {
+            throw PodSpecsError.wrapping(error, while: "count specs")
+        }
+    }
+
+    /// One spec by name and version; without a version, the pod's highest version.
+    ///
+    /// - Throws: ``PodSpecsError`` (`.store`).
+    public static func spec(named name: String, version: String? = nil, in context: ObjectContext) throws -> PodSpec? {
+        let request: PodDocStore.FetchRequest
+        if let version {
+            request = PodDocStore.FetchRequest(E.name, where: E.key == PodSpec.key(name: name, version: version))
+        } else {
+            request = PodDocStore.FetchRequest(E.name, where: E.nameKey == name, sortBy: [FetchSort(E.version, ascending: false, collation: .version)])
+        }
+        do {
+            return try context.fetchFirst(request).map(PodSpec.init(object:))
+        } catch {
+            throw PodSpecsError.wrapping(error, while: "read spec \(name)")
+        }
+    }
+
+    /// Saved specs whose summary or description hold every word of `words` (as a word or a
+    /// word prefix, case and accents folded), best matches first.
+    ///
+    /// The words are taken literally: FTS5 operators in them have no effect.
+    ///
+    /// - Parameters:
+    ///   - words: Free text, e.g. `json parser`.
+    ///   - store: The store.
+    ///   - limit: At most this many results.
+    /// - Returns: The specs' object IDs, best match first (empty when `words` has no word).
+    /// - Throws: ``PodSpecsError`` (`.store`).
+    public static func search(_ words: String, in store: PersistentStore, limit: Int = 100) throws -> [ObjectID] {
+        let terms = words.split { !$0.isLetter && !$0.isNumber }.map { "\"\($0)\"*" }
+        guard !terms.isEmpty else { return [] }
+        let table = E.entity.fullTextTable
+        do {
+            let rows = try store.unsafeRead { db in
+                try Int64.fetchAll(db, sql: "SELECT rowid FROM \"\(table)\" WHERE \"\(table)\" MATCH ? ORDER BY rank LIMIT ?",
+                                   arguments: [terms.joined(separator: " "), limit])
+            }
+            return rows.map { ObjectID.permanent(entity: E.name, rowID: $0) }
+        } catch {
+            throw PodSpecsError.wrapping(error, while: "search specs for \(String(reflecting: words))")
+        }
+    }
+}

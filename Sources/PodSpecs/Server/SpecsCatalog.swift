@@ -1,0 +1,91 @@
+import Foundation
+import GRDB
+import PodDocStore
+
+/// What a ``SpecsServer`` serves: specs in a fixed order, as their original JSON.
+public protocol SpecsCatalog: Sendable {
+    /// The number of specs.
+    func count() async throws -> Int
+    /// The original JSON of the specs at these positions, in order.
+    func json(in range: Range<Int>) async throws -> [String]
+}
+
+/// The specs of a store, in list order (name, then version order), as they were when the
+/// catalog was made. Only their row ids are held; each page is read from the store.
+public struct StoreSpecsCatalog: SpecsCatalog {
+    private typealias E = PodSpecsSchema.PodSpecEntity
+    private let store: PersistentStore
+    private let rowIDs: [Int64]
+
+    /// Snapshots the store's list of specs.
+    ///
+    /// - Throws: ``PodSpecsError`` (`.store`).
+    public init(store: PersistentStore) throws {
+        self.store = store
+        do {
+            rowIDs = try store.unsafeRead { db in
+                try Int64.fetchAll(db, sql: "SELECT id FROM \"\(E.name)\" ORDER BY name, version COLLATE \(VersionOrder.collationName), id")
+            }
+        } catch {
+            throw PodSpecsError.wrapping(error, while: "list the specs of \(store.url?.path ?? "the store")")
+        }
+    }
+
+    /// The number of specs in the snapshot.
+    public func count() async throws -> Int { rowIDs.count }
+
+    /// Reads the JSON of a range of the snapshot (specs deleted since are left out).
+    ///
+    /// - Throws: ``PodSpecsError`` (`.store`).
+    public func json(in range: Range<Int>) async throws -> [String] {
+        let ids = Array(rowIDs[range.clamped(to: rowIDs.indices)])
+        guard !ids.isEmpty else { return [] }
+        do {
+            let found = try store.unsafeRead { db in
+                let rows = try Row.fetchAll(db, sql: "SELECT id, json FROM \"\(E.name)\" WHERE id IN (\(ids.map(String.init).joined(separator: ",")))")
+                return Dictionary(uniqueKeysWithValues: rows.map { ($0[0] as Int64, $0[1] as String) })
+            }
+            return ids.compactMap { found[$0] }
+        } catch {
+            throw PodSpecsError.wrapping(error, while: "read specs of \(store.url?.path ?? "the store")")
+        }
+    }
+}
+
+/// The specs of a `Specs/` folder, read once into memory (their JSON only), in list order.
+public struct FolderSpecsCatalog: SpecsCatalog {
+    /// The specs' JSON, in name and version order.
+    private let texts: [String]
+    /// Files that are not specs, skipped.
+    public let skipped: [String]
+    /// Spec files that could not be read, with the reason.
+    public let rejected: [RejectedSpec]
+
+    /// Reads a folder.
+    ///
+    /// - Throws: ``PodSpecsError`` (`.fileSystem`) when the folder cannot be listed.
+    public init(folder: SpecsFolder) throws {
+        let entries = try folder.entries()
+        let page = folder.pageOfAll(entries)
+        texts = page.specs
+            .sorted { ($0.name, $0.version) != ($1.name, $1.version) && ($0.name == $1.name ? VersionOrder.compare($0.version, $1.version) < 0 : $0.name < $1.name) }
+            .map(\.json.text)
+        skipped = page.skipped
+        rejected = page.rejected
+    }
+
+    /// The number of specs.
+    public func count() async throws -> Int { texts.count }
+
+    /// The JSON of a range of specs.
+    public func json(in range: Range<Int>) async throws -> [String] {
+        Array(texts[range.clamped(to: texts.indices)])
+    }
+}
+
+extension SpecsFolder {
+    /// Every entry read as one page.
+    func pageOfAll(_ entries: [Entry]) -> SpecsPage {
+        SpecsFolder(url: url, filesPerPage: max(1, entries.count), fileSystem: fileSystem).page(0, of: entries, numberOfPages: 1)
+    }
+}

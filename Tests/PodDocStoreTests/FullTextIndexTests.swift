@@ -1,0 +1,97 @@
+import Foundation
+import GRDB
+import PodDocStore
+import XCTest
+
+/// The full-text index an entity can declare: kept in step with every save, in the same
+/// transaction, on connections where `trusted_schema` is off.
+final class FullTextIndexTests: StoreTestCase {
+    enum Note {
+        static let title = Attribute<String>("title", default: "")
+        static let body = Attribute<String?>("body")
+        static let rank = Attribute<Int>("rank", default: 0)
+        static let entity = EntityDescription("Note", members: [title, body, rank], fullTextAttributes: ["title", "body"])
+    }
+
+    private func makeNoteStore() throws -> PersistentStore {
+        try PersistentStore(url: storeURL, model: try ObjectModel(entities: [Note.entity]))
+    }
+
+    private func search(_ store: PersistentStore, _ words: String) throws -> [Int64] {
+        try store.unsafeRead { db in
+            try Int64.fetchAll(db, sql: #"SELECT rowid FROM "Note_fts" WHERE "Note_fts" MATCH ? ORDER BY rowid"#, arguments: [words])
+        }
+    }
+
+    // MARK: - Keeping the index
+
+    func testInsertUpdateAndDeleteKeepTheIndexInStep() throws {
+        let store = try makeNoteStore()
+        XCTAssertEqual(try store.unsafeRead { try Bool.fetchOne($0, sql: "PRAGMA trusted_schema") }, false)
+        let root = ObjectContext(store: store)
+        let ids = try root.performAndWait { ctx in
+            let a = ctx.insert("Note")
+            a[Note.title] = "Fast JSON parser"
+            a[Note.body] = "Decodes pages of specs quickly."
+            let b = ctx.insert("Note")
+            b[Note.title] = "XML reader"
+            try ctx.save()
+            return [a.objectID, b.objectID]
+        }
+        let rowIDs = ids.map { $0.rowID! }
+        XCTAssertEqual(try search(store, "json"), [rowIDs[0]])
+        XCTAssertEqual(try search(store, "specs"), [rowIDs[0]])
+        XCTAssertEqual(try search(store, "reader"), [rowIDs[1]])
+
+        // An update of an indexed attribute replaces the row's text; other updates leave it.
+        try root.performAndWait { ctx in
+            ctx.object(with: ids[0])[Note.body] = "Now it writes XML too."
+            ctx.object(with: ids[1])[Note.rank] = 3
+            try ctx.save()
+        }
+        XCTAssertEqual(try search(store, "specs"), [])
+        XCTAssertEqual(try search(store, "xml"), rowIDs)
+        XCTAssertEqual(try search(store, "json"), [rowIDs[0]])
+
+        try root.performAndWait { ctx in
+            ctx.delete(ctx.object(with: ids[1]))
+            try ctx.save()
+        }
+        XCTAssertEqual(try search(store, "xml"), [rowIDs[0]])
+        XCTAssertEqual(try search(store, "reader"), [])
+    }
+
+    func testAFailedSaveLeavesTheIndexUnchanged() throws {
+        let unique = EntityDescription("Tag", members: [Attribute<String>("name", unique: true)], fullTextAttributes: ["name"])
+        let store = try PersistentStore(url: storeURL, model: try ObjectModel(entities: [unique]))
+        let root = ObjectContext(store: store)
+        try root.performAndWait { ctx in
+            ctx.insert("Tag").setValue(.text("swift"), forKey: "name")
+            try ctx.save()
+            ctx.insert("Tag").setValue(.text("linux"), forKey: "name")
+            ctx.insert("Tag").setValue(.text("swift"), forKey: "name")
+            XCTAssertThrowsError(try ctx.save())
+        }
+        let count = try store.unsafeRead { try Int.fetchOne($0, sql: #"SELECT count(*) FROM "Tag_fts" WHERE "Tag_fts" MATCH 'linux OR swift'"#) }
+        XCTAssertEqual(count, 1)
+    }
+
+    // MARK: - Model and schema
+
+    func testModelRejectsAFullTextIndexOnANonTextAttribute() {
+        let entity = EntityDescription("Note", members: [Note.rank], fullTextAttributes: ["rank"])
+        XCTAssertThrowsError(try ObjectModel(entities: [entity])) { error in
+            XCTAssertEqual((error as? StoreError)?.code, .invalidModel)
+            XCTAssertTrue("\(error)".contains("'rank', which is not a text attribute"), "\(error)")
+        }
+    }
+
+    func testStoreWithoutTheIndexDoesNotMatchAModelWithIt() throws {
+        let plain = EntityDescription("Note", members: [Note.title, Note.body, Note.rank])
+        try PersistentStore(url: storeURL, model: try ObjectModel(entities: [plain])).close()
+        XCTAssertThrowsError(try makeNoteStore()) { error in
+            XCTAssertEqual((error as? StoreError)?.code, .schemaMismatch)
+            XCTAssertTrue("\(error)".contains("no full-text table 'Note_fts'"), "\(error)")
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import PodDocStore
+@testable import PodSpecs
+import XCTest
+
+/// A failing service: each import ends complete, or with a clear error and every page before
+/// the failure saved; resuming then completes without duplicates.
+final class FaultTests: SpecsTestCase {
+    private var texts: [String] = []
+
+    override func setUp() async throws {
+        let catalog = try FolderSpecsCatalog(folder: SpecsFolder(url: SpecFixtures.flat))
+        texts = try await catalog.json(in: 0..<catalog.count())
+    }
+
+    private func url(_ port: Int) -> URL { URL(string: "http://127.0.0.1:\(port)/specs")! }
+
+    /// Specs saved after pages 0...`page` of the quirky service: 21 on the first, 20 after.
+    private func savedAfter(page: Int) -> Int { min(texts.count, (page + 1) * 20 + 1) }
+
+    func testOneRequestInFiveFailingStillCompletes() async throws {
+        let server = ReferenceServer(specs: texts, pageSize: 2, faults: .init(failureRate: 0.2))
+        let port = try await server.start()
+        let store = try makeStore()
+        let summary = try await SpecsImporter(root: ObjectContext(store: store), options: .init(specsPerSave: 1))
+            .importService(try client(url(port), retry: RetryPolicy(maximumAttempts: 10, initialDelay: .milliseconds(1), maximumDelay: .milliseconds(10))))
+        await server.kill()
+        XCTAssertGreaterThan(server.injectedFailures, 0, "the seeded faults should hit at least one request")
+        XCTAssertEqual(server.requestCount, summary.pages + server.injectedFailures)
+        XCTAssertTrue(summary.isComplete)
+        XCTAssertEqual(try savedKeys(store).count, texts.count)
+    }
+
+    func testAnInvalidJSONPageStopsWithAClearErrorAndResumeCompletes() async throws {
+        let server = ReferenceServer(specs: texts, faults: .init(invalidJSONPage: 2))
+        let port = try await server.start()
+        let store = try makeStore()
+        let importer = SpecsImporter(root: ObjectContext(store: store), options: .init(specsPerSave: 1))
+        do {
+            try await importer.importService(try client(url(port)))
+            XCTFail("an invalid page was imported")
+        } catch let error as PodSpecsError {
+            XCTAssertEqual(error.code, .malformedJSON)
+            XCTAssertTrue(error.message.contains("page 2 (http://127.0.0.1:\(port)/specs?page=2)"), error.message)
+            XCTAssertTrue(error.message.contains("line 1, column"), error.message)
+        }
+        await server.kill()
+        XCTAssertEqual(try savedKeys(store).count, savedAfter(page: 1))
+        try await resume(importer, store, port: port, from: 2)
+    }
+
+    func testAResponseCutShortIsRetried() async throws {
+        let server = ReferenceServer(specs: texts, faults: .init(cutShortPage: 1))
+        let port = try await server.start()
+        let store = try makeStore()
+        let summary = try await SpecsImporter(root: ObjectContext(store: store)).importService(try client(url(port)))
+        await server.kill()
+        XCTAssertEqual(server.requestCount, summary.pages + 1, "the cut page is fetched twice")
+        XCTAssertTrue(summary.isComplete)
+        XCTAssertEqual(try savedKeys(store).count, texts.count)
+    }
+
+    func testAResponseCutShortEveryTimeIsANetworkErrorNamingThePage() async throws {
+        let server = ReferenceServer(specs: texts, faults: .init(cutShortPage: 1))
+        let port = try await server.start()
+        let store = try makeStore()
+        do {
+            try await SpecsImporter(root: ObjectContext(store: store), options: .init(specsPerSave: 1))
+                .importService(try client(url(port), retry: RetryPolicy(maximumAttempts: 1)))
+            XCTFail("a cut page was imported")
+        } catch let error as PodSpecsError {
+            XCTAssertEqual(error.code, .network)
+            XCTAssertTrue(error.message.contains("page 1 ("), error.message)
+        }
+        await server.kill()
+        XCTAssertEqual(try savedKeys(store).count, savedAfter(page: 0))
+    }
+
+    func testTheServerDyingHalfWayStopsWithAClearErrorAndResumeCompletes() async throws {
+        let server = ReferenceServer(specs: texts, faults: .init(dieAtPage: 3))
+        let port = try await server.start()
+        let store = try makeStore()
+        let importer = SpecsImporter(root: ObjectContext(store: store), options: .init(specsPerSave: 1))
+        do {
+            try await importer.importService(try client(url(port)))
+            XCTFail("the import went on after the server died")
+        } catch let error as PodSpecsError {
+            XCTAssertTrue([.network, .httpStatus].contains(error.code), "\(error.code): \(error.message)")
+            XCTAssertTrue(error.message.contains("page 3 ("), error.message)
+            XCTAssertTrue(error.message.contains("after 6 attempts"), error.message)
+        }
+        XCTAssertEqual(try savedKeys(store).count, savedAfter(page: 2))
+        try await resume(importer, store, port: port, from: 3)
+    }
+
+    /// Resumes against a healthy server on the same address and checks the result.
+    private func resume(_ importer: SpecsImporter, _ store: PersistentStore, port: Int, from page: Int) async throws {
+        let before = try savedKeys(store).count
+        let healthy = ReferenceServer(specs: texts)
+        _ = try await healthy.start(port: port)
+        let summary = try await importer.importService(try client(url(port)), resume: true)
+        await healthy.kill()
+        XCTAssertEqual(summary.firstPage, page)
+        XCTAssertTrue(summary.isComplete)
+        XCTAssertEqual(summary.created, texts.count - before)
+        XCTAssertEqual(try savedKeys(store).count, texts.count)
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import PodSpecs
+import ServiceLifecycle
+import Synchronization
+
+/// A test server with the reference service's quirks (20 specs meant per page, 21 served:
+/// each page's last spec is the next page's first; `"result": null` past the end) and
+/// injectable faults, over real HTTP on loopback.
+final class ReferenceServer: Sendable {
+    /// Faults to inject.
+    struct Faults: Sendable {
+        /// This fraction of requests answer HTTP 500 (a seeded, repeatable choice).
+        var failureRate = 0.0
+        /// This page answers 200 with a body that is not valid JSON, every time.
+        var invalidJSONPage: Int?
+        /// This page's first response stops half way through its body.
+        var cutShortPage: Int?
+        /// The server dies when this page is asked for, without answering.
+        var dieAtPage: Int?
+    }
+
+    let specs: [String]
+    let faults: Faults
+    let pageSize: Int
+    private let state = Mutex(State())
+    private struct State {
+        var random = SplitMix(seed: 42)
+        var cutShortDone = false
+        var requests = 0
+        var failures = 0
+        var running: (group: ServiceGroup, task: Task<Void, any Error>)?
+    }
+
+    /// A server of `specs` (JSON texts), `pageSize` meant per page (one more served).
+    init(specs: [String], pageSize: Int = 20, faults: Faults = Faults()) {
+        self.specs = specs
+        self.pageSize = pageSize
+        self.faults = faults
+    }
+
+    var requestCount: Int { state.withLock { $0.requests } }
+    var injectedFailures: Int { state.withLock { $0.failures } }
+
+    /// Starts on `port` (0: a free one) and returns the port.
+    func start(port: Int = 0) async throws -> Int {
+        let router = Router(context: ChannelContext.self)
+        router.get("specs") { request, context in try await self.answer(request, context) }
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        let quiet = Logger(label: "reference-server", factory: { _ in SwiftLogNoOpLogHandler() })
+        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)),
+                              onServerRunning: { continuation.yield($0.localAddress?.port ?? 0) }, logger: quiet)
+        let group = ServiceGroup(configuration: .init(services: [app], logger: quiet))
+        let task = Task {
+            defer { continuation.finish() }
+            try await group.run()
+        }
+        state.withLock { $0.running = (group, task) }
+        for await port in ports { return port }
+        throw CancellationError()
+    }
+
+    /// Stops the server: the listening socket closes, so new connections are refused.
+    func kill() async {
+        guard let (group, task) = state.withLock({ $0.running }) else { return }
+        await group.triggerGracefulShutdown()
+        _ = await task.result
+    }
+
+    private func answer(_ request: Request, _ context: ChannelContext) async throws -> Response {
+        let page = request.uri.queryParameters["page"].flatMap { Int($0) } ?? 0
+        let (fail, cutShort) = state.withLock { state -> (Bool, Bool) in
+            state.requests += 1
+            let fail = faults.failureRate > 0 && Double(state.random.next() % 1000) / 1000 < faults.failureRate
+            if fail { state.failures += 1 }
+            let cut = page == faults.cutShortPage && !state.cutShortDone
+            if cut { state.cutShortDone = true }
+            return (fail, cut)
+        }
+        if page == faults.dieAtPage {
+            // The connection drops without an answer, and the server goes away.
+            try await context.channel.close()
+            Task { await self.kill() }
+            throw CancellationError()
+        }
+        if fail { return Response(status: .internalServerError) }
+        let pages = (specs.count + pageSize - 1) / pageSize
+        var text = "{\"number_of_pages\": \(pages), \"result\": "
+        if page == faults.invalidJSONPage {
+            text += "[{\"name\": \"Broken\", \"version\": 1.0.0}]}"
+        } else if page >= pages {
+            text += "null}"
+        } else {
+            // The reference server's inclusive range: 21 specs, the last repeated next page.
+            let slice = specs[(page * pageSize)...min(specs.count - 1, page * pageSize + pageSize)]
+            text += "[" + slice.joined(separator: ",") + "]}"
+        }
+        let body = ByteBuffer(string: text)
+        guard cutShort else {
+            return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: body))
+        }
+        let half = body.getSlice(at: 0, length: body.readableBytes / 2)!
+        return Response(status: .ok, headers: [.contentType: "application/json"],
+                        body: .init(contentLength: body.readableBytes) { writer in
+                            try await writer.write(half)
+                            throw CancellationError()
+                        })
+    }
+}
+
+/// A request context that knows its connection (to drop it).
+struct ChannelContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    let channel: any Channel
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        channel = source.channel
+    }
+}
+
+/// A seeded random number generator (SplitMix64).
+struct SplitMix: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

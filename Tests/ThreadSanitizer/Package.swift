@@ -1,0 +1,27 @@
+// swift-tools-version:6.1
+// The object store and its tests alone, for running them under ThreadSanitizer without
+// building every other module (and its dependencies) a second time with the sanitizer.
+// `make test-tsan` runs it; the sources are the main package's, by symbolic links.
+import PackageDescription
+
+let package = Package(
+    name: "poddoc-tsan",
+    platforms: [.macOS(.v14)],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    ],
+    targets: [
+        .target(
+            name: "PodDocStore",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]),
+        .testTarget(
+            name: "PodDocStoreTests",
+            dependencies: ["PodDocStore", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]),
+    ],
+    swiftLanguageModes: [.v6]
+)
