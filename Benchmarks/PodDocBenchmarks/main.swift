@@ -2,17 +2,26 @@ import Foundation
 
 // Runs the benchmarks named on the command line (all when none) and prints a Markdown table.
 // Build in release: `make bench`.
-let available = ["find-or-create"]
+let available = ["find-or-create", "outline"]
+if CommandLine.arguments.count == 3, CommandLine.arguments[1] == OutlineBenchmark.openCommand {
+    // One open-and-print of the outline benchmark, in the fresh process it started.
+    try OutlineBenchmark.openAndPrint(CommandLine.arguments[2])
+    exit(0)
+}
 let chosen = CommandLine.arguments.dropFirst().isEmpty ? available : Array(CommandLine.arguments.dropFirst())
 for name in chosen where !available.contains(name) {
     FileHandle.standardError.write(Data("unknown benchmark '\(name)'; choose from: \(available.joined(separator: ", "))\n".utf8))
     exit(2)
 }
-print(Measurement.header)
 for name in chosen {
     switch name {
     case "find-or-create":
+        print(Measurement.header)
         for m in try await FindOrCreateBenchmark.run() { print(m.row) }
+    case "outline":
+        let rows = try OutlineBenchmark.run()
+        print(OutlineBenchmark.Row.header)
+        for row in rows { print(row.line) }
     default:
         break
     }
