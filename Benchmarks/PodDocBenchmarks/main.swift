@@ -2,7 +2,12 @@ import Foundation
 
 // Runs the benchmarks named on the command line (all when none) and prints Markdown rows.
 // Build in release: `make bench` (or `make bench BENCHMARKS="autosave archive"`).
-let available = ["find-or-create", "autosave", "archive", "specs-import", "specs-index"]
+let available = ["find-or-create", "autosave", "archive", "specs-import", "specs-index", "outline"]
+if CommandLine.arguments.count == 3, CommandLine.arguments[1] == OutlineBenchmark.openCommand {
+    // One open-and-print of the outline benchmark, in the fresh process it started.
+    try OutlineBenchmark.openAndPrint(CommandLine.arguments[2])
+    exit(0)
+}
 let chosen = CommandLine.arguments.dropFirst().isEmpty ? available : Array(CommandLine.arguments.dropFirst())
 for name in chosen where !available.contains(name) {
     FileHandle.standardError.write(Data("unknown benchmark '\(name)'; choose from: \(available.joined(separator: ", "))\n".utf8))
@@ -21,6 +26,10 @@ for name in chosen {
         for m in try await SpecsImportBenchmark.run100k() { print(m.row) }
     case "specs-index":
         for m in try await SpecsImportBenchmark.runWholeIndex() { print(m.row) }
+    case "outline":
+        let rows = try OutlineBenchmark.run()
+        print(OutlineBenchmark.Row.header)
+        for row in rows { print(row.line) }
     default:
         break
     }

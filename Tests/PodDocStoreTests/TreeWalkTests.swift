@@ -83,12 +83,19 @@ final class TreeWalkTests: StoreTestCase {
     }
 
     /// Random moves, inserts and deletes spread over a main context, its root and the file:
-    /// the walks always agree with what a plain fetch of each context shows.
+    /// the walks always agree with what a plain fetch of each context shows, from the top,
+    /// from random items, and from items not saved yet.
     func testWalksSeeUnsavedChangesAtEveryLevelOfTheStack() throws {
-        let store = try makeStore()
+        for seed in 1...4 {
+            try checkWalksAgainstFetches(seed: UInt64(seed), rounds: 150)
+        }
+    }
+
+    private func checkWalksAgainstFetches(seed: UInt64, rounds: Int) throws {
+        let store = try PersistentStore(url: folder.appending(path: "walks-\(seed)"), model: testModel)
         let root = ObjectContext(store: store)
         let main = ObjectContext(.main, parent: root)
-        var random = SeededRandom(seed: 7)
+        var random = SeededRandom(seed: seed)
         try root.performAndWait { ctx in
             var items: [ManagedObject] = []
             for i in 0..<60 {
@@ -99,7 +106,7 @@ final class TreeWalkTests: StoreTestCase {
             }
             try ctx.save()
         }
-        for round in 0..<120 {
+        for round in 0..<rounds {
             let ids = try main.fetchIDs(FetchRequest("Item"))
             let parentsNow = try parents(main)
             let item = main.object(with: ids.randomElement(using: &random)!)
@@ -125,18 +132,20 @@ final class TreeWalkTests: StoreTestCase {
                     let parents = try parents(ctx)
                     let tops = parents.filter { $0.value == nil }.map(\.key)
                     let some = Array(parents.keys.shuffled(using: &random).prefix(3))
-                    for roots in [tops, some] {
+                    let unsaved = Array(parents.keys.filter(\.isTemporary).shuffled(using: &random).prefix(3))
+                    for roots in [tops, some, unsaved] {
                         let links = try ctx.descendantLinks(of: roots, following: Item.parent)
-                        XCTAssertEqual(Set(links), expectedDescendants(of: roots, parents), "round \(round), \(ctx.name)")
+                        XCTAssertEqual(Set(links), expectedDescendants(of: roots, parents), "seed \(seed), round \(round), \(ctx.name)")
                         XCTAssertEqual(links.count, Set(links).count, "no repeats")
                         assertParentsFirst(links, roots: roots)
                     }
-                    for id in some {
+                    for id in some + unsaved {
                         XCTAssertEqual(try ctx.ancestorIDs(of: id, following: Item.parent), expectedAncestors(of: id, parents),
-                                       "round \(round), \(ctx.name)")
+                                       "seed \(seed), round \(round), \(ctx.name)")
                     }
                 }
             }
+            if testRun?.failureCount ?? 0 > 0 { return }
         }
     }
 

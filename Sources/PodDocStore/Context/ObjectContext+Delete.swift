@@ -47,53 +47,63 @@ extension ObjectContext {
     /// visited for their other relationships.
     @discardableResult
     func applyDeleteRules(_ deleted: [ManagedObject]) -> Int {
-        var frontier = deleted
+        // Objects deleted together, and the self-referential relationship whose cascade
+        // already deleted everything below them, if they came from one.
+        var frontier: [(objects: [ManagedObject], closedUnder: String?)] = [(deleted, nil)]
         var count = 0
-        // Objects whose subtree under a self-referential cascade is deleted already.
-        var subtreeDeleted = Set<ObjectID>()
         while !frontier.isEmpty {
-            var next: [ManagedObject] = []
-            for (entity, objects) in Dictionary(grouping: frontier, by: \.entityName) {
-                for relationship in model.layout(entity).orderedRelationships {
-                    let rule = relationship.description.deleteRule
-                    guard rule != .deny else { continue }
-                    switch relationship.storage {
-                    case .foreignKey(let fk):
-                        guard rule == .cascade else { continue }
-                        for object in objects {
-                            guard let id = object.row.refs[fk] else { continue }
-                            let destination = self.object(with: id)
-                            if destination.state != .deleted {
-                                markDeleted(destination)
-                                next.append(destination)
+            var next: [(objects: [ManagedObject], closedUnder: String?)] = []
+            for batch in frontier {
+                for objects in groupedByEntity(batch.objects) {
+                    let layout = objects[0].layout
+                    var cascaded: [ManagedObject] = []
+                    for relationship in layout.orderedRelationships {
+                        let rule = relationship.description.deleteRule
+                        guard rule != .deny else { continue }
+                        switch relationship.storage {
+                        case .foreignKey(let fk):
+                            guard rule == .cascade else { continue }
+                            for object in objects {
+                                guard let id = object.row.refs[fk] else { continue }
+                                let destination = self.object(with: id)
+                                if destination.state != .deleted {
+                                    markDeleted(destination)
+                                    cascaded.append(destination)
+                                }
                             }
-                        }
-                    case .inverse(let destinationFK) where rule == .cascade && relationship.destination == entity:
-                        let roots = objects.filter { !subtreeDeleted.contains($0.objectID) }
-                        subtreeDeleted.formUnion(roots.map(\.objectID))
-                        for object in subtree(below: roots, layout: model.layout(entity), foreignKey: destinationFK)
-                        where object.state != .deleted {
-                            markDeleted(object)
-                            next.append(object)
-                            subtreeDeleted.insert(object.objectID)
-                        }
-                    case .inverse(let destinationFK):
-                        for holder in holders(of: objects, entity: relationship.destination, foreignKey: destinationFK)
-                        where holder.state != .deleted {
-                            if rule == .cascade {
-                                markDeleted(holder)
-                                next.append(holder)
-                            } else {
-                                writeField(holder, holder.layout.attributes.count + destinationFK, .ref(nil))
+                        case .inverse(let destinationFK) where rule == .cascade && relationship.destination == layout.name:
+                            let name = relationship.description.name
+                            guard batch.closedUnder != name else { continue }
+                            let below = subtree(below: objects, layout: layout, foreignKey: destinationFK).filter { $0.state != .deleted }
+                            for object in below { markDeleted(object) }
+                            if !below.isEmpty { next.append((below, name)) }
+                        case .inverse(let destinationFK):
+                            for holder in holders(of: objects, entity: relationship.destination, foreignKey: destinationFK)
+                            where holder.state != .deleted {
+                                if rule == .cascade {
+                                    markDeleted(holder)
+                                    cascaded.append(holder)
+                                } else {
+                                    writeField(holder, holder.layout.attributes.count + destinationFK, .ref(nil))
+                                }
                             }
                         }
                     }
+                    if !cascaded.isEmpty { next.append((cascaded, nil)) }
                 }
             }
-            count += next.count
+            count += next.reduce(0) { $0 + $1.objects.count }
             frontier = next
         }
         return count
+    }
+
+    /// The objects grouped by entity (one group, without hashing, in the usual case of one
+    /// entity).
+    private func groupedByEntity(_ objects: [ManagedObject]) -> [[ManagedObject]] {
+        guard let layout = objects.first?.layout else { return [] }
+        if objects.allSatisfy({ $0.layout === layout }) { return [objects] }
+        return Array(Dictionary(grouping: objects, by: { ObjectIdentifier($0.layout) }).values)
     }
 
     /// Every object below `roots` through the self-referential foreign key `fk`, with its
@@ -102,6 +112,9 @@ extension ObjectContext {
         guard !roots.isEmpty else { return [] }
         do {
             let links = try viewDescendantLinks(of: roots.map(\.objectID), layout: layout, foreignKey: fk)
+            // Room for all of them at once, rather than doubling the tables as they come.
+            registry.reserveCapacity(registry.count + links.count)
+            changed.reserveCapacity(changed.count + links.count)
             let objects = links.map { object(with: $0.object) }
             try prefetch(objects)
             return objects

@@ -56,46 +56,22 @@ extension ObjectContext {
     /// outside the parent's answer has its parent-side descendants fetched in a further round
     /// (one query per level of such moves nested in each other, rarely more than one).
     func viewDescendantLinks(of roots: [ObjectID], layout: EntityLayout, foreignKey fk: Int) throws -> [ObjectLink] {
-        guard hasChanges(in: layout) else { return try sourceDescendantLinks(of: roots, layout: layout, foreignKey: fk) }
-        var owned = Set<ObjectID>()
-        var localChildren: [ObjectID: [ObjectID]] = [:]
-        // Objects whose descendants on the parent side are all in `sourceChildren`; the
-        // parent knows nothing below an object inserted here.
-        var covered = Set<ObjectID>()
+        var overlay = DescendantOverlay(roots: roots)
         for object in changedObjects(in: layout) where ownsLink(object, fk) {
-            owned.insert(object.objectID)
-            if object.state == .inserted { covered.insert(object.objectID) }
-            guard object.state != .deleted, let row = object.current, let parent = row.refs[fk] else { continue }
-            localChildren[resolve(parent), default: []].append(object.objectID)
+            let parent = object.state == .deleted ? nil : object.current?.refs[fk].map(resolve)
+            overlay.own(object.objectID, parent: parent, knownHere: object.state == .inserted)
         }
-        var links: [ObjectLink] = []
-        var seen = Set<ObjectID>()
-        var sourceChildren: [ObjectID: [ObjectID]] = [:]
-        var waiting = roots
-        while !waiting.isEmpty {
-            let unknown = waiting.filter { !covered.contains($0) }
-            if !unknown.isEmpty {
-                for link in try sourceDescendantLinks(of: unknown, layout: layout, foreignKey: fk) {
-                    let object = resolve(link.object)
-                    covered.insert(object)
-                    guard !owned.contains(object), let parent = link.destination else { continue }
-                    sourceChildren[resolve(parent), default: []].append(object)
-                }
-                covered.formUnion(unknown)
+        guard overlay.ownsAny else { return try sourceDescendantLinks(of: roots, layout: layout, foreignKey: fk) }
+        var seeds = overlay.firstSeeds()
+        repeat {
+            if !seeds.isEmpty {
+                let answer = try sourceDescendantLinks(of: seeds, layout: layout, foreignKey: fk)
+                if let unchanged = overlay.unchanged(answer, resolve: resolve) { return unchanged }
+                overlay.add(answer: answer, resolve: resolve)
             }
-            var queue = waiting
-            waiting = []
-            var next = 0
-            while next < queue.count {
-                let node = queue[next]
-                next += 1
-                for child in (sourceChildren[node] ?? []) + (localChildren[node] ?? []) where seen.insert(child).inserted {
-                    links.append(ObjectLink(object: child, destination: node))
-                    if covered.contains(child) { queue.append(child) } else { waiting.append(child) }
-                }
-            }
-        }
-        return links
+            seeds = overlay.nextSeeds()
+        } while !seeds.isEmpty
+        return overlay.links
     }
 
     /// Whether this context's own row decides where `object` sits in the tree: it was
@@ -153,6 +129,110 @@ extension ObjectContext {
             return try store.ancestorLinks(of: id, layout: layout, foreignKey: fk)
         case .context(let parent):
             return try parent.performAndWait { try $0.viewAncestorLinks(of: id, layout: layout, foreignKey: fk) }
+        }
+    }
+}
+
+// MARK: - Overlaying a context's own links
+
+/// Merges a parent's answers (links in breadth-first order) with the links a context owns,
+/// in one pass over each answer: a link is taken when its destination is already in the
+/// result, and held back under its destination otherwise, until that destination joins
+/// (through one of the context's own links) or never does.
+private struct DescendantOverlay {
+    private let roots: [ObjectID]
+    private let rootSet: Set<ObjectID>
+    /// Objects whose link the context owns.
+    private var owned = Set<ObjectID>()
+    /// The context's own links, by destination.
+    private var ownChildren: [ObjectID: [ObjectID]] = [:]
+    /// Owned objects whose parent-side descendants are known: inserted in the context (none),
+    /// or met in an answer (all of them are in that answer).
+    private var covered = Set<ObjectID>()
+    /// The roots and every object in the result.
+    private var included: Set<ObjectID>
+    /// Links from the answers whose destination is not in the result (yet), by destination.
+    private var heldBack: [ObjectID: [ObjectID]] = [:]
+    /// Owned objects in the result, in the order they joined, and how many were looked at.
+    private var includedOwned: [ObjectID] = []
+    private var examined = 0
+    private var linkedRoots = Set<ObjectID>()
+    private(set) var links: [ObjectLink] = []
+
+    init(roots: [ObjectID]) {
+        self.roots = roots
+        self.rootSet = Set(roots)
+        self.included = rootSet
+    }
+
+    var ownsAny: Bool { !owned.isEmpty }
+
+    /// Records an object whose link the context owns (`parent` nil when it is deleted or at
+    /// the top).
+    mutating func own(_ object: ObjectID, parent: ObjectID?, knownHere: Bool) {
+        owned.insert(object)
+        if knownHere { covered.insert(object) }
+        if let parent { ownChildren[parent, default: []].append(object) }
+    }
+
+    /// The roots the parent knows, after taking the context's own children of the roots.
+    mutating func firstSeeds() -> [ObjectID] {
+        for root in roots {
+            for child in ownChildren[root] ?? [] { include(child, under: root) }
+        }
+        return roots.filter { !owned.contains($0) || !covered.contains($0) }
+    }
+
+    /// The first answer itself, when the context changes nothing in it: no link of the
+    /// context's own leads into it and none of its objects is the context's (the usual case
+    /// of deleting a subtree, where only its top is). Saves building the result link by link.
+    func unchanged(_ answer: [ObjectLink], resolve: (ObjectID) -> ObjectID) -> [ObjectLink]? {
+        guard links.isEmpty, ownChildren.isEmpty, !answer.contains(where: { owned.contains(resolve($0.object)) }) else { return nil }
+        return answer.map { ObjectLink(object: resolve($0.object), destination: $0.destination.map(resolve)) }
+    }
+
+    /// Takes one answer of the parent.
+    mutating func add(answer: [ObjectLink], resolve: (ObjectID) -> ObjectID) {
+        included.reserveCapacity(included.count + answer.count)
+        links.reserveCapacity(links.count + answer.count)
+        for link in answer {
+            let object = resolve(link.object)
+            if owned.contains(object) {
+                covered.insert(object)
+                continue
+            }
+            guard let parent = link.destination.map(resolve) else { continue }
+            if included.contains(parent) {
+                include(object, under: parent)
+            } else {
+                heldBack[parent, default: []].append(object)
+            }
+        }
+    }
+
+    /// The owned objects that joined the result without their parent-side descendants.
+    mutating func nextSeeds() -> [ObjectID] {
+        let seeds = includedOwned[examined...].filter { !covered.contains($0) }
+        examined = includedOwned.count
+        covered.formUnion(seeds)
+        return seeds
+    }
+
+    /// Adds `object` to the result, then everything waiting below it, without recursion.
+    private mutating func include(_ object: ObjectID, under parent: ObjectID) {
+        var pending = [(object, parent)]
+        while let (node, parent) = pending.popLast() {
+            guard included.insert(node).inserted else {
+                // A root met below another root: its link counts, its children are in already.
+                if rootSet.contains(node), linkedRoots.insert(node).inserted {
+                    links.append(ObjectLink(object: node, destination: parent))
+                }
+                continue
+            }
+            links.append(ObjectLink(object: node, destination: parent))
+            if owned.contains(node) { includedOwned.append(node) }
+            for child in ownChildren[node] ?? [] { pending.append((child, node)) }
+            for child in heldBack.removeValue(forKey: node) ?? [] { pending.append((child, node)) }
         }
     }
 }

@@ -1,0 +1,17 @@
+import Foundation
+
+/// The process's peak resident memory so far (`VmHWM` in /proc/self/status), in MiB.
+func peakMemoryMiB() -> Double {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+          let kib = Double(line.split(separator: " ").dropFirst().first ?? "") else { return .nan }
+    return kib / 1024
+}
+
+/// CPU time used by the whole process so far (user + system), in seconds: unlike wall-clock
+/// time, it does not grow when other processes compete for the machine's cores.
+func processCPUSeconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
