@@ -107,7 +107,6 @@ let package = Package(
             dependencies: [
                 "PodSpecs",
                 "PodDocStore",
-                "PodDocFileSystem",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),

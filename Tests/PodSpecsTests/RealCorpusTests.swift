@@ -55,6 +55,17 @@ final class RealCorpusTests: SpecsTestCase {
         XCTAssertEqual(try savedKeys(second), try savedKeys(store))
     }
 
+    func testTheRealCorpusFolderCountsItsStrayFiles() async throws {
+        let specsFolder = try SpecFixtures.corpus2014()
+        let store = try makeStore()
+        let summary = try await SpecsImporter(root: ObjectContext(store: store)).importFolder(SpecsFolder(url: specsFolder))
+        XCTAssertEqual(summary.created, 16_051)
+        XCTAssertEqual(summary.rejected, [])
+        XCTAssertEqual(summary.skipped.count, 5, "\(summary.skipped)")
+        XCTAssertTrue(summary.isComplete)
+        XCTAssertEqual(Set(try savedKeys(store)).count, 16_051)
+    }
+
     /// All three authors shapes and both license shapes, normalised.
     private func checkShapes(_ store: PersistentStore) throws {
         var authorShapes: [String: Int] = [:], licenseShapes: [String: Int] = [:]

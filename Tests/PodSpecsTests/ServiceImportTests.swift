@@ -43,6 +43,23 @@ final class ServiceImportTests: SpecsTestCase {
         XCTAssertEqual(specs, originals)
     }
 
+    func testServingAStoreToAnotherStore() async throws {
+        let source = try makeStore("source")
+        try await SpecsImporter(root: ObjectContext(store: source)).importFolder(SpecsFolder(url: SpecFixtures.sharded))
+        let catalog = try StoreSpecsCatalog(store: source)
+        let server = SpecsServer(catalog: catalog, configuration: .init(pageSize: 9))
+        try await server.start()
+        let copy = try makeStore("copy")
+        let summary = try await SpecsImporter(root: ObjectContext(store: copy)).importService(try client(server.baseURL!))
+        await server.stop()
+        XCTAssertEqual(summary.created, SpecFixtures.goodSpecs)
+        XCTAssertEqual(try savedKeys(copy), try savedKeys(source))
+        // Served in list order, the same order as a folder of the same specs.
+        let folderOrder = try await ServiceImportTests.fixtureTexts()
+        let storeOrder = try await catalog.json(in: 0..<catalog.count())
+        XCTAssertEqual(storeOrder, folderOrder)
+    }
+
     func testServerAnswersBadPageNumbersWithErrors() async throws {
         let server = SpecsServer(catalog: try FolderSpecsCatalog(folder: SpecsFolder(url: SpecFixtures.sharded)))
         let port = try await server.start()

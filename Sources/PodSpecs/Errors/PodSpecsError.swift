@@ -10,7 +10,7 @@ import PodDocStore
 /// ``PodDocStore/StoreError``, a ``PodDocFileSystem/FileSystemError``…).
 ///
 /// ```swift
-/// do { try await importer.run(from: client) }
+/// do { try await importer.importService(client, resume: true) }
 /// catch let error as PodSpecsError where error.code == .network {
 ///     print(error.message)   // "Could not fetch page 7 of http://…: …; run the import again to resume."
 /// }

@@ -33,7 +33,14 @@ public struct PodLicense: Sendable, Hashable {
 public struct PodSource: Sendable, Hashable {
     /// The kind of source.
     public enum Kind: String, Sendable, Hashable, CaseIterable {
-        case git, http, svn, hg
+        /// A git repository (with a tag, commit or branch).
+        case git
+        /// An archive to download.
+        case http
+        /// A Subversion repository (with a tag or revision).
+        case svn
+        /// A Mercurial repository (with a revision).
+        case hg
     }
 
     /// The kind of source.

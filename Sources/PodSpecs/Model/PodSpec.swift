@@ -77,3 +77,14 @@ public struct PodSpec: Sendable, Hashable {
         self.json = json
     }
 }
+
+// MARK: - List order
+
+extension PodSpec {
+    /// The order specs are listed in everywhere: by name (UTF-8 bytes, as SQLite's `BINARY`
+    /// collation), then by version in ``PodDocStore/VersionOrder``.
+    public static func isInListOrder(_ lhs: PodSpec, _ rhs: PodSpec) -> Bool {
+        if !lhs.name.utf8.elementsEqual(rhs.name.utf8) { return lhs.name.utf8.lexicographicallyPrecedes(rhs.name.utf8) }
+        return VersionOrder.compare(lhs.version, rhs.version) < 0
+    }
+}

@@ -67,9 +67,7 @@ public struct FolderSpecsCatalog: SpecsCatalog {
     public init(folder: SpecsFolder) throws {
         let entries = try folder.entries()
         let page = folder.pageOfAll(entries)
-        texts = page.specs
-            .sorted { ($0.name, $0.version) != ($1.name, $1.version) && ($0.name == $1.name ? VersionOrder.compare($0.version, $1.version) < 0 : $0.name < $1.name) }
-            .map(\.json.text)
+        texts = page.specs.sorted(by: PodSpec.isInListOrder).map(\.json.text)
         skipped = page.skipped
         rejected = page.rejected
     }

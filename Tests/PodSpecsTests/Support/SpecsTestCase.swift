@@ -68,20 +68,24 @@ enum SpecFixtures {
             .deletingLastPathComponent().appending(path: "shared/data")
     }
 
-    private static let extracted = Mutex<URL?>(nil)
+    private static let extraction = Mutex(())
 
-    /// The real 2014 corpus, extracted once per test run; skips the test when it is absent.
+    /// The real 2014 corpus, extracted once into the temporary folder (and reused by later
+    /// runs: the folder is named after the archive's size and marked when complete); skips the
+    /// test when the archive is absent.
     static func corpus2014() throws -> URL {
         let archive = sharedData.appending(path: "cocoapods-specs-2014.tar.gz")
-        guard FileManager.default.fileExists(atPath: archive.path) else {
+        guard let size = (try? FileManager.default.attributesOfItem(atPath: archive.path))?[.size] as? Int else {
             throw XCTSkip("The real 2014 corpus is not at \(archive.path) (set PODDOC_SHARED_DATA); skipped.")
         }
-        return try extracted.withLock { url in
-            if let url { return url.appending(path: "Specs") }
+        let target = FileManager.default.temporaryDirectory.appending(path: "poddoc-corpus-2014-\(size)")
+        let marker = target.appending(path: ".complete")
+        try extraction.withLock { _ in
+            guard !FileManager.default.fileExists(atPath: marker.path) else { return }
             // tar, not PodDocArchive: the corpus has names that differ only in case
             // (UriParser, uriparser), which the safe extractor rightly refuses, and its fsync
             // of 37,000 entries is slow. This is our own shared data, not a hostile archive.
-            let target = FileManager.default.temporaryDirectory.appending(path: "poddoc-corpus-2014-\(UUID().uuidString)")
+            try? FileManager.default.removeItem(at: target)
             try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
             let tar = Process()
             tar.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -89,8 +93,8 @@ enum SpecFixtures {
             try tar.run()
             tar.waitUntilExit()
             guard tar.terminationStatus == 0 else { throw CocoaError(.fileReadCorruptFile, userInfo: [NSFilePathErrorKey: archive.path]) }
-            url = target
-            return target.appending(path: "Specs")
+            try Data().write(to: marker)
         }
+        return target.appending(path: "Specs")
     }
 }
