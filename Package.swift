@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "Outliner", targets: ["Outliner"]),
         .library(name: "PodDocDocument", targets: ["PodDocDocument"]),
         .library(name: "PodSpecs", targets: ["PodSpecs"]),
+        .library(name: "PodDocContent", targets: ["PodDocContent"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -74,6 +75,9 @@ let package = Package(
             ],
             swiftSettings: strictSettings),
 
+        // MARK: Documents of each kind (the layer tools build on)
+        .target(name: "PodDocContent", dependencies: ["PodDocDocument", "PodSpecs", "Outliner", "PodDocStore"], swiftSettings: strictSettings),
+
         // MARK: Examples
         .executableTarget(name: "store-tour", dependencies: ["PodDocStore"], path: "Examples/StoreTour", swiftSettings: strictSettings),
 
@@ -102,6 +106,10 @@ let package = Package(
             swiftSettings: strictSettings),
         // A child process the crash tests start, edit through, and kill.
         .executableTarget(name: "poddoc-crash-child", dependencies: ["PodDocDocument"], path: "Tests/CrashChild", swiftSettings: strictSettings),
+        .testTarget(
+            name: "PodDocContentTests",
+            dependencies: ["PodDocContent", "PodDocDocument", "PodSpecs", "Outliner", "PodDocStore", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strictSettings),
         .testTarget(
             name: "PodSpecsTests",
             dependencies: [

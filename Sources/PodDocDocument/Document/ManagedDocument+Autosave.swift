@@ -29,6 +29,15 @@ extension ManagedDocument {
         autosaveTask = nil
     }
 
+    /// Saves now as an autosave does — in place for a package, into the working copy for an
+    /// archive or a never-saved document — and throws when that fails. Long work such as an
+    /// import calls it after each batch: the batch is on disk without re-packing an archive.
+    ///
+    /// - Throws: ``DocumentError``, as ``save()`` does; the edits stay in memory.
+    public func autosave() async throws {
+        try await serializedSave(.autosave)
+    }
+
     /// Autosaves now if there are unsaved changes and nothing stands in the way (closed,
     /// read-only, in conflict).
     public func autosaveIfNeeded() async {

@@ -68,7 +68,7 @@ extension ManagedDocument {
         var reopening = self.options
         reopening.recovery = .discard
         let options = reopening, model = self.model
-        let parts = try await Self.onDisk { try DocumentOpening.open(url, model: model, options: options) }
+        let parts = try await Self.onDisk { try DocumentOpening.open(url, model: { _ in model }, options: options) }
         store = parts.store
         files = parts.files
         fileURL = parts.fileURL

@@ -86,7 +86,10 @@ extension ManagedDocument {
         }
         while let running = runningSave { _ = try? await running.value }
         // Nothing to write: a save changes nothing on disk (two exports stay identical).
-        guard hasUnsavedChanges || (kind == .save && workingCopyIsDirty) || overwritingConflict else { return }
+        // (A worker's save into the root may not have been counted yet: ask the root too.)
+        var needed = hasUnsavedChanges || (kind == .save && workingCopyIsDirty) || overwritingConflict
+        if !needed { needed = await rootContext.perform { $0.hasChanges } }
+        guard needed else { return }
         let task = Task { @MainActor in try await self.saveSteps(kind, overwritingConflict: overwritingConflict) }
         runningSave = task
         defer { runningSave = nil }

@@ -85,8 +85,8 @@ public final class ManagedDocument {
     var autosaveTask: Task<Void, Never>?
     var runningSave: Task<Void, any Error>?
 
-    init(_ parts: OpenedParts, model: ObjectModel, options: OpenOptions) {
-        self.model = model
+    init(_ parts: OpenedParts, options: OpenOptions) {
+        self.model = parts.model
         self.options = options
         self.store = parts.store
         self.files = parts.files
@@ -118,8 +118,17 @@ public final class ManagedDocument {
     /// - Throws: ``DocumentError``: `.notADocument`, `.missingStore`, `.newerFormat`, `.locked`,
     ///   `.recoveryAvailable`, `.corrupt`, `.archive`, `.store`.
     public static func open(_ url: URL, model: ObjectModel, options: OpenOptions = OpenOptions()) async throws -> ManagedDocument {
+        try await open(url, options: options) { _ in model }
+    }
+
+    /// Opens the document at `url` with the object model that `model` gives for the kind its
+    /// metadata names (`pods`, `outline`): for tools that open any document.
+    ///
+    /// - Throws: ``DocumentError``, or what `model` throws for a kind it does not know.
+    public static func open(_ url: URL, options: OpenOptions = OpenOptions(),
+                            model: @escaping @Sendable (DocumentKind) throws -> ObjectModel) async throws -> ManagedDocument {
         let parts = try await onDisk { try DocumentOpening.open(url, model: model, options: options) }
-        return ManagedDocument(parts, model: model, options: options)
+        return ManagedDocument(parts, options: options)
     }
 
     /// Creates a new, empty document: a package, or an archive when `url` ends in `.tar.zst`,
@@ -129,7 +138,7 @@ public final class ManagedDocument {
     /// - Throws: ``DocumentError``.
     public static func create(at url: URL?, kind: DocumentKind, model: ObjectModel, options: OpenOptions = OpenOptions()) async throws -> ManagedDocument {
         let parts = try await onDisk { try DocumentOpening.create(url, kind: kind, model: model, options: options) }
-        let document = ManagedDocument(parts, model: model, options: options)
+        let document = ManagedDocument(parts, options: options)
         if url != nil, parts.format.isArchive { try await document.save() }
         return document
     }

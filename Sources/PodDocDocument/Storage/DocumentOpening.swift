@@ -16,6 +16,8 @@ final class OpenedParts {
     let fileURL: URL?
     let readOnly: Bool
 
+    var model: ObjectModel { store.model }
+
     init(store: PersistentStore, files: DocumentFiles, metadata: DocumentMetadata, additionalContent: [String: Data],
          workingCopy: WorkingCopy?, lock: DocumentLock?, stamp: FileStamp?, format: DocumentFormat, fileURL: URL?, readOnly: Bool) {
         self.store = store
@@ -31,12 +33,15 @@ final class OpenedParts {
     }
 }
 
+/// Chooses the object model for a document's kind, once its metadata has been read.
+typealias ModelProvider = @Sendable (DocumentKind) throws -> ObjectModel
+
 /// Opening and creating documents: locks, archives, working copies, recovery, repair.
 enum DocumentOpening {
     static let lockName = ".poddoc-lock"
 
     /// Opens the package or archive at `url`.
-    static func open(_ url: URL, model: ObjectModel, options: ManagedDocument.OpenOptions) throws -> OpenedParts {
+    static func open(_ url: URL, model: ModelProvider, options: ManagedDocument.OpenOptions) throws -> OpenedParts {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
             throw DocumentError(.notADocument, "\(url.path) does not exist. Check the path, or create it with `poddoc new`.", path: url.path)
@@ -57,7 +62,7 @@ enum DocumentOpening {
 
     // MARK: - Packages
 
-    static func openPackage(_ layout: PackageLayout, model: ObjectModel, options: ManagedDocument.OpenOptions, lockFile: URL,
+    static func openPackage(_ layout: PackageLayout, model: ModelProvider, options: ManagedDocument.OpenOptions, lockFile: URL,
                             workingCopy: WorkingCopy?, fileURL: URL?, format: DocumentFormat, untrusted: Bool,
                             heldLock: DocumentLock? = nil) throws -> OpenedParts {
         let files = DocumentFiles(layout: layout, fileSystem: options.fileSystem)
@@ -75,7 +80,7 @@ enum DocumentOpening {
         let lock = try heldLock ?? acquireLock(lockFile, readOnly: readOnly, document: layout.root, fileSystem: options.fileSystem)
         let store: PersistentStore
         do {
-            store = try files.openStore(model: model, readOnly: readOnly, untrusted: untrusted)
+            store = try files.openStore(model: model(metadata.kind), readOnly: readOnly, untrusted: untrusted)
         } catch let error as StoreError where error.code == .newerSchema && !readOnly {
             throw DocumentError(.newerFormat, "\(layout.root.path): \(error.message)", path: layout.root.path, cause: error)
         } catch {
@@ -111,7 +116,7 @@ enum DocumentOpening {
     /// Opens an archive by way of its per-user working copy: the archive is unpacked there
     /// (checked entry by entry, manifest verified), or a working copy with unsaved work is
     /// recovered or discarded as the options say.
-    static func openArchive(_ url: URL, format: ArchiveFormat, model: ObjectModel, options: ManagedDocument.OpenOptions) throws -> OpenedParts {
+    static func openArchive(_ url: URL, format: ArchiveFormat, model: ModelProvider, options: ManagedDocument.OpenOptions) throws -> OpenedParts {
         let fs = options.fileSystem
         let copy = try WorkingCopy.forArchive(url, environment: options.environment)
         try copy.prepareFolder(fileSystem: fs)
@@ -155,13 +160,14 @@ enum DocumentOpening {
     static func create(_ url: URL?, kind: DocumentKind, model: ObjectModel, options: ManagedDocument.OpenOptions) throws -> OpenedParts {
         let fs = options.fileSystem
         let format = url.map(DocumentFormat.init(inferringFrom:)) ?? .package
+        let provider: ModelProvider = { _ in model }
         if let url, FileManager.default.fileExists(atPath: url.path) {
             throw DocumentError(.fileSystem, "\(url.path) already exists; choose another name or remove it first.", path: url.path)
         }
         switch (url, format) {
         case (let url?, .package):
             try wrapFiles("create \(url.path)", url) { try DocumentFiles.createPackage(at: url, kind: kind, model: model, fileSystem: fs) }
-            return try openPackage(PackageLayout(root: url), model: model, options: options, lockFile: PackageLayout(root: url).lock,
+            return try openPackage(PackageLayout(root: url), model: provider, options: options, lockFile: PackageLayout(root: url).lock,
                                    workingCopy: nil, fileURL: url, format: .package, untrusted: false)
         case (let url?, .archive(let archiveFormat)):
             let copy = try WorkingCopy.forArchive(url, environment: options.environment)
@@ -172,7 +178,7 @@ enum DocumentOpening {
                 try DocumentFiles.createPackage(at: copy.package, kind: kind, model: model, fileSystem: fs)
                 try copy.writeOrigin(.init(archivePath: url.standardizedFileURL.path, dirty: true, modified: Date()), fileSystem: fs)
             }
-            return try openPackage(PackageLayout(root: copy.package), model: model, options: options, lockFile: copy.folder.appendingPathComponent(lockName),
+            return try openPackage(PackageLayout(root: copy.package), model: provider, options: options, lockFile: copy.folder.appendingPathComponent(lockName),
                                    workingCopy: copy, fileURL: url, format: .archive(archiveFormat), untrusted: false, heldLock: lock)
         case (nil, _):
             let copy = try WorkingCopy.untitled(environment: options.environment)
@@ -182,7 +188,7 @@ enum DocumentOpening {
                 try DocumentFiles.createPackage(at: copy.package, kind: kind, model: model, fileSystem: fs)
                 try copy.writeOrigin(.init(archivePath: nil, dirty: true, modified: Date()), fileSystem: fs)
             }
-            return try openPackage(PackageLayout(root: copy.package), model: model, options: options, lockFile: copy.folder.appendingPathComponent(lockName),
+            return try openPackage(PackageLayout(root: copy.package), model: provider, options: options, lockFile: copy.folder.appendingPathComponent(lockName),
                                    workingCopy: copy, fileURL: nil, format: .package, untrusted: false, heldLock: lock)
         }
     }

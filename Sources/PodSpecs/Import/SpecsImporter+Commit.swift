@@ -17,9 +17,9 @@ extension SpecsImporter {
     private typealias E = PodSpecsSchema.PodSpecEntity
 
     /// Saves a batch of pages and its checkpoint: one find-or-create on the worker, a save into
-    /// the root context, then the root's save to disk (one transaction for both).
+    /// its parent, then the save to disk (one transaction for both).
     func commit(_ batch: (pages: [SpecsPage], repeated: Int), checkpoint: ImportCheckpoint) -> Task<BatchOutcome, any Error> {
-        let worker = worker, root = root
+        let worker = worker, saveParent = saveParent
         return Task {
             var specs: [PodSpec] = []
             specs.reserveCapacity(batch.pages.reduce(0) { $0 + $1.specs.count })
@@ -40,7 +40,7 @@ extension SpecsImporter {
             }
             outcome.created = found.0
             outcome.updated = found.1
-            try await root.perform { try $0.save() }
+            try await saveParent()
             return outcome
         }
     }

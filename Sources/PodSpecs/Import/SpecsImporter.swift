@@ -16,7 +16,7 @@ import PodDocStore
 /// Re-importing updates specs in place (keyed by `name/version`), never duplicating them.
 ///
 /// ```swift
-/// let importer = SpecsImporter(root: document.rootContext)
+/// let importer = SpecsImporter(root: store.rootContext)
 /// let summary = try await importer.importService(client, resume: true) { progress in
 ///     print(progress.pagesDone, progress.specsPerSecond)
 /// }
@@ -39,21 +39,38 @@ public final class SpecsImporter: Sendable {
         }
     }
 
-    /// The root context the imported specs are saved through.
-    public let root: ObjectContext
+    /// Saves the worker's parent to disk after each batch.
+    public typealias Saver = @Sendable () async throws -> Void
+
     /// How often the import saves.
     public let options: Options
     let worker: ObjectContext
+    let saveParent: Saver
 
-    /// Makes an importer saving into `root` (the context attached to the store).
+    /// Makes an importer saving into `root` (the context attached to the store), which it
+    /// saves to disk after each batch.
     ///
     /// - Parameters:
     ///   - root: The store's root context.
     ///   - options: How often to save.
-    public init(root: ObjectContext, options: Options = Options()) {
-        self.root = root
+    public convenience init(root: ObjectContext, options: Options = Options()) {
+        self.init(worker: ObjectContext(.privateQueue, parent: root, name: "specs importer"), options: options) {
+            try await root.perform { try $0.save() }
+        }
+    }
+
+    /// Makes an importer that finds or creates specs in `worker` and saves it into its parent
+    /// after each batch, then calls `save` to take the batch to disk: a managed document
+    /// passes a worker of its own and its save, so that metadata and archives follow.
+    ///
+    /// - Parameters:
+    ///   - worker: A private-queue context whose parent leads to the store.
+    ///   - options: How often to save.
+    ///   - save: Writes the parent's changes to disk; its errors end the import.
+    public init(worker: ObjectContext, options: Options = Options(), save: @escaping Saver) {
         self.options = options
-        self.worker = ObjectContext(.privateQueue, parent: root, name: "specs importer")
+        self.worker = worker
+        self.saveParent = save
         worker.performAndWait { $0.mergePolicy = .inMemoryWins }
     }
 

@@ -1,0 +1,33 @@
+public import PodDocDocument
+public import PodDocStore
+import Outliner
+import PodSpecs
+
+// MARK: - The object model of each kind
+
+extension DocumentKind {
+    /// The object model a document of this kind holds: the pod specs entities for `pods`,
+    /// the outline item entity for `outline`.
+    public var objectModel: ObjectModel { ContentModels.model(for: self) }
+}
+
+/// The models, built once: both are fixed at compile time and valid (a test builds them).
+enum ContentModels {
+    static let pods: ObjectModel = build(PodSpecsSchema.entities)
+    static let outline: ObjectModel = build(OutlineSchema.entities)
+
+    static func model(for kind: DocumentKind) -> ObjectModel {
+        switch kind {
+        case .pods: pods
+        case .outline: outline
+        }
+    }
+
+    private static func build(_ entities: [EntityDescription]) -> ObjectModel {
+        do {
+            return try ObjectModel(version: 1, entities: entities)
+        } catch {
+            preconditionFailure("poddoc's built-in model is invalid: \(error)")
+        }
+    }
+}
