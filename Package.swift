@@ -85,7 +85,7 @@ let package = Package(
         .executableTarget(
             name: "poddoc-bench",
             dependencies: [
-                "PodDocStore", "PodDocDocument", "Outliner", "PodDocArchive", "PodSpecs",
+                "PodDocStore", "PodDocDocument", "Outliner", "PodDocArchive", "PodSpecs", "PodDocContent",
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],

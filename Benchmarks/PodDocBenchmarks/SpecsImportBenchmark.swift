@@ -1,6 +1,8 @@
 import AsyncHTTPClient
 import Foundation
 import GRDBSQLite
+import PodDocContent
+import PodDocDocument
 import PodDocStore
 import PodSpecs
 
@@ -84,27 +86,26 @@ enum SpecsImportBenchmark {
 
     // MARK: - End to end
 
-    /// Serves the catalog on loopback and imports it into a new store, with a main context
-    /// merging every save and a ticker on the main actor; returns the longest stall seen.
+    /// Serves the catalog on loopback and imports it into a new pods document (a package) as
+    /// the CLI does: `SpecsImporter(document:)`, each batch saved by the document's autosave
+    /// (store transaction with the checkpoint and save metadata, then DocumentMetadata.json),
+    /// the document's main context merging every save, and a ticker on the main actor.
+    /// Returns the longest stall seen.
     @MainActor
     static func importOverLoopback(_ catalog: SyntheticCatalog, folder: URL) async throws -> Duration {
         let server = SpecsServer(catalog: catalog, configuration: .init(pageSize: pageSize))
         try await server.start()
         defer { Task { await server.stop() } }
-        let store = try PersistentStore(url: folder.appending(path: "store-\(UUID().uuidString)"), model: PodSpecsSchema.makeModel())
-        let root = ObjectContext(store: store)
-        let main = ObjectContext(.main, parent: root)
-        main.automaticallyMergesChangesFromParent = true
+        let document = try await ManagedDocument.create(at: folder.appending(path: "specs-\(UUID().uuidString).poddoc"), kind: .pods)
         let client = SpecsClient(configuration: try SpecsServiceConfiguration(baseURL: server.baseURL!))
-        let importer = SpecsImporter(root: root)
+        let importer = SpecsImporter(document: document)
         let meter = StallMeter()
         meter.start()
         let summary = try await Task.detached { try await importer.importService(client) }.value
-        await main.perform { _ in }
         meter.stop()
         precondition(summary.created == catalog.specCount && summary.isComplete, "import incomplete: \(summary.created)")
         await server.stop()
-        try store.close()
+        try await document.close()
         return meter.longest
     }
 }

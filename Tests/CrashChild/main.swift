@@ -1,5 +1,5 @@
 // A child process for crash tests: opens (or creates) a package document, edits it
-// continuously with autosave on, and prints `SAVED <sequence> <storeHash>` after every
+// continuously with autosave on, and prints `SAVED <sequence>` after every
 // completed autosave, until it is killed.
 //
 //     poddoc-crash-child DOCUMENT SEED AUTOSAVE_MILLISECONDS
@@ -37,7 +37,7 @@ func run() async throws {
         ? try await ManagedDocument.open(url, model: model, options: options)
         : try await ManagedDocument.create(at: url, kind: .outline, model: model, options: options)
     document.onAutosave = { event in
-        if case let .saved(_, sequence, hash) = event { say("SAVED \(sequence) \(hash)") }
+        if case let .saved(_, sequence, _) = event { say("SAVED \(sequence)") }
     }
     say("OPEN \(document.metadata.saveSequence) \(document.metadata.storeHash)")
     var random = Random(state: seed)

@@ -36,7 +36,8 @@ public struct AutosaveStatus: Sendable {
 
 /// What happened to one autosave, as reported to ``ManagedDocument/onAutosave``.
 public enum AutosaveEvent: Sendable {
-    /// It completed.
+    /// It completed. `storeHash` is the metadata's, which an autosave does not recompute: it
+    /// describes save ``DocumentMetadata/storeHashSaveSequence``.
     case saved(at: Date, saveSequence: Int, storeHash: String)
     /// It failed; the edits stay in memory and the next tick retries.
     case failed(DocumentError)

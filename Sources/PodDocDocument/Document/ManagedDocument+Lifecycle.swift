@@ -20,6 +20,7 @@ extension ManagedDocument {
                 try await serializedSave(.save)
             }
         }
+        try await updateStoreHash()
         autosaveTask?.cancel()
         autosaveTask = nil
         try await releaseResources(removeWorkingCopy: format.isArchive && !workingCopyIsDirty)

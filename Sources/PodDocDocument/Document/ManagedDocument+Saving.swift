@@ -35,6 +35,7 @@ extension ManagedDocument {
     /// - Throws: ``DocumentError``.
     public func save(to url: URL, format: DocumentFormat? = nil) async throws {
         try await serializedSave(.autosave)
+        try await updateStoreHash()
         let target = format ?? DocumentFormat(inferringFrom: url)
         let files = self.files, store = self.store, modified = modificationTime
         try await Self.onDisk {
@@ -125,11 +126,29 @@ extension ManagedDocument {
             if additional != nil { try await Self.onDisk { try files.installStagedAdditionalContent() } }
             // Metadata, derived from what was committed.
             let previous = metadata
-            metadata = try await Self.onDisk { try files.writeMetadata(after: previous, saveSequence: sequence, store: store) }
+            metadata = try await Self.onDisk {
+                try files.writeMetadata(after: previous, saveSequence: sequence, store: store, hashingStore: kind == .save)
+            }
             try await finishSave(kind)
         } catch {
             if additional != nil { additionalContentChanged = true }
             throw DocumentError.wrap(error, Self.code(for: error), while: "save \(displayName)", path: fileURL?.path)
+        }
+    }
+
+    /// Hashes the store into the metadata if autosaves left the hash behind (before copies and
+    /// when closing, so that a document at rest always has a current hash).
+    ///
+    /// - Throws: ``DocumentError`` (`.store`, `.fileSystem`).
+    func updateStoreHash() async throws {
+        while let running = runningSave { _ = try? await running.value }
+        guard !metadata.isStoreHashCurrent, !state.contains(.editingDisabled) else { return }
+        let files = self.files, store = self.store, previous = metadata, stamped = stampedFile
+        do {
+            metadata = try await Self.onDisk { try files.refreshStoreHash(previous, store: store) }
+            stamp = try await Self.onDisk { stamped.flatMap(FileStamp.of) }
+        } catch {
+            throw DocumentError.wrap(error, Self.code(for: error), while: "hash the store of \(displayName)", path: fileURL?.path)
         }
     }
 

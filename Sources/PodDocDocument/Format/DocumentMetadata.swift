@@ -35,8 +35,16 @@ public struct DocumentMetadata: Codable, Sendable, Hashable {
     /// `sha256:<hex>` of the store's logical content: unchanged by VACUUM or a page-size
     /// change, equal across copies and archives.
     public var storeHash: String
+    /// The save whose store ``storeHash`` describes. Autosaves do not hash the store (that
+    /// reads all of it, so a long import saving every few thousand objects would be quadratic);
+    /// explicit saves, copies, closing, and opening a writable document bring the hash up to
+    /// date. Nil (metadata written before this field existed): the hash is current.
+    public var storeHashSaveSequence: Int?
     /// The additional content's files, sorted by path.
     public var additionalContent: [File]
+
+    /// Whether ``storeHash`` describes the store as of the last save.
+    public var isStoreHashCurrent: Bool { (storeHashSaveSequence ?? saveSequence) == saveSequence }
 
     // MARK: - Reading and writing
 

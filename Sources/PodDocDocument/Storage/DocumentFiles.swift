@@ -40,7 +40,7 @@ struct DocumentFiles: Sendable {
             let metadata = DocumentMetadata(
                 formatVersion: DocumentMetadata.currentFormatVersion, kind: kind, documentID: documentID,
                 created: now, modified: now, writer: PodDocVersion.writer, schemaVersion: model.version,
-                saveSequence: 0, storeHash: try ContentDigest.store(store), additionalContent: [])
+                saveSequence: 0, storeHash: try ContentDigest.store(store), storeHashSaveSequence: 0, additionalContent: [])
             try store.close()
             for leftover in [layout.storeWAL, layout.storeSHM] { try? FileManager.default.removeItem(at: leftover) }
             try fileSystem.write(metadata.encoded(), to: layout.metadata)
@@ -63,15 +63,34 @@ struct DocumentFiles: Sendable {
         try fileSystem.write(metadata.encoded(), to: layout.metadata)
     }
 
-    /// Brings the metadata up to date after a committed save and writes it.
-    func writeMetadata(after metadata: DocumentMetadata, saveSequence: Int, store: PersistentStore) throws -> DocumentMetadata {
+    /// Brings the metadata up to date after a committed save and writes it. The store's
+    /// logical hash is recomputed only when `hashingStore` (explicit saves): an autosave keeps
+    /// the previous hash, and ``DocumentMetadata/storeHashSaveSequence`` says which save it
+    /// describes.
+    func writeMetadata(after metadata: DocumentMetadata, saveSequence: Int, store: PersistentStore, hashingStore: Bool) throws -> DocumentMetadata {
         var updated = metadata
         updated.saveSequence = saveSequence
         updated.modified = Date()
         updated.writer = PodDocVersion.writer
         updated.schemaVersion = store.model.version
-        updated.storeHash = try ContentDigest.store(store)
+        if hashingStore {
+            updated.storeHash = try ContentDigest.store(store)
+            updated.storeHashSaveSequence = saveSequence
+        } else {
+            updated.storeHashSaveSequence = metadata.storeHashSaveSequence ?? metadata.saveSequence
+        }
         updated.additionalContent = try ContentDigest.additionalContent(layout.additionalContent, fileSystem: fileSystem).files
+        try writeMetadata(updated)
+        return updated
+    }
+
+    /// Hashes the store and rewrites the metadata when its hash describes an earlier save
+    /// (the document was autosaved since); otherwise returns it unchanged.
+    func refreshStoreHash(_ metadata: DocumentMetadata, store: PersistentStore) throws -> DocumentMetadata {
+        guard !metadata.isStoreHashCurrent else { return metadata }
+        var updated = metadata
+        updated.storeHash = try ContentDigest.store(store)
+        updated.storeHashSaveSequence = metadata.saveSequence
         try writeMetadata(updated)
         return updated
     }
@@ -116,10 +135,14 @@ struct DocumentFiles: Sendable {
             try fileSystem.removeItem(at: layout.stagedAdditionalContent)
         }
         let sequence = try store.metadataValue(forKey: StoreKey.saveSequence).flatMap(Int.init) ?? metadata.saveSequence
-        guard sequence != metadata.saveSequence || metadata.additionalContent != current.files else { return metadata }
+        guard sequence != metadata.saveSequence || metadata.additionalContent != current.files else {
+            // Left by autosaves (or a crash after them): a writable document gets a current hash.
+            return writable ? try refreshStoreHash(metadata, store: store) : metadata
+        }
         var repaired = metadata
         repaired.saveSequence = sequence
         repaired.storeHash = try ContentDigest.store(store)
+        repaired.storeHashSaveSequence = sequence
         repaired.additionalContent = current.files
         if writable { try writeMetadata(repaired) }
         return repaired

@@ -18,14 +18,16 @@ public struct SaveNotification: Sendable {
     let updatedRows: [VersionedRow]
     let updatedFields: [FieldSet]
     let deletedIDs: [ObjectID]
+    /// Batch upserts the save wrote (root saves only).
+    let batches: [WrittenBatch]
     let model: ObjectModel
     /// Identifies the context that saved.
     let source: ObjectIdentifier
 
-    /// Objects inserted by the save (permanent IDs for a root save).
-    public var inserted: Set<ObjectID> { Set(insertedRows.map(\.id)) }
-    /// Objects updated by the save.
-    public var updated: Set<ObjectID> { Set(updatedRows.map(\.id)) }
+    /// Objects inserted by the save (permanent IDs for a root save), batch upserts included.
+    public var inserted: Set<ObjectID> { Set(insertedRows.map(\.id)).union(batches.lazy.flatMap(\.result.created)) }
+    /// Objects updated by the save, batch upserts included.
+    public var updated: Set<ObjectID> { Set(updatedRows.map(\.id)).union(batches.lazy.flatMap(\.result.updated)) }
     /// Objects deleted by the save.
     public var deleted: Set<ObjectID> { Set(deletedIDs) }
 
@@ -36,11 +38,15 @@ public struct SaveNotification: Sendable {
             let layout = model.layout(row.id.entityName)
             keys[row.id] = Set(fields.map(layout.fieldName))
         }
+        for written in batches {
+            let names = Set(written.batch.columns.map(written.batch.layout.fieldName))
+            for id in written.result.updated { keys[id, default: []].formUnion(names) }
+        }
         return keys
     }
 
     /// Whether nothing changed.
-    public var isEmpty: Bool { insertedRows.isEmpty && updatedRows.isEmpty && deletedIDs.isEmpty }
+    public var isEmpty: Bool { insertedRows.isEmpty && updatedRows.isEmpty && deletedIDs.isEmpty && batches.isEmpty }
 
     /// The notification for a change set as the receiving side resolved it.
     init(changes: ChangeSet, outcome: PushOutcome, contextName: String, wroteToStore: Bool, model: ObjectModel) {
@@ -70,6 +76,7 @@ public struct SaveNotification: Sendable {
         self.updatedRows = updatedRows
         self.updatedFields = updatedFields
         self.deletedIDs = deleted
+        self.batches = outcome.batches
         self.model = model
         self.source = changes.sourceID
     }

@@ -22,6 +22,8 @@ struct ChangeSet: Sendable {
     var sourceID: ObjectIdentifier
     /// Key/value pairs a root save writes into the store's metadata, in the same transaction.
     var storeMetadata: [String: String] = [:]
+    /// Batch upserts staged in the saving context, in the order they were made.
+    var batches: [StagedBatch] = []
 }
 
 /// What the receiving side made of a change set, in the change set's order.
@@ -36,4 +38,6 @@ struct PushOutcome: Sendable {
     var deleted: [VersionedRow?] = []
     /// Temporary IDs that became permanent (root saves only).
     var permanentIDs: [ObjectID: ObjectID] = [:]
+    /// The change set's batch upserts as the store wrote them (root saves only).
+    var batches: [WrittenBatch] = []
 }

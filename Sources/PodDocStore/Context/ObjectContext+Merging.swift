@@ -17,36 +17,42 @@ extension ObjectContext {
         }
         for row in note.updatedRows {
             let id = resolve(row.id)
-            let object = registry[id]
-            if let object, adoptVersionIfCurrent(object, row) { continue }
-            pending.updated(id)
-            guard let object, !object.isFault else { continue }
-            switch object.state {
-            case .clean:
-                settle(object, row)
-            case .updated:
-                untrackChange(object)
-                var current = row.row
-                if let mine = object.current { current.copyFields(object.changedFields, from: mine) }
-                object.snapshot = row.row
-                object.snapshotVersion = row.version
-                object.current = current
-                trackChange(object)
-            case .deleted:
-                // Still to be deleted, but from the values seen now.
-                object.snapshot = row.row
-                object.snapshotVersion = row.version
-                object.current = row.row
-            case .inserted:
-                continue
-            }
+            mergeSavedRow(VersionedRow(id: id, row: row.row, version: row.version), into: registry[id])
         }
         for row in note.insertedRows {
             let id = resolve(row.id)
             if let object = registry[id], adoptVersionIfCurrent(object, row) { continue }
             pending.inserted(id)
         }
+        mergeWrittenBatches(note.batches)
         if performDepth == 0 { processPendingChanges() }
+    }
+
+    /// Brings a registered object (if any) up to date with a row saved elsewhere, keeping its
+    /// unsaved changes on top; observers hear of the update.
+    func mergeSavedRow(_ row: VersionedRow, into object: ManagedObject?) {
+        if let object, adoptVersionIfCurrent(object, row) { return }
+        pending.updated(row.id)
+        guard let object, !object.isFault else { return }
+        switch object.state {
+        case .clean:
+            settle(object, row)
+        case .updated:
+            untrackChange(object)
+            var current = row.row
+            if let mine = object.current { current.copyFields(object.changedFields, from: mine) }
+            object.snapshot = row.row
+            object.snapshotVersion = row.version
+            object.current = current
+            trackChange(object)
+        case .deleted:
+            // Still to be deleted, but from the values seen now.
+            object.snapshot = row.row
+            object.snapshotVersion = row.version
+            object.current = row.row
+        case .inserted:
+            return
+        }
     }
 
     /// For a clean object that already has the saved values (this context pushed them), just
@@ -108,6 +114,7 @@ extension ObjectContext {
     /// return to their saved values. Clears the undo stack.
     public func rollback() {
         preconditionOnQueue()
+        stagedBatches.removeAll()
         for object in Array(changed.values) {
             switch object.state {
             case .inserted:
@@ -132,6 +139,7 @@ extension ObjectContext {
     /// Results controllers refetch. Clears the undo stack.
     public func reset() {
         preconditionOnQueue()
+        stagedBatches.removeAll()
         for object in registry.values { object.context = nil }
         registry.removeAll()
         clearChangeTracking()

@@ -28,6 +28,7 @@ extension ObjectContext {
             return kept
         }
         applyDeleteRules(deletedHere)
+        stagedBatches += changes.batches
 
         let siblings = liveChildren().filter { ObjectIdentifier($0) != changes.sourceID }
         if !siblings.isEmpty {

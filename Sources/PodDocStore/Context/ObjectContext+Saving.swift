@@ -26,7 +26,7 @@ extension ObjectContext {
         if case .context = parent {
             precondition(storeMetadata.isEmpty, "only a root context writes store metadata")
         }
-        guard !changed.isEmpty || !storeMetadata.isEmpty else { return }
+        guard !changed.isEmpty || !stagedBatches.isEmpty || !storeMetadata.isEmpty else { return }
         try validateForSave()
         var (changes, objects) = makeChangeSet()
         changes.storeMetadata = storeMetadata
@@ -38,6 +38,7 @@ extension ObjectContext {
             outcome = try parent.performAndWait { try $0.acceptPush(changes) }
         }
         finishSave(objects, outcome)
+        finishBatches(changes, outcome)
         processPendingChanges()
         let wroteToStore = if case .store = parent { true } else { false }
         let children = wroteToStore ? liveChildren() : []
@@ -64,11 +65,12 @@ extension ObjectContext {
         }
         preconditionOnQueue()
         processPendingChanges()
-        guard !changed.isEmpty else { return }
+        guard !changed.isEmpty || !stagedBatches.isEmpty else { return }
         try validateForSave()
         let (changes, objects) = makeChangeSet()
         let outcome = try await parent.perform { try $0.acceptPush(changes) }
         finishSave(objects, outcome)
+        finishBatches(changes, outcome)
         processPendingChanges()
         if hasSaveObservers {
             publish(SaveNotification(changes: changes, outcome: outcome, contextName: name, wroteToStore: false, model: model))
@@ -85,7 +87,7 @@ extension ObjectContext {
 
     /// The context's changes, ready to cross to the parent's queue.
     func makeChangeSet() -> (ChangeSet, SavedObjects) {
-        var changes = ChangeSet(policy: _mergePolicy, source: name, sourceID: ObjectIdentifier(self))
+        var changes = ChangeSet(policy: _mergePolicy, source: name, sourceID: ObjectIdentifier(self), batches: stagedBatches)
         var objects = SavedObjects()
         for object in changed.values {
             let pushed = PushedObject(

@@ -66,6 +66,8 @@ public final class ObjectContext: @unchecked Sendable {
     var changedCounts: [Int]
     /// For changed, not deleted objects: which of them point at a given destination.
     var refIndex: [RefKey: [ObjectID: Set<ObjectID>]] = [:]
+    /// Batch upserts not saved yet, in the order they were made.
+    var stagedBatches: [StagedBatch] = []
     /// Changes not yet announced to observers.
     var pending = PendingChanges()
     var processingScheduled = false
@@ -211,10 +213,10 @@ public final class ObjectContext: @unchecked Sendable {
         set { preconditionOnQueue(); _automaticallyMerges = newValue }
     }
 
-    /// Whether the context has unsaved changes.
+    /// Whether the context has unsaved changes (objects, or staged batch upserts).
     public var hasChanges: Bool {
         preconditionOnQueue()
-        return !changed.isEmpty
+        return !changed.isEmpty || !stagedBatches.isEmpty
     }
 
     /// The inserted objects not saved yet.

@@ -17,10 +17,22 @@ public struct ObjectID: Hashable, Sendable {
     public let entityName: String
     /// Positive: the row id. Negative: a temporary number, unique in this process.
     let key: Int64
+    /// For a temporary ID: where the root save that stores the object records its row id.
+    /// Every copy of the ID shares it, so a temporary ID resolves for as long as anyone holds
+    /// it, and the store keeps no map of them that could only grow.
+    let permanentKey: PermanentKey?
 
-    init(entityName: String, key: Int64) {
+    init(entityName: String, key: Int64, permanentKey: PermanentKey? = nil) {
         self.entityName = entityName
         self.key = key
+        self.permanentKey = permanentKey
+    }
+
+    /// The permanent ID once a root save has stored the object, else this ID.
+    var resolved: ObjectID {
+        guard let permanentKey else { return self }
+        let key = permanentKey.value.load(ordering: .acquiring)
+        return key > 0 ? ObjectID(entityName: entityName, key: key) : self
     }
 
     /// Whether the object has not been saved to the store yet.
@@ -40,7 +52,7 @@ public struct ObjectID: Hashable, Sendable {
     /// A fresh temporary ID. Later calls order after earlier ones.
     static func makeTemporary(entity: String) -> ObjectID {
         let n = temporaryCounter.wrappingAdd(1, ordering: .relaxed).newValue
-        return ObjectID(entityName: entity, key: -n)
+        return ObjectID(entityName: entity, key: -n, permanentKey: PermanentKey())
     }
 
     /// A URI naming the object in the given store, e.g. `x-poddoc://<store>/Item/p42`.
@@ -48,7 +60,8 @@ public struct ObjectID: Hashable, Sendable {
         URL(string: "x-poddoc://\(storeIdentifier)/\(entityName.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? entityName)/\(isTemporary ? "t\(-key)" : "p\(key)")")!
     }
 
-    /// Parses a URI made by ``uriRepresentation(storeIdentifier:)``.
+    /// Parses a URI made by ``uriRepresentation(storeIdentifier:)``. A temporary ID parsed
+    /// from a URI does not follow its object's save: look objects up by permanent URIs.
     ///
     /// - Returns: the store identifier and the ID, or nil when the URI is not one of ours.
     public static func parse(uri: URL) -> (storeIdentifier: String, id: ObjectID)? {
@@ -65,9 +78,19 @@ public struct ObjectID: Hashable, Sendable {
     }
 }
 
+/// The row id a temporary ``ObjectID`` became (0 until its object is saved to the store).
+final class PermanentKey: Sendable {
+    let value = Atomic<Int64>(0)
+}
+
 // MARK: - Hashable
 
 extension ObjectID {
+    /// The same entity and key (a temporary ID and the permanent one it became differ).
+    public static func == (lhs: ObjectID, rhs: ObjectID) -> Bool {
+        lhs.key == rhs.key && lhs.entityName == rhs.entityName
+    }
+
     /// Hashes the key only: IDs of different entities with the same key are rare in one
     /// table, and hashing the entity name too would double the cost of every lookup.
     public func hash(into hasher: inout Hasher) {

@@ -20,6 +20,9 @@ extension PersistentStore {
                 try db.inTransaction(.immediate) {
                     var writer = StoreWriter(store: self, db: db, changes: changes)
                     outcome = try writer.run()
+                    // Batch upserts after the objects, in the same transaction.
+                    let batches = BatchWriter(db: db)
+                    outcome.batches = try changes.batches.map { try batches.write($0.batch) }
                     return .commit
                 }
             }
@@ -31,8 +34,8 @@ extension PersistentStore {
             throw StoreError.sqlite(error, while: "saving")
         }
         if !outcome.permanentIDs.isEmpty {
-            aliases.withLock { aliases in
-                for (temporary, permanent) in outcome.permanentIDs { aliases[temporary] = permanent }
+            for (temporary, permanent) in outcome.permanentIDs {
+                temporary.permanentKey?.value.store(permanent.key, ordering: .releasing)
             }
             aliasGeneration.add(1, ordering: .releasing)
         }
@@ -45,8 +48,6 @@ private struct StoreWriter {
     let store: PersistentStore
     let db: Database
     let changes: ChangeSet
-    /// The store's aliases when the save began (read once, not once per row).
-    let aliases: [ObjectID: ObjectID]
     var assigned: [ObjectID: ObjectID] = [:]
     var outcome = PushOutcome()
     var conflicts: [MergeConflict] = []
@@ -66,7 +67,6 @@ private struct StoreWriter {
         self.store = store
         self.db = db
         self.changes = changes
-        self.aliases = store.aliases.withLock { $0 }
     }
 
     mutating func run() throws -> PushOutcome {
@@ -94,13 +94,7 @@ private struct StoreWriter {
         let byEntity = Dictionary(grouping: changes.inserted, by: \.id.entityName)
         for (entity, objects) in byEntity {
             let layout = store.model.layout(entity)
-            let sequence = try RawStatement(db, "SELECT last FROM _poddoc_sequence WHERE entity = ?")
-            sequence.bind(.text(entity), at: 1)
-            var last = try sequence.step() ? sequence.int64(0) : 0
-            sequence.reset()
-            let maximum = try RawStatement(db, "SELECT max(\"id\") FROM \(layout.table)")
-            if try maximum.step() { last = max(last, maximum.int64(0)) }
-            maximum.reset()
+            var last = try RowIDSequence.last(db, layout)
             for object in objects.sorted(by: { $0.id < $1.id }) {
                 if object.id.isTemporary {
                     last += 1
@@ -109,16 +103,13 @@ private struct StoreWriter {
                     last = max(last, object.id.key)
                 }
             }
-            let update = try RawStatement(db, "INSERT INTO _poddoc_sequence (entity, last) VALUES (?, ?) ON CONFLICT(entity) DO UPDATE SET last = excluded.last")
-            update.bind(.text(entity), at: 1)
-            update.bind(.integer(last), at: 2)
-            try update.execute()
+            try RowIDSequence.record(db, layout, last: last)
         }
     }
 
     private func permanent(_ id: ObjectID) -> ObjectID {
         guard id.isTemporary else { return id }
-        return assigned[id] ?? aliases[id] ?? id
+        return assigned[id] ?? id.resolved
     }
 
     /// The row with every reference permanent.

@@ -54,9 +54,8 @@ public final class PersistentStore: Sendable {
     /// A unique identifier of this store, made when it was created; used in object URIs.
     public let identifier: String
     let database: DatabaseQueue
-    /// Temporary IDs that became permanent, shared by every context of this store.
-    let aliases = Mutex<[ObjectID: ObjectID]>([:])
-    /// Bumped whenever `aliases` grows, so contexts know to rename their objects.
+    /// Bumped whenever a root save makes temporary IDs permanent, so contexts know to rename
+    /// their objects.
     let aliasGeneration = Atomic<Int>(0)
 
     /// Opens (or creates) a store.
@@ -117,8 +116,7 @@ public final class PersistentStore: Sendable {
 
     /// The permanent ID for `id`, if the root context has saved it.
     func resolve(_ id: ObjectID) -> ObjectID {
-        guard id.isTemporary else { return id }
-        return aliases.withLock { $0[id] } ?? id
+        id.resolved
     }
 
     /// Runs `body` with the database connection, for reads poddoc does not model (reports,

@@ -11,36 +11,58 @@ struct BatchOutcome: Sendable {
     var checkpoint: ImportCheckpoint
 }
 
+/// A batch of pages ready to save: their specs as one batch upsert, and the checkpoint that
+/// counts them.
+struct PreparedBatch: Sendable {
+    let upsert: BatchUpsert
+    let checkpoint: ImportCheckpoint
+    var outcome: BatchOutcome
+}
+
 // MARK: - Saving a batch of pages
 
 extension SpecsImporter {
     private typealias E = PodSpecsSchema.PodSpecEntity
 
-    /// Saves a batch of pages and its checkpoint: one find-or-create on the worker, a save into
-    /// its parent, then the save to disk (one transaction for both).
-    func commit(_ batch: (pages: [SpecsPage], repeated: Int), checkpoint: ImportCheckpoint) -> Task<BatchOutcome, any Error> {
+    /// Turns a batch of pages into rows: run by the importing task while the previous batch
+    /// is being written, so the conversion overlaps the store's work.
+    ///
+    /// - Throws: ``CommitFailure`` when the store's model has no `PodSpec` entity.
+    func prepare(_ batch: (pages: [SpecsPage], repeated: Int), checkpoint: ImportCheckpoint) throws -> PreparedBatch {
+        var outcome = BatchOutcome(pages: batch.pages.count, repeated: batch.repeated, checkpoint: checkpoint)
+        var upsert: BatchUpsert
+        do {
+            upsert = try BatchUpsert(E.name, key: E.key, model: worker.store.model)
+        } catch {
+            throw CommitFailure(error: PodSpecsError.wrapping(error, while: "import pod specs into a store without the pod specs model"))
+        }
+        upsert.reserveCapacity(batch.pages.reduce(0) { $0 + $1.specs.count })
+        for page in batch.pages {
+            for spec in page.specs { upsert.append { spec.write(to: &$0) } }
+            outcome.rejected += page.rejected
+            outcome.skipped += page.skipped
+        }
+        return PreparedBatch(upsert: upsert, checkpoint: checkpoint, outcome: outcome)
+    }
+
+    /// Saves a prepared batch and its checkpoint: both staged on the worker and saved into its
+    /// parent, then the save to disk writes them in one transaction.
+    func commit(_ batch: PreparedBatch) -> Task<BatchOutcome, any Error> {
         let worker = worker, saveParent = saveParent
         return Task {
-            var specs: [PodSpec] = []
-            specs.reserveCapacity(batch.pages.reduce(0) { $0 + $1.specs.count })
-            var outcome = BatchOutcome(pages: batch.pages.count, repeated: batch.repeated, checkpoint: checkpoint)
-            for page in batch.pages {
-                specs += page.specs
-                outcome.rejected += page.rejected
-                outcome.skipped += page.skipped
-            }
-            let keys = specs.map(\.key)
-            let found = try await worker.perform { [specs] ctx in
-                let result = try ctx.findOrCreate(E.name, key: E.key, keys: keys) { object, index, _ in
-                    specs[index].write(to: object)
-                }
-                try checkpoint.write(in: ctx)
+            let receipt = try await worker.perform { ctx in
+                let receipt = try ctx.upsert(batch.upsert)
+                try batch.checkpoint.write(in: ctx)
                 try ctx.save()
-                return (result.created.count, result.updated.count)
+                return receipt
             }
-            outcome.created = found.0
-            outcome.updated = found.1
             try await saveParent()
+            guard let result = receipt.result else {
+                throw PodSpecsError(.store, "The save after page \(batch.checkpoint.lastCompletedPage) did not write its specs to the store. Resume the import to save them.")
+            }
+            var outcome = batch.outcome
+            outcome.created = result.created.count
+            outcome.updated = result.updated.count
             return outcome
         }
     }

@@ -118,12 +118,13 @@ public final class SpecsImporter: Sendable {
             for try await page in pages {
                 pending.add(page)
                 guard pending.specCount >= options.specsPerSave || run.sinceLastSave >= options.maximumSaveInterval else { continue }
+                let batch = pending.take()
+                let prepared = try prepare(batch, checkpoint: run.checkpoint(after: batch.pages, complete: false))
                 if let previous = inFlight {
                     inFlight = nil
                     try await run.record(previous)
                 }
-                let batch = pending.take()
-                inFlight = commit(batch, checkpoint: run.checkpoint(after: batch.pages, complete: false))
+                inFlight = commit(prepared)
                 run.startedSave()
             }
         } catch let failure as CommitFailure {
@@ -136,7 +137,7 @@ public final class SpecsImporter: Sendable {
             if let previous = inFlight { try await run.record(previous) }
             let batch = pending.take()
             if !batch.pages.isEmpty || sourceFailure == nil {
-                try await run.record(commit(batch, checkpoint: run.checkpoint(after: batch.pages, complete: sourceFailure == nil)))
+                try await run.record(commit(prepare(batch, checkpoint: run.checkpoint(after: batch.pages, complete: sourceFailure == nil))))
             }
         } catch let failure as CommitFailure {
             throw failure.error

@@ -11,6 +11,15 @@ extension PodSpec {
     /// - Precondition: `object` is a ``PodSpecsSchema/PodSpecEntity`` object, used on its
     ///   context's queue.
     public func write(to object: ManagedObject) {
+        var object = object
+        write(to: &object)
+    }
+
+    /// Writes every field (the key included) into a `PodSpec` object or a row of a
+    /// ``PodDocStore/BatchUpsert`` of `PodSpec`s.
+    ///
+    /// - Precondition: `object` is of the ``PodSpecsSchema/PodSpecEntity`` entity.
+    public func write(to object: inout some AttributeSettable) {
         object[E.key] = key
         object[E.nameKey] = name
         object[E.version] = version

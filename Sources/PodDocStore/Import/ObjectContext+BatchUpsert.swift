@@ -1,0 +1,60 @@
+// MARK: - Batch upserts
+
+extension ObjectContext {
+    /// Stages a batch upsert: its rows go to the parent with the next ``save()``, and the root
+    /// context's save writes them to the store in the same transaction as its other changes.
+    /// See ``BatchUpsert`` for the semantics; no undo is recorded.
+    ///
+    /// - Returns: the receipt whose ``BatchUpsertReceipt/result`` the root's save fills in.
+    /// - Throws: ``StoreError``: `.validation` when a row lacks its key or a required
+    ///   attribute, `.invalidModel` when the batch was made for another model. Nothing is
+    ///   staged then.
+    public func upsert(_ batch: BatchUpsert) throws -> BatchUpsertReceipt {
+        preconditionOnQueue()
+        guard model.entity(named: batch.entityName)?.attributes == batch.layout.attributes else {
+            throw StoreError.invalidModel("This batch upsert was made for another model than the one of context '\(name)'; make it with the context's model.")
+        }
+        try batch.validate()
+        let receipt = BatchUpsertReceipt()
+        if batch.isEmpty {
+            receipt.fulfil(BatchUpsertResult())
+        } else {
+            stagedBatches.append(StagedBatch(batch: batch, receipt: receipt))
+        }
+        return receipt
+    }
+
+    /// After a save: the batches it carried leave this context; a root context fills in their
+    /// receipts and brings its own registered objects up to date with what it wrote.
+    func finishBatches(_ changes: ChangeSet, _ outcome: PushOutcome) {
+        guard !changes.batches.isEmpty else { return }
+        stagedBatches.removeFirst(changes.batches.count)
+        guard case .store = parent else { return }
+        for (staged, written) in zip(changes.batches, outcome.batches) { staged.receipt.fulfil(written.result) }
+        mergeWrittenBatches(outcome.batches)
+    }
+
+    /// Tells observers about the rows of written batches and updates the registered objects
+    /// among them (their unsaved changes stay on top). Rows of objects this context does not
+    /// hold cost a dictionary lookup each; nothing is materialised for them.
+    func mergeWrittenBatches(_ batches: [WrittenBatch]) {
+        for written in batches {
+            if pending.isRecording {
+                for id in written.result.created { pending.inserted(id) }
+            }
+            guard !registry.isEmpty || pending.isRecording else { continue }
+            let batch = written.batch
+            let width = batch.layout.attributes.count
+            for index in 0..<batch.count {
+                let id = written.id(ofRow: index)
+                // (Rows created by the batch are pending inserts already: `updated` skips them.)
+                guard let object = registry[id], !object.isFault, var row = object.snapshot else {
+                    pending.updated(id)
+                    continue
+                }
+                for field in batch.columns { row.values[field] = batch.values[index * width + field] }
+                mergeSavedRow(VersionedRow(id: id, row: row, version: written.versions[index]), into: object)
+            }
+        }
+    }
+}
