@@ -85,7 +85,7 @@ extension ManagedDocument {
         guard !state.contains(.editingDisabled) else {
             throw DocumentError(.readOnly, "\(displayName) was opened read-only; save a copy elsewhere instead.", path: fileURL?.path)
         }
-        while let running = runningSave { _ = try? await running.value }
+        await waitForRunningSave()
         // Nothing to write: a save changes nothing on disk (two exports stay identical).
         // (A worker's save into the root may not have been counted yet: ask the root too.)
         var needed = hasUnsavedChanges || (kind == .save && workingCopyIsDirty) || overwritingConflict
@@ -136,12 +136,22 @@ extension ManagedDocument {
         }
     }
 
+    /// Waits until no save runs. A finished save stays in `runningSave` until the call that
+    /// started it resumes on the main actor: yielding lets it, where awaiting the finished task
+    /// again would return at once and spin (an import's autosave meeting the timer's did).
+    func waitForRunningSave() async {
+        while let running = runningSave {
+            _ = try? await running.value
+            await Task.yield()
+        }
+    }
+
     /// Hashes the store into the metadata if autosaves left the hash behind (before copies and
     /// when closing, so that a document at rest always has a current hash).
     ///
     /// - Throws: ``DocumentError`` (`.store`, `.fileSystem`).
     func updateStoreHash() async throws {
-        while let running = runningSave { _ = try? await running.value }
+        await waitForRunningSave()
         guard !metadata.isStoreHashCurrent, !state.contains(.editingDisabled) else { return }
         let files = self.files, store = self.store, previous = metadata, stamped = stampedFile
         do {
