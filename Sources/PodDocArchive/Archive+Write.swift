@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import PodDocFileSystem
 
@@ -56,7 +55,8 @@ extension Archive {
 
     /// Writes the tree and its manifest in sorted order. When the manifest sorts after every
     /// other entry (as in a document, whose top-level names are capitalised) the files are
-    /// hashed while they are archived; otherwise the manifest is computed first.
+    /// hashed while they are archived (on another thread, beside the compression); otherwise
+    /// the manifest is computed first.
     private static func writeWithManifest(_ tree: SourceTree, from directory: URL, writer: LibArchiveWriter,
                                           excluding: Set<String>, fileSystem: FileSystem) throws {
         let name = Manifest.fileName
@@ -80,9 +80,9 @@ extension Archive {
                 try writer.add(item, fileSystem: fileSystem)
                 continue
             }
-            var hasher = SHA256()
-            try writer.add(item, fileSystem: fileSystem) { hasher.update(bufferPointer: $0) }
-            entries.append(Manifest.Entry(path: item.path.string, sha256: FileDigest.hex(hasher.finalize())))
+            let hasher = BackgroundHasher()
+            try writer.add(item, fileSystem: fileSystem) { hasher.update($0) }
+            entries.append(Manifest.Entry(path: item.path.string, sha256: hasher.finish()))
             total += item.size
         }
         try writer.addFile(named: name, contents: Manifest(entries: entries, totalBytes: total).serialized())
