@@ -5,6 +5,21 @@ import XCTest
 /// `poddoc open`: the shell through standard input, `-c`, and a pseudo-terminal; autosave,
 /// SIGKILL and SIGTERM; recovery of an archive's autosaved work.
 final class ShellTests: CommandLineTestCase {
+    /// The shells' standard inputs, kept open until the test ends (closing one is Ctrl-D).
+    private var inputs: [Pipe] = []
+
+    /// A shell kept running on a new document of `kind`, with `lines` typed on its standard input.
+    private func openShell(_ name: String, kind: String = "outline", autosave: String, typing lines: String)
+        throws -> (document: String, shell: Process, stdout: OutputCollector, stderr: OutputCollector) {
+        let doc = path(name)
+        try succeed("new", doc, "--kind", kind)
+        let input = Pipe()
+        let (shell, out, errors) = try start(["open", doc, "--autosave-interval", autosave], stdin: input.fileHandleForReading)
+        input.fileHandleForWriting.write(Data(lines.utf8))
+        inputs.append(input)
+        return (doc, shell, out, errors)
+    }
+
     func testScriptOnStandardInputWithUndoAndRedo() throws {
         let doc = path("Notes.poddoc")
         try succeed("new", doc, "--kind", "outline")
@@ -68,11 +83,7 @@ final class ShellTests: CommandLineTestCase {
     }
 
     func testAutosavedEditsSurviveSIGKILL() throws {
-        let doc = path("Notes.poddoc")
-        try succeed("new", doc, "--kind", "outline")
-        let input = Pipe()
-        let (shell, _, errors) = try start(["open", doc, "--autosave-interval", "0.2"], stdin: input.fileHandleForReading)
-        input.fileHandleForWriting.write(Data("add Groceries\nadd Milk --under 1\n".utf8))
+        let (doc, shell, _, errors) = try openShell("Notes.poddoc", autosave: "0.2", typing: "add Groceries\nadd Milk --under 1\n")
         XCTAssertTrue(errors.wait(for: "autosaved Notes.poddoc"), "an autosave line: \(errors.current)")
         kill(shell.processIdentifier, SIGKILL)
         shell.waitUntilExit()
@@ -82,11 +93,7 @@ final class ShellTests: CommandLineTestCase {
     }
 
     func testSIGTERMSavesAndCloses() throws {
-        let doc = path("Notes.poddoc")
-        try succeed("new", doc, "--kind", "outline")
-        let input = Pipe()
-        let (shell, out, errors) = try start(["open", doc, "--autosave-interval", "0"], stdin: input.fileHandleForReading)
-        input.fileHandleForWriting.write(Data("add Unsaved\n".utf8))
+        let (doc, shell, out, errors) = try openShell("Notes.poddoc", autosave: "0", typing: "add Unsaved\n")
         XCTAssertTrue(out.wait(for: "Add \"Unsaved\""))
         shell.terminate()
         shell.waitUntilExit()
@@ -96,11 +103,7 @@ final class ShellTests: CommandLineTestCase {
     }
 
     func testArchiveWorkIsRecoveredAfterACrash() throws {
-        let doc = path("Notes.poddoc.tar.zst")
-        try succeed("new", doc, "--kind", "outline")
-        let input = Pipe()
-        let (shell, _, errors) = try start(["open", doc, "--autosave-interval", "0.2"], stdin: input.fileHandleForReading)
-        input.fileHandleForWriting.write(Data("add \"Autosaved elsewhere\"\n".utf8))
+        let (doc, shell, _, errors) = try openShell("Notes.poddoc.tar.zst", autosave: "0.2", typing: "add \"Autosaved elsewhere\"\n")
         XCTAssertTrue(errors.wait(for: "autosaved"), errors.current)
         kill(shell.processIdentifier, SIGKILL)
         shell.waitUntilExit()
