@@ -1,6 +1,7 @@
 import ArgumentParser
 import Outliner
 import PodDocDocument
+import PodDocStore
 
 /// `mv PATH --under PATH [--at N]`.
 struct MoveItem: DocumentOperation {
@@ -25,38 +26,46 @@ struct MoveItem: DocumentOperation {
     }
 }
 
-/// `indent PATH`: make an item a child of the item above it.
-struct IndentItem: DocumentOperation {
-    static let name = "indent"
-    static let abstract = "Make an item the last child of the item above it."
-    static let kind: DocumentKind? = .outline
-    static let changesDocument = true
+/// An edit of one item named by its path, with nothing else to say: `indent`, `outdent`.
+protocol SingleItemEdit: DocumentOperation {
+    /// The item's path.
+    var path: String { get }
+    /// Makes the edit.
+    @MainActor static func edit(_ id: ObjectID, in outline: OutlineStore) throws
+}
 
-    @Argument(help: "The item.")
-    var path: String
+extension SingleItemEdit {
+    static var kind: DocumentKind? { .outline }
+    static var changesDocument: Bool { true }
 
+    @MainActor
     func perform(in session: DocumentSession) async throws {
         let id = try session.item(at: path)
-        try session.outline().indent(id)
+        try Self.edit(id, in: session.outline())
         try session.reportEdit(at: id)
     }
 }
 
-/// `outdent PATH`: make an item a sibling of its parent.
-struct OutdentItem: DocumentOperation {
-    static let name = "outdent"
-    static let abstract = "Make an item follow its parent, one level up."
-    static let kind: DocumentKind? = .outline
-    static let changesDocument = true
+/// `indent PATH`: make an item a child of the item above it.
+struct IndentItem: SingleItemEdit {
+    static let name = "indent"
+    static let abstract = "Make an item the last child of the item above it."
 
     @Argument(help: "The item.")
     var path: String
 
-    func perform(in session: DocumentSession) async throws {
-        let id = try session.item(at: path)
-        try session.outline().outdent(id)
-        try session.reportEdit(at: id)
-    }
+    static func edit(_ id: ObjectID, in outline: OutlineStore) throws { try outline.indent(id) }
+}
+
+/// `outdent PATH`: make an item a sibling of its parent.
+struct OutdentItem: SingleItemEdit {
+    static let name = "outdent"
+    static let abstract = "Make an item follow its parent, one level up."
+
+    @Argument(help: "The item.")
+    var path: String
+
+    static func edit(_ id: ObjectID, in outline: OutlineStore) throws { try outline.outdent(id) }
 }
 
 /// `rm PATH`: delete an item and everything below it.
