@@ -118,24 +118,28 @@ final class ShellTests: CommandLineTestCase {
         XCTAssertEqual(try succeed("recover", "--json").json(RecoverShape.self).waiting.count, 0)
     }
 
-    func testTerminalSessionWithPromptAndLineEditing() throws {
-        let doc = path("Notes.poddoc")
-        try succeed("new", doc, "--kind", "outline")
+    /// `poddoc` with its standard input, output and error on a new pseudo-terminal.
+    private func startOnTerminal(_ arguments: [String]) throws -> (Process, screen: OutputCollector, keyboard: FileHandle) {
         var primary: Int32 = -1, secondary: Int32 = -1
         XCTAssertEqual(openpty(&primary, &secondary, nil, nil, nil), 0)
         let terminal = FileHandle(fileDescriptor: secondary, closeOnDealloc: true)
         let process = Process()
         process.executableURL = try Self.binary()
-        process.arguments = ["open", doc, "--autosave-interval", "0"]
+        process.arguments = arguments
         process.environment = environment.merging(["TERM": "dumb"]) { $1 }
         process.standardInput = terminal
         process.standardOutput = terminal
         process.standardError = terminal
         try process.run()
         try terminal.close()
-        let screen = OutputCollector(FileHandle(fileDescriptor: primary, closeOnDealloc: false))
-        let keyboard = FileHandle(fileDescriptor: primary, closeOnDealloc: false)
-        defer { Glibc.close(primary) }
+        let keyboard = FileHandle(fileDescriptor: primary, closeOnDealloc: true)
+        return (process, OutputCollector(keyboard), keyboard)
+    }
+
+    func testTerminalSessionWithPromptAndLineEditing() throws {
+        let doc = path("Notes.poddoc")
+        try succeed("new", doc, "--kind", "outline")
+        let (process, screen, keyboard) = try startOnTerminal(["open", doc, "--autosave-interval", "0"])
 
         XCTAssertTrue(screen.wait(for: "Notes.poddoc> "), "the prompt: \(screen.current)")
         keyboard.write(Data("add Grocerx\u{7F}ies\r".utf8))  // a typo, erased with backspace
@@ -147,5 +151,39 @@ final class ShellTests: CommandLineTestCase {
         process.waitUntilExit()
         XCTAssertEqual(process.terminationStatus, 0, screen.current)
         XCTAssertEqual(try succeed("outline", "tree", doc).stdout, "1. Groceries\n")
+    }
+
+    func testCtrlCCancelsTheRunningCommandNotTheShell() throws {
+        // A server that accepts connections and never answers: the import waits on it.
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { Glibc.close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        try withUnsafeMutablePointer(to: &address) { pointer in
+            try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
+                guard bind(listener, raw, length) == 0, listen(listener, 4) == 0, getsockname(listener, raw, &length) == 0 else {
+                    throw XCTSkip("cannot listen on loopback")
+                }
+            }
+        }
+        let port = UInt16(bigEndian: address.sin_port)
+        let doc = path("Specs.poddoc")
+        try succeed("new", doc, "--kind", "pods")
+        let (process, screen, keyboard) = try startOnTerminal(["open", doc, "--autosave-interval", "0"])
+        XCTAssertTrue(screen.wait(for: "Specs.poddoc> "), screen.current)
+        keyboard.write(Data("import --from http://127.0.0.1:\(port)/specs\r".utf8))
+        Thread.sleep(forTimeInterval: 0.5)
+        // Ctrl-C: the signal the terminal sends (Process does not make the pseudo-terminal the
+        // child's controlling terminal, so typing \u{03} would only echo ^C).
+        kill(process.processIdentifier, SIGINT)
+        XCTAssertTrue(screen.wait(for: "Interrupted"), screen.current)
+        XCTAssertTrue(screen.wait(for: "Specs.poddoc> ", count: 2), "the shell goes on: \(screen.current)")
+        keyboard.write(Data("count\r".utf8))
+        XCTAssertTrue(screen.wait(for: "0 specs"), screen.current)
+        keyboard.write(Data("quit\r".utf8))
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0, screen.current)
     }
 }

@@ -7,8 +7,8 @@ import PodDocDocument
 /// them on the main actor, where the document lives, while autosave runs on its timer.
 ///
 /// Ctrl-C cancels the running command; Ctrl-D or `quit` saves and closes; SIGTERM and SIGHUP
-/// save and close too. A failed command does not stop the shell: it reports one line, and
-/// the shell's exit status is that of the first failure.
+/// save and close too. A failed command does not stop the shell: it reports one line; a
+/// script's exit status (standard input not a terminal, or `-c`) is that of the first failure.
 @MainActor
 final class Shell {
     let session: DocumentSession
@@ -46,7 +46,8 @@ final class Shell {
             if interactive && !quitting { output.message("") }
         }
         await close()
-        return firstFailure ?? .success
+        // On a terminal the user saw each failure; a script's status is its first failure.
+        return interactive ? .success : firstFailure ?? .success
     }
 
     // MARK: - The document's events
