@@ -70,6 +70,17 @@ final class ShellTests: CommandLineTestCase {
         XCTAssertEqual(try succeed("outline", "tree", doc).stdout, "1. A\n  1. B\n")
     }
 
+    /// Redo of an add after a save: the item is listed under its parent again, and moving it
+    /// works (the redone item pointed to its parent's temporary ID from before the save).
+    func testRedoAfterASaveListsTheItem() throws {
+        let doc = path("Notes.poddoc")
+        try succeed("new", doc, "--kind", "outline")
+        let result = try run(["open", doc, "-c", "add A; add W; undo; save; redo; ls; mv 2 --under 1"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdout.contains("1. A\n2. W\n"), result.stdout)
+        XCTAssertEqual(try succeed("outline", "tree", doc).stdout, "1. A\n  1. W\n")
+    }
+
     func testPodsShell() throws {
         let doc = path("Specs.poddoc")
         try succeed("new", doc, "--kind", "pods")
