@@ -63,6 +63,17 @@ final class PodsCommandTests: CommandLineTestCase {
         try fail(66, "save", path("A.poddoc"), "--as", path("A.zip"))
     }
 
+    /// `serve` also serves a pods document (read-only, so it can be served while edited).
+    func testServeADocument() throws {
+        let doc = path("Served.poddoc")
+        try succeed("new", doc, "--kind", "pods")
+        try succeed("import", doc, "--from", Self.sampleSpecs)
+        let (server, out, err) = try start(["serve", doc, "--port", "0", "--json"])
+        defer { if server.isRunning { server.terminate() } }
+        XCTAssertTrue(out.wait(for: "\n"), "serve printed its URL: \(err.current)")
+        XCTAssertEqual(try RunResult(status: 0, stdout: out.current, stderr: "").json(ServeShape.self).specs, 300)
+    }
+
     func testServeAndImportOverLoopback() throws {
         let (server, out, err) = try start(["serve", Self.sampleSpecs, "--port", "0", "--page-size", "50", "--json"])
         defer { if server.isRunning { server.terminate() } }

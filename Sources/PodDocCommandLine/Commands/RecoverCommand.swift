@@ -39,10 +39,7 @@ struct RecoverCommand: PodDocCommand {
             output.emit(Shape(waiting: waiting, recovered: nil, discarded: nil), text: lines.isEmpty ? "No work is waiting for recovery." : lines.joined(separator: "\n"))
             return
         }
-        var location = DocumentArgument()
-        location.document = document
-        location.recover = !discard
-        location.discard = discard
+        let location = try DocumentArgument.parse([document, discard ? "--discard" : "--recover"])
         let opened = try await DocumentAccess.open(location, mode: .edit(autosave: nil), command: "poddoc recover")
         if !discard, opened.fileURL != nil {
             try await Progress.watching("recover") { try await opened.save() }

@@ -61,8 +61,7 @@ struct ServeCommand: PodDocCommand {
         let isDocument = url.pathExtension == "poddoc" || DocumentFormat(inferringFrom: url).isArchive
             || FileManager.default.fileExists(atPath: url.appendingPathComponent("DocumentMetadata.json").path)
         if isDocument {
-            var location = DocumentArgument()
-            location.document = source
+            let location = try DocumentArgument.parse([source])
             let document = try await DocumentAccess.open(location, mode: .read, kind: .pods, command: "poddoc serve")
             return (try StoreSpecsCatalog(store: document.rootContext.store), document)
         }
