@@ -17,6 +17,8 @@ let package = Package(
         .library(name: "PodDocDocument", targets: ["PodDocDocument"]),
         .library(name: "PodSpecs", targets: ["PodSpecs"]),
         .library(name: "PodDocContent", targets: ["PodDocContent"]),
+        .library(name: "PodDocCommandLine", targets: ["PodDocCommandLine"]),
+        .executable(name: "poddoc", targets: ["poddoc"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -26,6 +28,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         // MARK: Object store (Core Data's job)
@@ -55,6 +58,7 @@ let package = Package(
             dependencies: [
                 "PodDocStore", "PodDocFileSystem", "PodDocArchive",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strictSettings),
 
@@ -77,6 +81,17 @@ let package = Package(
 
         // MARK: Documents of each kind (the layer tools build on)
         .target(name: "PodDocContent", dependencies: ["PodDocDocument", "PodSpecs", "Outliner", "PodDocStore"], swiftSettings: strictSettings),
+
+        // MARK: The command line
+        .systemLibrary(name: "CEditLine", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
+        .target(
+            name: "PodDocCommandLine",
+            dependencies: [
+                "PodDocContent", "PodDocDocument", "PodDocFileSystem", "PodSpecs", "Outliner", "PodDocStore", "CEditLine",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings),
+        .executableTarget(name: "poddoc", dependencies: ["PodDocCommandLine"], swiftSettings: strictSettings),
 
         // MARK: Examples
         .executableTarget(name: "store-tour", dependencies: ["PodDocStore"], path: "Examples/StoreTour", swiftSettings: strictSettings),
@@ -109,6 +124,10 @@ let package = Package(
         .testTarget(
             name: "PodDocContentTests",
             dependencies: ["PodDocContent", "PodDocDocument", "PodSpecs", "Outliner", "PodDocStore", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "PodDocCommandLineTests",
+            dependencies: ["poddoc", "PodDocContent", "PodDocDocument", "PodSpecs", "Outliner", "PodDocStore"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "PodSpecsTests",

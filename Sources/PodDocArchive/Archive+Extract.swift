@@ -64,7 +64,7 @@ extension Archive {
                         limits: limits, fileSystem: fileSystem)
                     try extraction.run()
                     try verifyManifest(
-                        in: staging, present: extraction.registry.containsFile(Manifest.fileName),
+                        in: staging, present: extraction.registry.containsFile(Manifest.fileName), digests: extraction.digests,
                         policy: manifestPolicy, archivePath: archivePath, fileSystem: fileSystem)
                 }
             }
@@ -91,7 +91,8 @@ extension Archive {
     }
 
     private static func verifyManifest(
-        in staging: URL, present: Bool, policy: ManifestPolicy, archivePath: String, fileSystem: FileSystem
+        in staging: URL, present: Bool, digests: [String: FileDigest.Result], policy: ManifestPolicy, archivePath: String,
+        fileSystem: FileSystem
     ) throws {
         guard present else {
             guard policy == .require else { return }
@@ -101,7 +102,7 @@ extension Archive {
                 archive: archivePath, entry: Manifest.fileName)
         }
         do {
-            _ = try Manifest.verify(directory: staging, describedAs: "the archive '\(archivePath)'", fileSystem: fileSystem)
+            _ = try Manifest.verify(directory: staging, describedAs: "the archive '\(archivePath)'", digests: digests, fileSystem: fileSystem)
         } catch var error as ArchiveError {
             error.archive = archivePath
             throw error

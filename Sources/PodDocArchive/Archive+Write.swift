@@ -29,13 +29,18 @@ extension Archive {
     ) throws {
         let format = try format ?? ArchiveFormat(inferringFrom: archive)
         try options.validate(archive: archive.path)
-        let tree = try SourceTree(scanning: directory, excluding: options.excludedPaths, fileSystem: fileSystem)
+        let excluded = options.includesManifest ? options.excludedPaths.union([Manifest.fileName]) : options.excludedPaths
+        let tree = try SourceTree(scanning: directory, excluding: excluded, fileSystem: fileSystem)
         do {
             try fileSystem.write(to: archive) { sink in
                 try withUTF8Locale {
                     let writer = try LibArchiveWriter(format: format, options: options, sink: sink, archivePath: archive.path)
-                    for item in tree.items {
-                        try writer.add(item, fileSystem: fileSystem)
+                    if options.includesManifest {
+                        try writeWithManifest(tree, from: directory, writer: writer, excluding: options.excludedPaths, fileSystem: fileSystem)
+                    } else {
+                        for item in tree.items {
+                            try writer.add(item, fileSystem: fileSystem)
+                        }
                     }
                     try writer.close()
                 }
@@ -46,5 +51,40 @@ extension Archive {
                 message: "Could not write the archive '\(archive.path)': \(error.message)",
                 archive: archive.path, cause: error)
         }
+    }
+
+    /// Writes the tree and its manifest in sorted order. When the manifest sorts after every
+    /// other entry (as in a document, whose top-level names are capitalised) the files are
+    /// hashed while they are archived (on another thread, beside the compression); otherwise
+    /// the manifest is computed first.
+    private static func writeWithManifest(_ tree: SourceTree, from directory: URL, writer: LibArchiveWriter,
+                                          excluding: Set<String>, fileSystem: FileSystem) throws {
+        let name = Manifest.fileName
+        let sortsLast = tree.items.allSatisfy { $0.path.string.utf8.lexicographicallyPrecedes(name.utf8) }
+        guard sortsLast else {
+            let manifest = try Manifest.compute(for: directory, excluding: excluding, fileSystem: fileSystem)
+            var manifestWritten = false
+            for item in tree.items {
+                if !manifestWritten, name.utf8.lexicographicallyPrecedes(item.path.string.utf8) {
+                    try writer.addFile(named: name, contents: manifest.serialized())
+                    manifestWritten = true
+                }
+                try writer.add(item, fileSystem: fileSystem)
+            }
+            return
+        }
+        var entries: [Manifest.Entry] = []
+        var total: Int64 = 0
+        for item in tree.items {
+            guard item.kind == .file else {
+                try writer.add(item, fileSystem: fileSystem)
+                continue
+            }
+            let hasher = BackgroundHasher()
+            try writer.add(item, fileSystem: fileSystem) { hasher.update($0) }
+            entries.append(Manifest.Entry(path: item.path.string, sha256: hasher.finish()))
+            total += item.size
+        }
+        try writer.addFile(named: name, contents: Manifest(entries: entries, totalBytes: total).serialized())
     }
 }

@@ -15,16 +15,23 @@ public struct ArchiveWriteOptions: Sendable, Hashable {
     /// them.
     public var excludedPaths: Set<String>
 
+    /// Whether to add a ``Manifest`` (`manifest-sha256.txt`) covering every file of the
+    /// archive. The files are hashed as they are archived, in the same read, so the manifest
+    /// costs no second pass over the tree.
+    public var includesManifest: Bool
+
     /// Creates options.
     ///
     /// - Parameters:
     ///   - modificationTime: The time stamped on every entry, in seconds since 1970 (UTC).
     ///   - zstdLevel: The zstd compression level, 1...19.
     ///   - excludedPaths: Relative paths left out of the archive.
-    public init(modificationTime: Int64, zstdLevel: Int = 3, excludedPaths: Set<String> = []) {
+    ///   - includesManifest: Whether to add `manifest-sha256.txt`.
+    public init(modificationTime: Int64, zstdLevel: Int = 3, excludedPaths: Set<String> = [], includesManifest: Bool = false) {
         self.modificationTime = modificationTime
         self.zstdLevel = zstdLevel
         self.excludedPaths = excludedPaths
+        self.includesManifest = includesManifest
     }
 
     /// The supported zstd levels.

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Glibc
 import PodDocFileSystem
@@ -18,6 +19,9 @@ struct Extraction {
     private let archiveSize: Int64
     private let fileSystem: FileSystem
     private(set) var registry = NameRegistry()
+    /// The SHA-256 of every file extracted, by path, taken as it was written (so verifying the
+    /// manifest reads nothing again).
+    private(set) var digests: [String: FileDigest.Result] = [:]
     private var entryCount = 0
     private var createdCount = 0
     private var totalBytes: Int64 = 0
@@ -82,15 +86,21 @@ struct Extraction {
             try fileSystem.createDirectory(at: url(of: folder))
         }
         guard kind == .file else { return }
+        var hasher = SHA256()
+        var size: Int64 = 0
         try fileSystem.createFile(at: url(of: path)) { sink in
             while true {
                 let count = try reader.readData(into: buffer, entry: name)
                 if count == 0 { break }
                 totalBytes += Int64(count)
+                size += Int64(count)
                 try checkBudget(after: 0)
-                try sink.write(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+                let chunk = UnsafeRawBufferPointer(rebasing: buffer[..<count])
+                hasher.update(bufferPointer: chunk)
+                try sink.write(chunk)
             }
         }
+        digests[path.string] = (FileDigest.hex(hasher.finalize()), size)
     }
 
     private func checkedPath(_ header: LibArchiveReader.Header) throws -> EntryPath {

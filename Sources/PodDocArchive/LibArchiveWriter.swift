@@ -88,24 +88,15 @@ final class LibArchiveWriter {
     ///
     /// - Throws: ``ArchiveError`` naming the entry; ``ArchiveError/Code-swift.struct/sourceChanged``
     ///   if the file's size changed since the tree was scanned.
-    func add(_ item: SourceTree.Item, fileSystem: FileSystem) throws {
+    func add(_ item: SourceTree.Item, fileSystem: FileSystem, observing observe: ((UnsafeRawBufferPointer) -> Void)? = nil) throws {
         let name = item.path.string
-        archive_entry_clear(entry)
-        archive_entry_set_pathname_utf8(entry, name)
-        archive_entry_set_filetype(entry, UInt32(item.kind == .directory ? Glibc.S_IFDIR : Glibc.S_IFREG))
-        archive_entry_set_perm(entry, item.kind == .directory ? 0o755 : 0o644)
-        archive_entry_set_uid(entry, 0)
-        archive_entry_set_gid(entry, 0)
-        archive_entry_set_mtime(entry, time_t(modificationTime), 0)
-        if item.kind == .file {
-            archive_entry_set_size(entry, item.size)
-        }
-        try check(archive_write_header(handle, entry), "write the header of \(quoted(name))", entry: name)
+        try writeHeader(name, isDirectory: item.kind == .directory, size: item.size)
         if item.kind == .file {
             var written: Int64 = 0
             try fileSystem.readFile(at: item.url) { chunk in
                 written += Int64(chunk.count)
                 guard written <= item.size else { throw sourceChanged(item) }
+                observe?(chunk)
                 try writeData(chunk, entry: name)
             }
             guard written == item.size else { throw sourceChanged(item) }
@@ -114,12 +105,34 @@ final class LibArchiveWriter {
     }
 
     /// Flushes and closes the archive; the sink has received every byte when this returns.
+    /// Adds a regular file at the top of the tree with `contents` from memory.
+    func addFile(named name: String, contents: Data) throws {
+        try writeHeader(name, isDirectory: false, size: Int64(contents.count))
+        try contents.withUnsafeBytes { try writeData($0, entry: name) }
+        try check(archive_write_finish_entry(handle), "finish \(quoted(name))", entry: name)
+    }
+
     func close() throws {
         isClosed = true
         try check(archive_write_close(handle), "finish the archive")
     }
 
     // MARK: Helpers
+
+    /// Writes an entry's header with the fixed metadata.
+    private func writeHeader(_ name: String, isDirectory: Bool, size: Int64) throws {
+        archive_entry_clear(entry)
+        archive_entry_set_pathname_utf8(entry, name)
+        archive_entry_set_filetype(entry, UInt32(isDirectory ? Glibc.S_IFDIR : Glibc.S_IFREG))
+        archive_entry_set_perm(entry, isDirectory ? 0o755 : 0o644)
+        archive_entry_set_uid(entry, 0)
+        archive_entry_set_gid(entry, 0)
+        archive_entry_set_mtime(entry, time_t(modificationTime), 0)
+        if !isDirectory {
+            archive_entry_set_size(entry, size)
+        }
+        try check(archive_write_header(handle, entry), "write the header of \(quoted(name))", entry: name)
+    }
 
     private func writeData(_ chunk: UnsafeRawBufferPointer, entry name: String) throws {
         var offset = 0

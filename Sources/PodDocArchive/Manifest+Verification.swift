@@ -56,8 +56,10 @@ extension Manifest {
     }
 
     /// ``verify(directory:excluding:fileSystem:)``, naming the tree `description` in messages.
+    /// Files whose digest is in `digests` (hashed while they were written) are not read again.
     static func verify(
-        directory: URL, describedAs description: String, excluding: Set<String> = [], fileSystem: FileSystem
+        directory: URL, describedAs description: String, excluding: Set<String> = [],
+        digests: [String: FileDigest.Result] = [:], fileSystem: FileSystem
     ) throws -> Manifest {
         let manifest = try read(from: directory, fileSystem: fileSystem)
         let files = try files(of: directory, excluding: excluding, fileSystem: fileSystem)
@@ -78,7 +80,7 @@ extension Manifest {
         let sizesMatch = files.reduce(Int64(0)) { $0 + $1.size } == manifest.totalBytes
         var hashedBytes: Int64 = 0
         for file in files {
-            let digest = try hash(file, in: directory.path, fileSystem: fileSystem)
+            let digest = try digests[file.path.string] ?? hash(file, in: directory.path, fileSystem: fileSystem)
             hashedBytes += digest.size
             guard digest.hex == listed[file.path.string] else {
                 if sizesMatch {

@@ -119,7 +119,7 @@ public struct Manifest: Sendable, Hashable {
     }
 
     /// Hashes one file of a tree, turning a read failure into an error naming it.
-    static func hash(_ file: SourceTree.Item, in root: String, fileSystem: FileSystem) throws -> (hex: String, size: Int64) {
+    static func hash(_ file: SourceTree.Item, in root: String, fileSystem: FileSystem) throws -> FileDigest.Result {
         do {
             return try FileDigest.sha256(of: file.url, fileSystem: fileSystem)
         } catch let error as FileSystemError {

@@ -57,6 +57,47 @@ final class ManifestTests: XCTestCase {
         XCTAssertEqual(error.entry, ".poddoc-lock")
     }
 
+    // MARK: - Written while archiving
+
+    /// An archive written with `includesManifest` carries the manifest the tree's files have,
+    /// as its last entry when it sorts last (hashed in the same pass), and at its sorted place
+    /// otherwise; extraction that requires it accepts the archive.
+    func testArchiveWritesTheManifestOfItsFiles() throws {
+        let trees: [String: [String: Data]] = [
+            "sorts last": ["StoreContent/persistentStore": noise(count: 2_500_000, seed: 9), "DocumentMetadata.json": Data("{}".utf8),
+                           "AdditionalContent/100% done.txt": Data("percent".utf8)],
+            "sorts inside": items,
+        ]
+        for (name, tree) in trees {
+            let work = try makeTemporaryFolder()
+            let root = work.appendingPathComponent("tree")
+            try makeTree(at: root, tree)
+            let expected = try Manifest.compute(for: root)
+            for format in ArchiveFormat.allCases {
+                let archive = work.appendingPathComponent("a.\(format.fileExtension)")
+                try Archive.write(directory: root, to: archive, options: ArchiveWriteOptions(modificationTime: 0, includesManifest: true))
+                let out = work.appendingPathComponent("out-\(format)")
+                try Archive.extract(archive: archive, into: out, manifestPolicy: .require)
+                let written = try Manifest(parsing: Data(contentsOf: out.appendingPathComponent(Manifest.fileName)), source: name)
+                XCTAssertEqual(written, expected, "\(name), \(format)")
+            }
+            // The source tree itself is left as it was: no manifest file written into it.
+            XCTAssertFalse(FileManager.default.fileExists(atPath: root.appendingPathComponent(Manifest.fileName).path), name)
+        }
+    }
+
+    /// A manifest left in the tree (say, by an older export) is replaced, never archived twice.
+    func testAStaleManifestInTheTreeIsReplaced() throws {
+        let work = try makeTemporaryFolder()
+        let root = work.appendingPathComponent("tree")
+        try makeTree(at: root, ["a.txt": Data("a".utf8), Manifest.fileName: Data("# Payload-Oxum: 9.9\n".utf8)])
+        let archive = work.appendingPathComponent("a.tar.zst")
+        try Archive.write(directory: root, to: archive, options: ArchiveWriteOptions(modificationTime: 0, includesManifest: true))
+        let out = work.appendingPathComponent("out")
+        try Archive.extract(archive: archive, into: out, manifestPolicy: .require)
+        XCTAssertEqual(try Manifest.read(from: out).entries.map(\.path), ["a.txt"])
+    }
+
     // MARK: - Tampering
 
     func testEachKindOfTamperingIsDetected() throws {

@@ -185,11 +185,9 @@ struct DocumentFiles: Sendable {
     /// Writes the package (store checkpointed into one file, no lock, no WAL) as an archive.
     func pack(store: PersistentStore, to archive: URL, format: ArchiveFormat, modificationTime: Int64) throws {
         try store.checkpoint()
-        let manifest = layout.root.appendingPathComponent(Manifest.fileName)
-        try Manifest.create(in: layout.root, excluding: PackageLayout.notPacked, fileSystem: fileSystem)
-        defer { try? fileSystem.removeItem(at: manifest) }
         try Archive.write(directory: layout.root, to: archive, format: format,
-                          options: ArchiveWriteOptions(modificationTime: modificationTime, excludedPaths: PackageLayout.notPacked),
+                          options: ArchiveWriteOptions(modificationTime: modificationTime, excludedPaths: PackageLayout.notPacked,
+                                                       includesManifest: true),
                           fileSystem: fileSystem)
     }
 

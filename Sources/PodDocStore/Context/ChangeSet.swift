@@ -41,3 +41,24 @@ struct PushOutcome: Sendable {
     /// The change set's batch upserts as the store wrote them (root saves only).
     var batches: [WrittenBatch] = []
 }
+
+// MARK: - Validation
+
+extension ChangeSet {
+    /// Checks that every inserted and updated row has its required attributes. The receiving
+    /// side runs it (the parent on its queue, or the root before writing), so a main context's
+    /// save spends no main-actor time on it, and nothing is applied when it fails.
+    ///
+    /// - Throws: ``StoreError`` `.validation` naming the first object and attribute.
+    func validateRequiredAttributes(_ model: ObjectModel) throws {
+        for pushed in inserted { try Self.validate(pushed, model) }
+        for pushed in updated { try Self.validate(pushed, model) }
+    }
+
+    private static func validate(_ pushed: PushedObject, _ model: ObjectModel) throws {
+        let layout = model.layout(pushed.id.entityName)
+        for (i, attribute) in layout.attributes.enumerated() where !attribute.isOptional && pushed.row.values[i].isNull {
+            throw StoreError(.validation, "Could not save \(pushed.id): required attribute '\(attribute.name)' is nil. Set it, or declare it optional.")
+        }
+    }
+}

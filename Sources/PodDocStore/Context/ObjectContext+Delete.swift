@@ -142,32 +142,22 @@ extension ObjectContext {
 
     // MARK: - Validation
 
-    /// Checks what a save would write: required attributes set, deny rules respected.
-    /// (Unique keys are enforced by the store's unique indexes when the root saves.)
-    func validateForSave() throws {
-        for object in changed.values {
-            let layout = object.layout
-            switch object.state {
-            case .inserted, .updated:
-                guard let row = object.current else { continue }
-                for (i, attribute) in layout.attributes.enumerated() where !attribute.isOptional && row.values[i].isNull {
-                    throw StoreError(.validation, "Could not save \(object.objectID): required attribute '\(attribute.name)' is nil. Set it, or declare it optional.")
+    /// Checks the deletes a save would make against deny rules. (Required attributes are
+    /// checked by the receiving side, ``ChangeSet/validateRequiredAttributes(_:)``; unique keys
+    /// by the store's unique indexes when the root saves.)
+    func validateDeletes(_ deleted: [(object: ManagedObject, edits: UInt64)]) throws {
+        for (object, _) in deleted {
+            for relationship in object.layout.orderedRelationships where relationship.description.deleteRule == .deny {
+                let blocked: Bool
+                switch relationship.storage {
+                case .foreignKey(let fk):
+                    blocked = object.row.refs[fk].map { self.object(with: $0).state != .deleted } ?? false
+                case .inverse(let destinationFK):
+                    blocked = !holders(of: [object], entity: relationship.destination, foreignKey: destinationFK).isEmpty
                 }
-            case .deleted:
-                for relationship in layout.orderedRelationships where relationship.description.deleteRule == .deny {
-                    let blocked: Bool
-                    switch relationship.storage {
-                    case .foreignKey(let fk):
-                        blocked = object.row.refs[fk].map { self.object(with: $0).state != .deleted } ?? false
-                    case .inverse(let destinationFK):
-                        blocked = !holders(of: [object], entity: relationship.destination, foreignKey: destinationFK).isEmpty
-                    }
-                    if blocked {
-                        throw StoreError(.validation, "Could not save: \(object.objectID) is deleted but its '\(relationship.description.name)' relationship (delete rule: deny) still has destinations. Delete or move them first.")
-                    }
+                if blocked {
+                    throw StoreError(.validation, "Could not save: \(object.objectID) is deleted but its '\(relationship.description.name)' relationship (delete rule: deny) still has destinations. Delete or move them first.")
                 }
-            case .clean:
-                continue
             }
         }
     }

@@ -12,6 +12,7 @@ extension ObjectContext {
         _undoManager = nil
         defer { _undoManager = undoManager }
 
+        try changes.validateRequiredAttributes(model)
         let conflicts = findConflicts(changes)
         if !conflicts.isEmpty && changes.policy == .error {
             throw StoreError.mergeConflict(conflicts)
@@ -124,6 +125,9 @@ extension ObjectContext {
             }
             if let base = object.snapshot { changedFields.formUnion(differingFields(result, base)) }
         }
+        // The child's row when the values are the same: sharing its storage makes the
+        // child's and the store's later comparisons of this row immediate.
+        if result == pushed.row { result = pushed.row }
         untrackChange(object)
         object.changedFields.formUnion(changedFields)
         object.current = result

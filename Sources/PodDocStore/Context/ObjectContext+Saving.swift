@@ -27,12 +27,13 @@ extension ObjectContext {
             precondition(storeMetadata.isEmpty, "only a root context writes store metadata")
         }
         guard !changed.isEmpty || !stagedBatches.isEmpty || !storeMetadata.isEmpty else { return }
-        try validateForSave()
         var (changes, objects) = makeChangeSet()
+        try validateDeletes(objects.deleted)
         changes.storeMetadata = storeMetadata
         let outcome: PushOutcome
         switch parent {
         case .store(let store):
+            try changes.validateRequiredAttributes(model)
             outcome = try store.write(changes)
         case .context(let parent):
             outcome = try parent.performAndWait { try $0.acceptPush(changes) }
@@ -66,8 +67,8 @@ extension ObjectContext {
         preconditionOnQueue()
         processPendingChanges()
         guard !changed.isEmpty || !stagedBatches.isEmpty else { return }
-        try validateForSave()
         let (changes, objects) = makeChangeSet()
+        try validateDeletes(objects.deleted)
         let outcome = try await parent.perform { try $0.acceptPush(changes) }
         finishSave(objects, outcome)
         finishBatches(changes, outcome)
@@ -89,6 +90,8 @@ extension ObjectContext {
     func makeChangeSet() -> (ChangeSet, SavedObjects) {
         var changes = ChangeSet(policy: _mergePolicy, source: name, sourceID: ObjectIdentifier(self), batches: stagedBatches)
         var objects = SavedObjects()
+        changes.updated.reserveCapacity(changed.count)
+        objects.updated.reserveCapacity(changed.count)
         for object in changed.values {
             let pushed = PushedObject(
                 id: object.objectID, row: object.current ?? object.row, changedFields: object.changedFields,

@@ -20,21 +20,27 @@ extension ObjectContext {
     private func restore(_ deleted: DeletedObject) {
         let object = deleted.object
         let id = object.objectID
+        // Objects it pointed to may have been saved since the delete: point to their
+        // permanent IDs, or fetches (which compare permanent IDs) would not find it.
+        var row = deleted.row
+        row.resolveRefs(resolve)
+        var snapshot = deleted.snapshot
+        snapshot?.resolveRefs(resolve)
         object.edits &+= 1
         if changed[id]?.state == .deleted {
             untrackChange(object)
-            object.snapshot = deleted.snapshot
+            object.snapshot = snapshot
             object.snapshotVersion = deleted.snapshotVersion
             object.changedFields = deleted.changedFields
             object.state = deleted.previousState
-            object.current = deleted.previousState == .clean ? nil : deleted.row
+            object.current = deleted.previousState == .clean ? nil : row
             if object.state != .clean { trackChange(object) }
         } else {
             object.context = self
             registry[id] = object
             object.snapshot = nil
             object.snapshotVersion = 0
-            object.current = deleted.row
+            object.current = row
             object.changedFields = FieldSet(0..<object.layout.fieldCount)
             object.state = .inserted
             trackChange(object)

@@ -1,0 +1,45 @@
+import ArgumentParser
+import Foundation
+import PodDocContent
+import PodDocDocument
+
+/// `poddoc check DOC`: exit status 76 on any problem.
+struct CheckCommand: PodDocCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Check a document: archive entries and manifest, SQLite integrity, the store's hash and the additional content against the metadata.",
+        discussion: "Exits with status 76 when anything is wrong, naming each problem.")
+
+    @OptionGroup var location: DocumentArgument
+    @OptionGroup var outputOptions: OutputOptions
+    var json: Bool { outputOptions.json }
+
+    /// What `check` prints with `--json`.
+    struct Shape: Encodable {
+        let path: String
+        let ok: Bool
+        let problems: [String]
+        let storeHash: String?
+    }
+
+    /// Opening failures that mean the document is damaged (rather than absent or locked).
+    private static let damage: [DocumentError.Code] = [.archive, .corrupt, .store, .invalidMetadata, .missingStore]
+
+    func execute() async throws {
+        let output = outputOptions.output
+        let report: IntegrityReport
+        do {
+            report = try await DocumentAccess.with(location, mode: .read, command: "poddoc check") { document in
+                try await Progress.watching("check") { try await document.verifyIntegrity() }
+            }
+        } catch let error as DocumentError where Self.damage.contains(error.code) {
+            output.emit(Shape(path: location.document, ok: false, problems: [error.message], storeHash: nil), text: "\(location.document): damaged")
+            throw CommandFailure(.integrity, code: error.code.description, error.message)
+        }
+        let shape = Shape(path: location.document, ok: report.isIntact, problems: report.problems, storeHash: report.storeHash)
+        output.emit(shape, text: report.isIntact ? "\(location.document): ok (\(report.storeHash))" : ([location.document + ": damaged"] + report.problems.map { "  " + $0 }).joined(separator: "\n"))
+        if !report.isIntact {
+            throw CommandFailure(.integrity, code: "integrity", "\(location.document) failed its check (\(report.problems.count) problem\(report.problems.count == 1 ? "" : "s")); restore it from a copy, or `poddoc export` what can be read.")
+        }
+    }
+}

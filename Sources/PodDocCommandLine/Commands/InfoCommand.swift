@@ -1,0 +1,104 @@
+import ArgumentParser
+import Foundation
+import PodDocContent
+import PodDocDocument
+import PodDocFileSystem
+
+/// `poddoc info DOC`.
+struct InfoCommand: PodDocCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "info",
+        abstract: "Describe a document: kind, format, counts, sizes, last save, lock holder, work waiting for recovery.")
+
+    @OptionGroup var location: DocumentArgument
+    @OptionGroup var outputOptions: OutputOptions
+    var json: Bool { outputOptions.json }
+
+    /// What `info` prints with `--json`.
+    struct Shape: Encodable {
+        struct Lock: Encodable {
+            let pid: Int32
+            let host: String
+            let user: String
+            let since: Date
+            let running: Bool?
+        }
+        struct Recovery: Encodable {
+            let workingCopy: String
+            let autosaved: Date
+        }
+        let path: String
+        let kind: String?
+        let format: String
+        let formatVersion: Int?
+        let writer: String?
+        let documentID: String?
+        let created: Date?
+        let lastSave: Date?
+        let saveSequence: Int?
+        let storeHash: String?
+        let counts: [String: Int]?
+        let bytes: Int
+        let storeBytes: Int?
+        let lock: Lock?
+        let recovery: Recovery?
+    }
+
+    func execute() async throws {
+        let url = location.url.standardizedFileURL
+        let holder = ManagedDocument.lockHolder(of: url)
+        let recovery = ManagedDocument.recoverableDocuments().first { $0.archive?.standardizedFileURL.path == url.path }
+        var reading = location
+        if recovery != nil && !location.discard { reading.recover = true }
+        var document: ManagedDocument?
+        do {
+            document = try await DocumentAccess.open(reading, mode: .read, command: "poddoc info")
+        } catch let error as DocumentError where error.code == .locked && holder != nil {
+            document = nil
+        }
+        let counts = try await document?.contentCounts()
+        let metadata = document?.metadata
+        let shape = Shape(
+            path: location.document, kind: metadata?.kind.rawValue,
+            format: document?.format.description ?? DocumentFormat(inferringFrom: url).description,
+            formatVersion: metadata?.formatVersion, writer: metadata?.writer, documentID: metadata?.documentID.uuidString,
+            created: metadata?.created, lastSave: metadata?.modified, saveSequence: metadata?.saveSequence, storeHash: metadata?.storeHash,
+            counts: counts, bytes: Self.bytes(at: url), storeBytes: document.map { Self.bytes(at: $0.storeURL) },
+            lock: holder.map { Shape.Lock(pid: $0.pid, host: $0.host, user: $0.user, since: $0.acquiredAt, running: $0.isRunning) },
+            recovery: recovery.map { Shape.Recovery(workingCopy: $0.workingCopy.path, autosaved: $0.modified) })
+        try await document?.close()
+        outputOptions.output.emit(shape, text: Self.text(shape))
+    }
+
+    private static func text(_ shape: Shape) -> String {
+        var lines = [shape.path]
+        func add(_ name: String, _ value: String?) {
+            if let value { lines.append("  \(name.padding(toLength: 14, withPad: " ", startingAt: 0)) \(value)") }
+        }
+        add("kind", shape.kind)
+        add("format", shape.format + (shape.formatVersion.map { " (document format \($0))" } ?? ""))
+        add("contents", shape.counts?.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
+        add("size", "\(shape.bytes) bytes" + (shape.storeBytes.map { " (store \($0) bytes)" } ?? ""))
+        add("last save", shape.lastSave.map { "\($0.formatted(.iso8601)) (save \(shape.saveSequence ?? 0))" })
+        add("written by", shape.writer)
+        add("document ID", shape.documentID)
+        add("store hash", shape.storeHash)
+        add("lock", shape.lock.map { "pid \($0.pid) on \($0.host) (\($0.user)) since \($0.since.formatted(.iso8601))\($0.running == false ? ", dead: the next open takes it over" : "")" } ?? "none")
+        add("autosave", shape.recovery.map { "work autosaved \($0.autosaved.formatted(.iso8601)) waits for recovery in \($0.workingCopy); run `poddoc recover \(shape.path)`" } ?? "nothing waiting")
+        if shape.kind == nil { lines.append("  (the document is open in another process; its content was not read)") }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The size of a file, or of everything in a folder.
+    static func bytes(at url: URL) -> Int {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else { return 0 }
+        guard isDirectory.boolValue else { return (try? url.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0 }
+        let files = FileManager.default.enumerator(at: url, includingPropertiesForKeys: [.fileSizeKey, .isRegularFileKey])
+        var total = 0
+        while let file = files?.nextObject() as? URL {
+            total += (try? file.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0
+        }
+        return total
+    }
+}

@@ -1,0 +1,65 @@
+import ArgumentParser
+import PodDocDocument
+
+/// A ``DocumentOperation`` as a command of its own: `poddoc outline add DOC TITLE`. It opens
+/// the document (read-only for operations that only read), runs the operation, saves what
+/// changed, and closes; a failed operation leaves the document as it was.
+struct OneShot<Operation: DocumentOperation>: PodDocCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(commandName: Operation.name, abstract: Operation.abstract)
+    }
+
+    @OptionGroup var location: DocumentArgument
+    @OptionGroup var operation: Operation
+    @OptionGroup var outputOptions: OutputOptions
+
+    var json: Bool { outputOptions.json }
+
+    func execute() async throws {
+        let output = outputOptions.output
+        let operation = self.operation
+        let group = Operation.kind.map { "\($0.rawValue) " } ?? ""
+        try await DocumentAccess.with(location, mode: Operation.changesDocument ? .edit(autosave: nil) : .read,
+                                      kind: Operation.kind, command: "poddoc \(group)\(Operation.name)") { document in
+            try await operation.perform(in: DocumentSession(document: document, output: output))
+        }
+    }
+}
+
+/// `poddoc outline <operation> DOC …`.
+struct OutlineCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "outline",
+        abstract: "Read and edit an outline document, one operation per command.",
+        discussion: "Items are named by positions from 1 (1.3.2) or by titles (/Work/Projects). Each command opens the document, does one thing, saves and closes; `poddoc open` keeps it open in a shell with undo.",
+        subcommands: OperationSets.outline.map { $0.oneShot })
+}
+
+/// `poddoc pods <operation> DOC …`.
+struct PodsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pods",
+        abstract: "Query a pods document, one operation per command.",
+        subcommands: OperationSets.pods.map { $0.oneShot })
+}
+
+extension DocumentOperation {
+    /// This operation as a one-shot command.
+    static var oneShot: any ParsableCommand.Type { OneShot<Self>.self }
+}
+
+/// The operations of each kind of document, in the order `help` lists them.
+enum OperationSets {
+    static let outline: [any DocumentOperation.Type] = [
+        ListItems.self, PrintTree.self, FindItems.self, AddItem.self, InsertItem.self, MoveItem.self,
+        RenameItem.self, SetNote.self, IndentItem.self, OutdentItem.self, RemoveItem.self,
+    ]
+    static let pods: [any DocumentOperation.Type] = [ListSpecs.self, SearchSpecs.self, ShowSpec.self, CountSpecs.self]
+    /// Operations for documents of both kinds.
+    static let shared: [any DocumentOperation.Type] = [ImportContent.self, ExportContent.self, SaveDocument.self]
+
+    /// What the shell offers for a kind.
+    static func shell(for kind: PodDocDocument.DocumentKind) -> [any DocumentOperation.Type] {
+        (kind == .outline ? outline : pods) + shared
+    }
+}

@@ -1,0 +1,48 @@
+import ArgumentParser
+import Foundation
+import PodDocDocument
+
+/// `poddoc open DOC`: the interactive shell.
+struct OpenCommand: PodDocCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "open",
+        abstract: "Open a document in an interactive shell, with undo and autosave.",
+        discussion: """
+            On a terminal, lines can be edited and history recalled. Otherwise commands are read \
+            from standard input, one a line, so the shell is scriptable; -c runs a list (separate \
+            commands with ;). The prompt shows the document, * when there are unsaved changes, and \
+            the current item. Ctrl-C cancels the running command; Ctrl-D or quit saves and leaves; \
+            SIGTERM and SIGHUP save and close. Type help in the shell for its commands.
+            """)
+
+    @OptionGroup var location: DocumentArgument
+
+    @Option(help: "Seconds between autosaves while there are unsaved changes (0: no autosave).")
+    var autosaveInterval: Double = 3
+
+    @Option(name: .customShort("c"), help: ArgumentHelp("Run these commands (separated by ;) instead of reading standard input.", valueName: "commands"))
+    var commands: String?
+
+    @OptionGroup var outputOptions: OutputOptions
+    var json: Bool { outputOptions.json }
+    var cancelsOnInterrupt: Bool { false }
+
+    func validate() throws {
+        guard autosaveInterval >= 0 else { throw ValidationError("The autosave interval is a number of seconds, 0 or more.") }
+    }
+
+    func execute() async throws {
+        let interval: Duration? = autosaveInterval > 0 ? .milliseconds(Int64(autosaveInterval * 1000)) : nil
+        let document = try await DocumentAccess.open(location, mode: .edit(autosave: interval), command: "poddoc open")
+        let shell = Shell(document: document, output: outputOptions.output, interactive: commands == nil && Terminal.inputIsTerminal)
+        let status = await shell.run(script: commands)
+        if status != .success {
+            throw ShellExit(status: status)
+        }
+    }
+}
+
+/// Ends `poddoc open` with the status of the shell's first failure (already reported).
+struct ShellExit: Error {
+    let status: ExitStatus
+}

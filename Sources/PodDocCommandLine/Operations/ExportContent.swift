@@ -1,0 +1,77 @@
+import ArgumentParser
+import Foundation
+import Outliner
+import PodDocDocument
+import PodDocFileSystem
+import PodSpecs
+
+/// `export OUT --format …`: the document as an archive, or its content in another format.
+struct ExportContent: DocumentOperation {
+    static let name = "export"
+    static let abstract = "Export: archive (both kinds); json, csv, specs (pods); opml, markdown, text, json (outline)."
+    static let kind: DocumentKind? = nil
+    static let changesDocument = true
+
+    /// The export formats.
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case archive, json, opml, markdown, text, csv, specs
+    }
+
+    @Argument(help: "Where to write (must not be the document itself).", completion: .file())
+    var output: String
+
+    @Option(help: "archive (.tar.zst, .zip or .tar.gz by the name) | json | csv | specs (pods) | opml | markdown | text | json (outline).")
+    var format: Format
+
+    /// What `export` prints with `--json`.
+    struct Shape: Encodable {
+        let output: String
+        let format: String
+        let files: Int?
+        let specs: Int?
+        let bytes: Int?
+    }
+
+    func perform(in session: DocumentSession) async throws {
+        let url = URL(fileURLWithPath: output)
+        let document = session.document
+        let shape: Shape
+        switch (format, document.metadata.kind) {
+        case (.archive, _):
+            let target = DocumentFormat(inferringFrom: url)
+            guard target.isArchive else {
+                throw CommandFailure(.usage, code: "usage", "Name the archive .tar.zst, .zip or .tar.gz (\(output) has none of these endings).")
+            }
+            try await Progress.watching("export") { try await document.save(to: url, format: target) }
+            shape = Shape(output: output, format: target.description, files: 1, specs: nil, bytes: Self.size(of: url))
+        case (.json, .pods), (.csv, .pods), (.specs, .pods):
+            let exporter = SpecsExporter(store: document.rootContext.store)
+            let format = self.format
+            let summary = try await Progress.watching("export") {
+                try await Task.detached { () throws -> ExportSummary in
+                    switch format {
+                    case .csv: try exporter.exportCSV(to: url)
+                    case .specs: try exporter.exportTree(to: url)
+                    default: try exporter.exportPageFile(to: url)
+                    }
+                }.value
+            }
+            shape = Shape(output: output, format: format.rawValue, files: summary.files, specs: summary.specs, bytes: nil)
+        case (.opml, .outline), (.markdown, .outline), (.text, .outline), (.json, .outline):
+            let formats: [Format: OutlineFormat] = [.opml: .opml, .markdown: .markdown, .text: .plainText, .json: .json]
+            let data = try session.outline().exportOutline(as: formats[format]!)
+            try await Task.detached { try FileSystem().write(data, to: url) }.value
+            shape = Shape(output: output, format: format.rawValue, files: 1, specs: nil, bytes: data.count)
+        default:
+            let kind = document.metadata.kind
+            throw CommandFailure(.usage, code: "usage", "A\(kind == .outline ? "n outline" : " pods") document does not export as \(format.rawValue); use \(kind == .pods ? "archive, json, csv or specs" : "archive, opml, markdown, text or json").")
+        }
+        var text = "Exported \(document.fileURL?.lastPathComponent ?? "the document") to \(output) (\(shape.format)"
+        if let specs = shape.specs { text += ", \(specs) specs" }
+        session.output.emit(shape, text: text + ").")
+    }
+
+    private static func size(of url: URL) -> Int? {
+        (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? nil
+    }
+}

@@ -1,0 +1,116 @@
+import ArgumentParser
+import Foundation
+import Outliner
+import PodDocContent
+import PodDocDocument
+import PodSpecs
+
+/// `import`: specs into a pods document (`--from URL|FOLDER|FILE [--resume]`), or an outline
+/// file into an outline document (`--opml`, `--markdown`, `--text`, `--outline-json`).
+struct ImportContent: DocumentOperation {
+    static let name = "import"
+    static let abstract = "Import specs (--from URL|FOLDER|FILE) or an outline file (--opml, --markdown, --text, --outline-json)."
+    static let kind: DocumentKind? = nil
+    static let changesDocument = true
+
+    @Option(help: ArgumentHelp("Pods: a specs service URL (http://…/specs), a Specs folder, or a page file.", valueName: "source"))
+    var from: String?
+
+    @Flag(help: "Pods: continue an interrupted import after its last saved page.")
+    var resume = false
+
+    @Option(help: ArgumentHelp("Outline: an OPML file to add.", valueName: "file"), completion: .file())
+    var opml: String?
+
+    @Option(help: ArgumentHelp("Outline: a Markdown list to add.", valueName: "file"), completion: .file())
+    var markdown: String?
+
+    @Option(help: ArgumentHelp("Outline: an indented text file to add.", valueName: "file"), completion: .file())
+    var text: String?
+
+    @Option(name: .customLong("outline-json"), help: ArgumentHelp("Outline: a file in the outline JSON format to add.", valueName: "file"), completion: .file())
+    var outlineJSON: String?
+
+    @Option(help: "Outline: the item to add under (default: the top level).")
+    var under: String?
+
+    /// What `import` prints with `--json` for specs.
+    struct SpecsShape: Encodable {
+        let source: String
+        let pages: Int
+        let created: Int
+        let updated: Int
+        let rejected: Int
+        let skipped: Int
+        let complete: Bool
+    }
+
+    /// What `import` prints with `--json` for an outline.
+    struct OutlineShape: Encodable {
+        let file: String
+        let format: String
+        /// The undo name, which counts every item: `Import 1,329 items`.
+        let done: String
+        let topLevel: Int
+    }
+
+    func perform(in session: DocumentSession) async throws {
+        let outlineFiles: [(String?, OutlineFormat)] = [(opml, .opml), (markdown, .markdown), (text, .plainText), (outlineJSON, .json)]
+        let given = outlineFiles.compactMap { file, format in file.map { ($0, format) } }
+        switch session.document.metadata.kind {
+        case .pods:
+            guard let from, given.isEmpty else {
+                throw CommandFailure(.usage, code: "usage", "A pods document imports specs: give --from URL|FOLDER|FILE (--opml, --markdown, --text are for outlines).")
+            }
+            try await importSpecs(from, into: session)
+        case .outline:
+            guard from == nil, given.count == 1 else {
+                throw CommandFailure(.usage, code: "usage", "An outline document imports one file: give one of --opml, --markdown, --text, --outline-json (--from is for pods).")
+            }
+            try await importOutline(given[0].0, format: given[0].1, into: session)
+        }
+    }
+
+    @MainActor
+    private func importSpecs(_ text: String, into session: DocumentSession) async throws {
+        let source = try SpecsSource(text)
+        let importer = SpecsImporter(document: session.document)
+        let progress = Progress("import")
+        defer { progress.finish() }
+        let report: @Sendable (ImportProgress) -> Void = { status in
+            let pages = status.numberOfPages.map { "\(status.pagesDone)/\($0)" } ?? "\(status.pagesDone)"
+            progress.update(fraction: status.fractionCompleted, detail: "\(pages) pages, \(status.specsDone) specs, \(Int(status.specsPerSecond)) specs/s")
+        }
+        let summary: ImportSummary
+        switch source {
+        case .service(let configuration):
+            summary = try await importer.importService(SpecsClient(configuration: configuration), resume: resume, progress: report)
+        case .folder(let folder):
+            summary = try await importer.importFolder(folder, resume: resume, progress: report)
+        case .pageFile(let file):
+            summary = try await importer.importPageFile(file, progress: report)
+        }
+        progress.finish()
+        let shape = SpecsShape(source: source.description, pages: summary.pages, created: summary.created, updated: summary.updated,
+                               rejected: summary.rejected.count, skipped: summary.skipped.count, complete: summary.isComplete)
+        var line = "Imported \(summary.specs) specs from \(source) (\(summary.created) new, \(summary.updated) updated, \(summary.pages) pages)"
+        if !summary.rejected.isEmpty { line += "; \(summary.rejected.count) rejected, e.g. \(summary.rejected[0])" }
+        session.output.emit(shape, text: line + ".")
+    }
+
+    @MainActor
+    private func importOutline(_ path: String, format: OutlineFormat, into session: DocumentSession) async throws {
+        let url = URL(fileURLWithPath: path)
+        let data: Data
+        do {
+            data = try await Task.detached { try Data(contentsOf: url) }.value
+        } catch {
+            throw CommandFailure(.badInput, code: "notFound", "Could not read \(path): \(error.localizedDescription). Check the path.")
+        }
+        let parent = try session.item(at: under ?? "/")
+        let ids = try session.outline().importOutline(data, as: format, under: parent)
+        let done = session.document.undoManager.undoActionName ?? "Import"
+        session.output.emit(OutlineShape(file: path, format: format.rawValue, done: done, topLevel: ids.count),
+                            text: "\(done) from \(url.lastPathComponent) (\(ids.count) at the top).")
+    }
+}

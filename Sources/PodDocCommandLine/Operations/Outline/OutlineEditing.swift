@@ -1,0 +1,92 @@
+import ArgumentParser
+import Outliner
+import PodDocDocument
+
+/// `add TITLE [--under PATH] [--at N] [--note TEXT]`.
+struct AddItem: DocumentOperation {
+    static let name = "add"
+    static let abstract = "Add an item under an item (the current one in the shell), last or at a position."
+    static let kind: DocumentKind? = .outline
+    static let changesDocument = true
+
+    @Argument(help: "The new item's title.")
+    var title: String
+
+    @Option(help: "The parent item (default: the current item; the top level at first).")
+    var under: String?
+
+    @Option(help: "Its position among the parent's items, from 1 (default: last).")
+    var at: Int?
+
+    @Option(help: "A note under the item.")
+    var note: String?
+
+    func perform(in session: DocumentSession) async throws {
+        let id = try session.outline().add(OutlineItem(title: title, note: note), under: session.item(at: under), at: at.map { $0 - 1 })
+        try session.reportEdit(at: id)
+    }
+}
+
+/// `insert PATH TITLE`: a new item where `PATH` is, moving that one down.
+struct InsertItem: DocumentOperation {
+    static let name = "insert"
+    static let abstract = "Insert an item at a position (1.3 inserts before the item now at 1.3)."
+    static let kind: DocumentKind? = .outline
+    static let changesDocument = true
+
+    @Argument(help: "Where the new item goes, as positions (1.3), up to one past the last item.")
+    var path: String
+
+    @Argument(help: "The new item's title.")
+    var title: String
+
+    func perform(in session: DocumentSession) async throws {
+        guard case .indexes(let positions) = try OutlinePath(parsing: path), let position = positions.last else {
+            throw CommandFailure(.badInput, code: "invalidPath", "insert takes a position such as 1.3 (where the new item goes), not '\(path)'.")
+        }
+        let outline = try session.outline()
+        let parent = try outline.itemID(at: .indexes(Array(positions.dropLast())))
+        let id = try outline.add(OutlineItem(title: title), under: parent, at: position - 1)
+        try session.reportEdit(at: id)
+    }
+}
+
+/// `rename PATH TITLE`.
+struct RenameItem: DocumentOperation {
+    static let name = "rename"
+    static let abstract = "Give an item a new title."
+    static let kind: DocumentKind? = .outline
+    static let changesDocument = true
+
+    @Argument(help: "The item.")
+    var path: String
+
+    @Argument(help: "Its new title.")
+    var title: String
+
+    func perform(in session: DocumentSession) async throws {
+        let id = try session.item(at: path)
+        try session.outline().rename(id, to: title)
+        try session.reportEdit(at: id)
+    }
+}
+
+/// `note PATH [TEXT]`: set or remove an item's note.
+struct SetNote: DocumentOperation {
+    static let name = "note"
+    static let abstract = "Set an item's note, or remove it when no text is given."
+    static let kind: DocumentKind? = .outline
+    static let changesDocument = true
+
+    @Argument(help: "The item.")
+    var path: String
+
+    @Argument(help: "The note (leave out to remove the note).")
+    var text: String?
+
+    func perform(in session: DocumentSession) async throws {
+        let id = try session.item(at: path)
+        try session.outline().setNote(id, to: text)
+        try session.reportEdit(at: id)
+    }
+}

@@ -1,0 +1,88 @@
+import ArgumentParser
+import Outliner
+import PodDocDocument
+import PodDocStore
+
+/// `mv PATH --under PATH [--at N]`.
+struct MoveItem: DocumentOperation {
+    static let name = "mv"
+    static let abstract = "Move an item, with everything below it, under another item."
+    static let kind: DocumentKind? = .outline
+    static let changesDocument = true
+
+    @Argument(help: "The item to move.")
+    var path: String
+
+    @Option(help: "The new parent (/ for the top level).")
+    var under: String
+
+    @Option(help: "Its position among the new parent's items, from 1 (default: last).")
+    var at: Int?
+
+    func perform(in session: DocumentSession) async throws {
+        let id = try session.item(at: path)
+        try session.outline().move(id, under: session.item(at: under), at: at.map { $0 - 1 })
+        try session.reportEdit(at: id)
+    }
+}
+
+/// An edit of one item named by its path, with nothing else to say: `indent`, `outdent`.
+protocol SingleItemEdit: DocumentOperation {
+    /// The item's path.
+    var path: String { get }
+    /// Makes the edit.
+    @MainActor static func edit(_ id: ObjectID, in outline: OutlineStore) throws
+}
+
+extension SingleItemEdit {
+    static var kind: DocumentKind? { .outline }
+    static var changesDocument: Bool { true }
+
+    @MainActor
+    func perform(in session: DocumentSession) async throws {
+        let id = try session.item(at: path)
+        try Self.edit(id, in: session.outline())
+        try session.reportEdit(at: id)
+    }
+}
+
+/// `indent PATH`: make an item a child of the item above it.
+struct IndentItem: SingleItemEdit {
+    static let name = "indent"
+    static let abstract = "Make an item the last child of the item above it."
+
+    @Argument(help: "The item.")
+    var path: String
+
+    static func edit(_ id: ObjectID, in outline: OutlineStore) throws { try outline.indent(id) }
+}
+
+/// `outdent PATH`: make an item a sibling of its parent.
+struct OutdentItem: SingleItemEdit {
+    static let name = "outdent"
+    static let abstract = "Make an item follow its parent, one level up."
+
+    @Argument(help: "The item.")
+    var path: String
+
+    static func edit(_ id: ObjectID, in outline: OutlineStore) throws { try outline.outdent(id) }
+}
+
+/// `rm PATH`: delete an item and everything below it.
+struct RemoveItem: DocumentOperation {
+    static let name = "rm"
+    static let abstract = "Delete an item and everything below it (undo brings them back)."
+    static let kind: DocumentKind? = .outline
+    static let changesDocument = true
+
+    @Argument(help: "The item.")
+    var path: String
+
+    func perform(in session: DocumentSession) async throws {
+        let id = try session.item(at: path)
+        let outline = try session.outline()
+        let deleted = try outline.delete(id)
+        if let current = session.currentItem, (try? outline.indexPath(of: current)) == nil { session.currentItem = nil }
+        try session.reportEdit(at: nil, deleted: deleted)
+    }
+}

@@ -1,0 +1,89 @@
+import ArgumentParser
+import Outliner
+import PodDocDocument
+
+/// `ls [PATH]`: the items directly under an item.
+struct ListItems: DocumentOperation {
+    static let name = "ls"
+    static let abstract = "List the items under an item (the current one in the shell)."
+    static let kind: DocumentKind? = .outline
+    static let changesDocument = false
+
+    @Argument(help: "The item: positions like 1.3.2, or titles like /Work/Projects.")
+    var path: String?
+
+    struct Shape: Encodable {
+        struct Entry: Encodable {
+            let path: String
+            let title: String
+            let note: String?
+        }
+        let path: String
+        let items: [Entry]
+    }
+
+    func perform(in session: DocumentSession) async throws {
+        let outline = try session.outline()
+        let parent = try session.item(at: path)
+        let base = try session.pathText(of: parent)
+        let entries = try outline.children(of: parent).map { child in
+            Shape.Entry(path: base.isEmpty ? "\(child.index + 1)" : "\(base).\(child.index + 1)", title: child.item.title, note: child.item.note)
+        }
+        session.output.emit(Shape(path: base, items: entries),
+                            text: entries.map { "\($0.path). \($0.title)\($0.note == nil ? "" : "  [note]")" }.joined(separator: "\n"))
+    }
+}
+
+/// `tree [PATH] [--depth N]`: the outline below an item, indented.
+struct PrintTree: DocumentOperation {
+    static let name = "tree"
+    static let abstract = "Print the outline below an item, numbered and indented (--json: the outline JSON format)."
+    static let kind: DocumentKind? = .outline
+    static let changesDocument = false
+
+    @Argument(help: "The item (default: the current one in the shell, else the whole outline).")
+    var path: String?
+
+    @Option(help: "Print at most this many levels.")
+    var depth: Int?
+
+    func perform(in session: DocumentSession) async throws {
+        let outline = try session.outline()
+        let id = try session.item(at: path)
+        if session.output.json {
+            session.output.line(String(decoding: try outline.exportOutline(as: .json, from: id), as: UTF8.self))
+        } else {
+            session.output.line(try outline.printTree(from: id, maxDepth: depth))
+        }
+    }
+}
+
+/// `find WORDS…`: items whose titles hold every word.
+struct FindItems: DocumentOperation {
+    static let name = "find"
+    static let abstract = "Find the items whose titles contain every word (case-insensitive)."
+    static let kind: DocumentKind? = .outline
+    static let changesDocument = false
+
+    @Argument(help: "Words to look for.")
+    var words: [String]
+
+    @Option(help: "Show at most this many items.")
+    var limit = 100
+
+    struct Shape: Encodable {
+        struct Match: Encodable {
+            let path: String
+            let title: String
+        }
+        let matches: [Match]
+    }
+
+    func perform(in session: DocumentSession) async throws {
+        let matches = try session.outline().find(words.joined(separator: " "), limit: limit).map {
+            Shape.Match(path: OutlinePath.indexes($0.indexPath).description, title: $0.item.title)
+        }
+        session.output.emit(Shape(matches: matches),
+                            text: matches.isEmpty ? "No item matches." : matches.map { "\($0.path). \($0.title)" }.joined(separator: "\n"))
+    }
+}

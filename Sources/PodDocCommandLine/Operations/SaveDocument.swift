@@ -1,0 +1,52 @@
+import ArgumentParser
+import Foundation
+import PodDocDocument
+
+/// `save [--as OUT] [--format F]`: save in place, or write the document elsewhere, converting
+/// between a package and an archive.
+struct SaveDocument: DocumentOperation {
+    static let name = "save"
+    static let abstract = "Save; with --as, save to a new place (package or archive) and continue there."
+    static let kind: DocumentKind? = nil
+    static let changesDocument = true
+
+    @Option(name: .customLong("as"), help: ArgumentHelp("Where to write the document (must not exist).", valueName: "path"), completion: .file())
+    var destination: String?
+
+    @Option(help: "package | tar.zst | zip | tar.gz (default: from the name; a package otherwise).")
+    var format: String?
+
+    /// What `save` prints with `--json`.
+    struct Shape: Encodable {
+        let path: String
+        let format: String
+        let saveSequence: Int
+    }
+
+    func validate() throws {
+        if let format, DocumentFormat(name: format) == nil {
+            throw ValidationError("Unknown format '\(format)'; use package, tar.zst, zip or tar.gz.")
+        }
+        if format != nil, destination == nil { throw ValidationError("--format goes with --as (where to write).") }
+    }
+
+    func perform(in session: DocumentSession) async throws {
+        let document = session.document
+        guard let destination else {
+            try await Progress.watching("save") { try await document.save() }
+            let path = document.fileURL?.path ?? ""
+            session.output.emit(Shape(path: path, format: document.format.description, saveSequence: document.metadata.saveSequence),
+                                text: "Saved \(path) (save \(document.metadata.saveSequence)).")
+            return
+        }
+        let url = URL(fileURLWithPath: destination)
+        let target = format.flatMap(DocumentFormat.init(name:)) ?? DocumentFormat(inferringFrom: url)
+        if FileManager.default.fileExists(atPath: url.path) {
+            throw CommandFailure(.document, code: "exists", "\(destination) already exists; choose another name or remove it first.")
+        }
+        try await Progress.watching("save") { try await document.save(as: url, format: target) }
+        session.currentItem = nil
+        session.output.emit(Shape(path: destination, format: target.description, saveSequence: document.metadata.saveSequence),
+                            text: "Saved as \(destination) (\(target)); editing continues there.")
+    }
+}

@@ -1,0 +1,63 @@
+import ArgumentParser
+import Foundation
+import PodDocDocument
+
+/// The `poddoc` command.
+public struct PodDoc: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "poddoc",
+        abstract: "Create, edit, share and repair poddoc documents: CocoaPods specs and outlines, autosaved and crash-safe.",
+        discussion: """
+            A document is a Name.poddoc package folder or one archive file of it (.tar.zst, .zip, .tar.gz). \
+            Commands that print data take --json (shapes in docs/CLI.md); errors are one line on \
+            standard error.
+
+            EXIT STATUS
+            \(ExitStatus.table)
+            """,
+        version: PodDocVersion.writer,
+        subcommands: commands)
+
+    /// Every command, in the order help lists them. A new command is one file and one entry here.
+    static let commands: [any ParsableCommand.Type] = [
+        NewCommand.self, OpenCommand.self, InfoCommand.self, OneShot<ImportContent>.self, OneShot<ExportContent>.self,
+        OneShot<SaveDocument>.self, CheckCommand.self, RecoverCommand.self, ServeCommand.self, OutlineCommand.self, PodsCommand.self,
+    ]
+
+    public init() {}
+
+    /// Parses the command line, runs the command on the main actor, reports a failure as one
+    /// line, and exits with the documented status.
+    @MainActor
+    public static func runMain() async -> Never {
+        let command: any ParsableCommand
+        do {
+            command = try parseAsRoot()
+        } catch {
+            exit(withError: error)
+        }
+        guard let runnable = command as? any PodDocCommand else {
+            var command = command
+            do {
+                try command.run()
+            } catch {
+                exit(withError: error)
+            }
+            Foundation.exit(0)
+        }
+        do {
+            if runnable.cancelsOnInterrupt {
+                try await Interrupts.shared.run { try await runnable.execute() }
+            } else {
+                try await runnable.execute()
+            }
+            Foundation.exit(ExitStatus.success.rawValue)
+        } catch let shell as ShellExit {
+            Foundation.exit(shell.status.rawValue)
+        } catch {
+            guard let failure = CommandFailure.from(error) else { exit(withError: error) }
+            Output(json: runnable.json).failure(failure)
+            Foundation.exit(failure.status.rawValue)
+        }
+    }
+}

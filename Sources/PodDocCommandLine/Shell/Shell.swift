@@ -1,0 +1,229 @@
+import ArgumentParser
+import Foundation
+import PodDocDocument
+
+/// The interactive shell on an open document (`poddoc open`): reads commands from a terminal
+/// (line editing, history), from standard input (one command a line), or from `-c`; runs
+/// them on the main actor, where the document lives, while autosave runs on its timer.
+///
+/// Ctrl-C cancels the running command; Ctrl-D or `quit` saves and closes; SIGTERM and SIGHUP
+/// save and close too. A failed command does not stop the shell: it reports one line; a
+/// script's exit status (standard input not a terminal, or `-c`) is that of the first failure.
+@MainActor
+final class Shell {
+    let session: DocumentSession
+    private let interactive: Bool
+    private let operations: [String: any DocumentOperation.Type]
+    private var firstFailure: ExitStatus?
+    private var quitting = false
+
+    init(document: ManagedDocument, output: Output, interactive: Bool) {
+        session = DocumentSession(document: document, output: output)
+        self.interactive = interactive
+        operations = Dictionary(uniqueKeysWithValues: OperationSets.shell(for: document.metadata.kind).map { ($0.name, $0) })
+    }
+
+    private var document: ManagedDocument { session.document }
+    private var output: Output { session.output }
+
+    /// Runs the commands of `script` (`-c`), or those read from standard input until the end
+    /// of input or `quit`; then saves and closes the document.
+    ///
+    /// - Returns: The exit status: success, or the status of the first failure.
+    func run(script: String?) async -> ExitStatus {
+        watchDocument()
+        if let script {
+            await execute(script)
+        } else {
+            let source = LineSource(interactive: interactive)
+            var lines = source.lines.makeAsyncIterator()
+            if interactive { output.message("\(document.fileURL?.lastPathComponent ?? "document"): \(document.metadata.kind.rawValue) document. Type help for commands, quit or Ctrl-D to leave.") }
+            source.requestLine(prompt: prompt)
+            while !quitting, let line = await lines.next() {
+                await execute(line)
+                if !quitting { source.requestLine(prompt: prompt) }
+            }
+            if interactive && !quitting { output.message("") }
+        }
+        await close()
+        // On a terminal the user saw each failure; a script's status is its first failure.
+        return interactive ? .success : firstFailure ?? .success
+    }
+
+    // MARK: - The document's events
+
+    private func watchDocument() {
+        let output = self.output, name = document.fileURL?.lastPathComponent ?? "document"
+        document.onAutosave = { event in
+            switch event {
+            case .saved(_, let sequence, _): output.message("autosaved \(name) (save \(sequence))")
+            case .failed(let error): output.message("autosave failed: \(error.message) Your edits are kept; autosave retries.")
+            }
+        }
+        Interrupts.shared.allowsForcedExit = false
+        Interrupts.shared.whenIdle = { [interactive] in
+            if interactive { output.message("\n(type quit or press Ctrl-D to save and leave)") }
+        }
+        TerminationSignals.onTermination { [weak self] number in
+            Task { @MainActor in
+                guard let self else { return }
+                self.output.message("poddoc: received \(number == SIGHUP ? "SIGHUP" : "SIGTERM"); saving and closing.")
+                await self.close()
+                exit((self.firstFailure ?? .success).rawValue)
+            }
+        }
+    }
+
+    /// `Notes.poddoc* 1.2> `: the document, `*` while there are unsaved changes, the current item.
+    private var prompt: String {
+        let name = document.fileURL?.lastPathComponent ?? "untitled"
+        let place = session.currentItem.flatMap { try? session.pathText(of: $0) }.map { " \($0)" } ?? ""
+        return "\(name)\(document.hasUnsavedChanges ? "*" : "")\(place)> "
+    }
+
+    private func close() async {
+        do {
+            try await DocumentAccess.finish(document)
+        } catch {
+            report(error)
+        }
+    }
+
+    // MARK: - Running commands
+
+    /// Runs the commands of one line; Ctrl-C cancels the one running.
+    func execute(_ line: String) async {
+        let commands: [[String]]
+        do {
+            commands = try ShellSyntax.commands(in: line)
+        } catch {
+            report(error)
+            return
+        }
+        for words in commands where !quitting {
+            do {
+                try await Interrupts.shared.run { try await self.run(words) }
+            } catch {
+                report(error)
+            }
+        }
+    }
+
+    private func run(_ words: [String]) async throws {
+        let name = words[0], arguments = Array(words.dropFirst())
+        if let operation = operations[name] {
+            try await perform(operation, arguments)
+            return
+        }
+        switch name {
+        case "help": help(arguments.first)
+        case "cd": try changeItem(arguments.first)
+        case "undo", "redo": try undoOrRedo(name == "undo")
+        case "revert":
+            try await document.revert()
+            output.line("Reverted to the last save.")
+        case "status": status()
+        case "quit", "exit": quitting = true
+        default:
+            throw CommandFailure(.usage, code: "usage", "Unknown command '\(name)'; type help for the list.")
+        }
+    }
+
+    private func perform<Operation: DocumentOperation>(_ type: Operation.Type, _ arguments: [String]) async throws {
+        let operation: Operation
+        do {
+            operation = try Operation.parse(arguments)
+        } catch {
+            if Operation.exitCode(for: error) == .success {
+                output.line(Operation.fullMessage(for: error))
+                return
+            }
+            throw CommandFailure(.usage, code: "usage", "\(Operation.name): \(Operation.message(for: error)) (help \(Operation.name) shows how)")
+        }
+        try await operation.perform(in: session)
+    }
+
+    private func report(_ error: any Error) {
+        let failure = CommandFailure.from(error) ?? CommandFailure(.failure, code: "failure", "\(error)")
+        if firstFailure == nil { firstFailure = failure.status }
+        output.failure(failure)
+    }
+
+    // MARK: - Built-in commands
+
+    private static let builtins: [(String, String)] = [
+        ("cd [PATH]", "Make an item the current one (.. goes up, no path goes to the top); outlines only."),
+        ("undo", "Undo the last edit."),
+        ("redo", "Redo the last undone edit."),
+        ("revert", "Drop every change since the last save or autosave."),
+        ("status", "Show unsaved changes, autosave and the document's state."),
+        ("help [COMMAND]", "List the commands, or show one command's options."),
+        ("quit", "Save and leave (Ctrl-D does the same)."),
+    ]
+
+    private func help(_ command: String?) {
+        if let command, let operation = operations[command] {
+            output.line(operation.helpMessage(columns: 100))
+            return
+        }
+        let listed = OperationSets.shell(for: document.metadata.kind).map { ($0.name, $0.abstract) } + Self.builtins
+        let width = (listed.map(\.0.count).max() ?? 0) + 2
+        output.line(listed.map { "  " + $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + $0.1 }.joined(separator: "\n"))
+    }
+
+    private func changeItem(_ path: String?) throws {
+        guard document.metadata.kind == .outline else {
+            throw CommandFailure(.usage, code: "usage", "cd moves between outline items; a pods document has none.")
+        }
+        let outline = try session.outline()
+        switch path {
+        case nil, "/":
+            session.currentItem = nil
+        case "..":
+            guard let current = session.currentItem else { return }
+            let positions = try outline.indexPath(of: current)
+            session.currentItem = positions.count <= 1 ? nil : try outline.itemID(at: .indexes(Array(positions.dropLast())))
+        case let path?:
+            let id = try session.item(at: path)
+            session.currentItem = id == outline.rootID ? nil : id
+        }
+    }
+
+    private func undoOrRedo(_ undo: Bool) throws {
+        let manager = document.undoManager
+        guard let name = undo ? (manager.canUndo ? manager.undoActionName ?? "the last edit" : nil) : (manager.canRedo ? manager.redoActionName ?? "the last edit" : nil) else {
+            output.line(undo ? "Nothing to undo." : "Nothing to redo.")
+            return
+        }
+        if undo { manager.undo() } else { manager.redo() }
+        if let current = session.currentItem, (try? session.pathText(of: current)) == nil { session.currentItem = nil }
+        output.emit(["done": "\(undo ? "Undo" : "Redo") \(name)"], text: "\(undo ? "Undid" : "Redid") \(name)")
+    }
+
+    /// What `status` prints with `--json`.
+    struct StatusShape: Encodable {
+        let document: String?
+        let kind: String
+        let state: String
+        let unsavedChanges: Bool
+        let saveSequence: Int
+        let lastAutosave: Date?
+        let autosaveError: String?
+        let undo: String?
+        let redo: String?
+    }
+
+    private func status() {
+        let autosave = document.autosaveStatus
+        let shape = StatusShape(document: document.fileURL?.path, kind: document.metadata.kind.rawValue, state: document.state.description,
+                                unsavedChanges: document.hasUnsavedChanges, saveSequence: document.metadata.saveSequence,
+                                lastAutosave: autosave.lastSuccess, autosaveError: autosave.lastError?.message,
+                                undo: document.undoManager.canUndo ? document.undoManager.undoActionName : nil,
+                                redo: document.undoManager.canRedo ? document.undoManager.redoActionName : nil)
+        var lines = ["\(shape.document ?? "untitled") (\(shape.kind)): \(shape.state), \(shape.unsavedChanges ? "unsaved changes" : "all saved"), save \(shape.saveSequence)"]
+        lines.append("  last autosave: \(autosave.lastSuccess?.formatted(.iso8601) ?? "none yet")" + (shape.autosaveError.map { "; last error: \($0)" } ?? ""))
+        if let undo = shape.undo { lines.append("  undo: \(undo)") }
+        if let redo = shape.redo { lines.append("  redo: \(redo)") }
+        output.emit(shape, text: lines.joined(separator: "\n"))
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import PodDocContent
+import PodDocDocument
+
+/// Opening and closing documents for commands.
+@MainActor
+enum DocumentAccess {
+    /// How a command uses the document.
+    enum Mode {
+        /// Reads only: the document opens read-only (a package then opens even while another
+        /// process edits it) and nothing is written.
+        case read
+        /// Edits: the document is locked; `autosave` sets the timer (nil: no autosave).
+        case edit(autosave: Duration?)
+    }
+
+    /// Opens the document, checking its kind when the command needs one.
+    ///
+    /// - Throws: ``DocumentError``, or ``CommandFailure`` for a document of the wrong kind.
+    static func open(_ location: DocumentArgument, mode: Mode, kind: DocumentKind? = nil, command: String) async throws -> ManagedDocument {
+        var options = ManagedDocument.OpenOptions()
+        options.recovery = location.recovery
+        switch mode {
+        case .read:
+            options.readOnly = true
+            options.autosaveInterval = nil
+        case .edit(let autosave):
+            options.autosaveInterval = autosave
+        }
+        let url = location.url
+        let document = try await Progress.watching("open \(url.lastPathComponent)") {
+            try await ManagedDocument.open(url, options: options)
+        }
+        if let kind, document.metadata.kind != kind {
+            try? await document.close()
+            throw wrongKind(document.metadata.kind, url: url, command: command)
+        }
+        return document
+    }
+
+    /// Saves what is unsaved (an archive is re-packed) and closes.
+    ///
+    /// - Throws: ``DocumentError`` when the save fails; the document stays open.
+    static func finish(_ document: ManagedDocument) async throws {
+        try await Progress.watching("save \(document.fileURL?.lastPathComponent ?? "document")") {
+            try await document.close()
+        }
+    }
+
+    /// Runs `work` on an open document and closes it, saving when asked; a failure of
+    /// `work` closes the document without saving what it changed.
+    static func with<T>(_ location: DocumentArgument, mode: Mode, kind: DocumentKind? = nil, command: String,
+                        _ work: (ManagedDocument) async throws -> T) async throws -> T {
+        let document = try await open(location, mode: mode, kind: kind, command: command)
+        let result: T
+        do {
+            result = try await work(document)
+        } catch {
+            if document.hasUnsavedChanges { try? await document.revert() }
+            try? await document.close()
+            throw error
+        }
+        try await finish(document)
+        return result
+    }
+
+    static func wrongKind(_ actual: DocumentKind, url: URL, command: String) -> CommandFailure {
+        let other = actual == .pods ? "poddoc pods" : "poddoc outline"
+        return CommandFailure(.document, code: "wrongKind",
+                              "\(url.path) is \(actual == .pods ? "a pods" : "an outline") document; `\(command)` works on \(actual == .pods ? "outline" : "pods") documents. Use `\(other) …` instead.")
+    }
+}

@@ -1,0 +1,25 @@
+public import PodDocDocument
+import Outliner
+import PodDocStore
+import PodSpecs
+
+// MARK: - What a document holds
+
+extension ManagedDocument {
+    /// How many things the document holds, by name: `specs` for a pods document, `items` for
+    /// an outline (its root is not counted). Counts what is saved and in the root context,
+    /// read on a private queue, off the main actor.
+    ///
+    /// - Throws: the store's error when it cannot be read.
+    public func contentCounts() async throws -> [String: Int] {
+        let reader = ObjectContext(.privateQueue, parent: rootContext, name: "counts")
+        switch metadata.kind {
+        case .pods:
+            let specs = try await reader.perform { try SpecsQueries.count(in: $0) }
+            return ["specs": specs]
+        case .outline:
+            let items = try await reader.perform { try $0.count(for: FetchRequest(OutlineSchema.entityName)) }
+            return ["items": max(0, items - 1)]
+        }
+    }
+}

@@ -1,0 +1,24 @@
+import Foundation
+public import PodDocFileSystem
+
+// MARK: - Looking at a document from outside
+
+extension ManagedDocument {
+    /// The process holding the document at `url` open for writing, if any: the holder of a
+    /// package's lock, or of an archive's working copy. The holder may have died (see
+    /// ``PodDocFileSystem/LockHolder/isRunning``); opening the document takes such a lock over.
+    ///
+    /// - Parameter environment: Where working copies live (`XDG_STATE_HOME`, `HOME`).
+    public static func lockHolder(of url: URL, environment: [String: String] = ProcessInfo.processInfo.environment) -> LockHolder? {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else { return nil }
+        let lockFile: URL
+        if isDirectory.boolValue {
+            lockFile = PackageLayout(root: url).lock
+        } else {
+            guard let copy = try? WorkingCopy.forArchive(url, environment: environment) else { return nil }
+            lockFile = copy.folder.appendingPathComponent(DocumentOpening.lockName)
+        }
+        return try? DocumentLock.currentHolder(of: lockFile)
+    }
+}

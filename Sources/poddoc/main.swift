@@ -1,0 +1,3 @@
+import PodDocCommandLine
+
+await PodDoc.runMain()

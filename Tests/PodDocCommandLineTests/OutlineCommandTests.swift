@@ -1,0 +1,50 @@
+import Foundation
+import XCTest
+
+/// The outline one-shot commands, through the real binary.
+final class OutlineCommandTests: CommandLineTestCase {
+    func testEditingOneCommandAtATime() throws {
+        let doc = path("Notes.poddoc")
+        try succeed("new", doc, "--kind", "outline")
+        try succeed("outline", "add", doc, "Groceries")
+        try succeed("outline", "add", doc, "Work")
+        let milk = try succeed("outline", "add", doc, "Milk", "--under", "1", "--json").json(EditShape.self)
+        XCTAssertEqual(milk.done, "Add \"Milk\"")
+        XCTAssertEqual(milk.path, "1.1")
+        try succeed("outline", "insert", doc, "1.1", "Eggs")
+        try succeed("outline", "rename", doc, "/Groceries/Milk", "Oat milk")
+        try succeed("outline", "note", doc, "1.2", "the big carton")
+        try succeed("outline", "mv", doc, "2", "--under", "/", "--at", "1")
+        try succeed("outline", "add", doc, "Report", "--under", "2")
+        try succeed("outline", "indent", doc, "2")
+        try succeed("outline", "outdent", doc, "1.1")
+
+        let tree = try succeed("outline", "tree", doc)
+        XCTAssertEqual(tree.stdout, "1. Work\n2. Groceries\n  1. Eggs\n  2. Oat milk\n  3. Report\n")
+        let listed = try succeed("outline", "ls", doc, "2", "--json").json(ItemListShape.self)
+        XCTAssertEqual(listed.items.map(\.path), ["2.1", "2.2", "2.3"])
+        XCTAssertEqual(listed.items[1].note, "the big carton")
+        let found = try succeed("outline", "find", doc, "MILK", "--json").json(FindShape.self)
+        XCTAssertEqual(found.matches.map(\.path), ["2.2"])
+        let removed = try succeed("outline", "rm", doc, "2", "--json").json(EditShape.self)
+        XCTAssertEqual(removed.deleted, 4)
+        XCTAssertEqual(try succeed("outline", "tree", doc).stdout, "1. Work\n")
+        XCTAssertTrue(try succeed("check", doc).stdout.contains(": ok"))
+    }
+
+    func testExportAndImportEveryOutlineFormat() throws {
+        let source = Self.repository.appending(path: "Tests/Fixtures/opml/cactus-notes.opml").path
+        try succeed("new", path("A.poddoc"), "--kind", "outline")
+        let imported = try succeed("import", path("A.poddoc"), "--opml", source, "--json").json(OutlineImportShape.self)
+        XCTAssertEqual(imported.format, "opml")
+        XCTAssertTrue(imported.done.hasPrefix("Import "), imported.done)
+        let tree = try succeed("outline", "tree", path("A.poddoc")).stdout
+        for (format, option, file) in [("opml", "--opml", "a.opml"), ("markdown", "--markdown", "a.md"), ("text", "--text", "a.txt"), ("json", "--outline-json", "a.json")] {
+            try succeed("export", path("A.poddoc"), path(file), "--format", format)
+            let copy = path("copy-\(format).poddoc")
+            try succeed("new", copy, "--kind", "outline")
+            try succeed("import", copy, option, path(file))
+            XCTAssertEqual(try succeed("outline", "tree", copy).stdout, tree, "\(format) keeps the titles and their shape")
+        }
+    }
+}

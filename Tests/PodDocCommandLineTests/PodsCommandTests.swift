@@ -1,0 +1,97 @@
+import Foundation
+import XCTest
+
+/// The pods commands, through the real binary: new, import, count, ls, search, show, export,
+/// save --as, info, check.
+final class PodsCommandTests: CommandLineTestCase {
+    func testImportQueryAndExportTheSampleSpecs() throws {
+        let created = try succeed("new", path("Specs.poddoc"), "--kind", "pods", "--json").json(NewShape.self)
+        XCTAssertEqual(created.kind, "pods")
+        XCTAssertEqual(created.format, "package")
+
+        let imported = try succeed("import", path("Specs.poddoc"), "--from", Self.sampleSpecs, "--json").json(SpecsImportShape.self)
+        XCTAssertEqual(imported.created, 300)
+        XCTAssertTrue(imported.complete)
+
+        XCTAssertEqual(try succeed("pods", "count", path("Specs.poddoc"), "--json").json(CountShape.self).count, 300)
+        XCTAssertEqual(try succeed("pods", "count", path("Specs.poddoc"), "AFJSON", "--json").json(CountShape.self).count, 6)
+        let listed = try succeed("pods", "ls", path("Specs.poddoc"), "AFJSONRPC", "--json").json(SpecListShape.self)
+        XCTAssertEqual(listed.specs.map(\.version), ["0.3.0", "0.3.1", "0.4.0", "1.0.0", "2.0.0"])
+        let found = try succeed("pods", "search", path("Specs.poddoc"), "json-rpc", "--json").json(SpecListShape.self)
+        XCTAssertTrue(found.specs.contains { $0.name == "AFJSONRPCClient" }, "\(found.specs.map(\.name))")
+        let shown = try succeed("pods", "show", path("Specs.poddoc"), "AFJSONRPCClient")
+        XCTAssertTrue(shown.stdout.hasPrefix("AFJSONRPCClient 2.0.0\n"), shown.stdout)
+        let original = try succeed("pods", "show", path("Specs.poddoc"), "AFJSONRPCClient", "0.3.0", "--json")
+        let spec = try JSONSerialization.jsonObject(with: Data(original.stdout.utf8)) as? [String: Any]
+        XCTAssertEqual(spec?["version"] as? String, "0.3.0")
+
+        let csv = try succeed("export", path("Specs.poddoc"), path("specs.csv"), "--format", "csv", "--json").json(ExportShape.self)
+        XCTAssertEqual(csv.specs, 300)
+        XCTAssertEqual(try String(contentsOfFile: path("specs.csv"), encoding: .utf8).split(whereSeparator: \.isNewline).count, 301)
+        try succeed("export", path("Specs.poddoc"), path("page.json"), "--format", "json")
+        let page = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path("page.json")))) as? [String: Any]
+        XCTAssertEqual((page?["result"] as? [Any])?.count, 300)
+        try succeed("export", path("Specs.poddoc"), path("Specs"), "--format", "specs")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path("Specs/AFJSONRPCClient/0.3.0/AFJSONRPCClient.podspec.json")))
+
+        let archive = try succeed("export", path("Specs.poddoc"), path("Specs.poddoc.tar.zst"), "--format", "archive", "--json").json(ExportShape.self)
+        XCTAssertEqual(archive.format, "tar.zst")
+        let packageInfo = try succeed("info", path("Specs.poddoc"), "--json").json(InfoShape.self)
+        let archiveInfo = try succeed("info", path("Specs.poddoc.tar.zst"), "--json").json(InfoShape.self)
+        XCTAssertEqual(archiveInfo.counts, ["specs": 300])
+        XCTAssertEqual(archiveInfo.format, "tar.zst")
+        XCTAssertEqual(archiveInfo.storeHash, packageInfo.storeHash)
+        XCTAssertNil(packageInfo.lock)
+        XCTAssertNil(packageInfo.recovery)
+
+        let check = try succeed("check", path("Specs.poddoc.tar.zst"), "--json").json(CheckShape.self)
+        XCTAssertTrue(check.ok)
+        XCTAssertEqual(check.storeHash, packageInfo.storeHash)
+    }
+
+    func testSaveAsConvertsBetweenPackageAndArchives() throws {
+        try succeed("new", path("A.poddoc"), "--kind", "pods")
+        try succeed("import", path("A.poddoc"), "--from", Self.sampleSpecs)
+        let zip = try succeed("save", path("A.poddoc"), "--as", path("A.zip"), "--json").json(SaveShape.self)
+        XCTAssertEqual(zip.format, "zip")
+        try succeed("save", path("A.zip"), "--as", path("B.poddoc"))
+        try succeed("save", path("B.poddoc"), "--as", path("C.bundle"), "--format", "tar.gz")
+        let hashes = try ["A.poddoc", "A.zip", "B.poddoc", "C.bundle"].map { try succeed("info", path($0), "--json").json(InfoShape.self) }
+        XCTAssertEqual(hashes.map(\.format), ["package", "zip", "package", "tar.gz"])
+        XCTAssertEqual(Set(hashes.map(\.storeHash)).count, 1, "every copy holds the same content")
+        XCTAssertEqual(try succeed("pods", "count", path("C.bundle"), "--json").json(CountShape.self).count, 300)
+        try fail(66, "save", path("A.poddoc"), "--as", path("A.zip"))
+    }
+
+    /// `serve` also serves a pods document (read-only, so it can be served while edited).
+    func testServeADocument() throws {
+        let doc = path("Served.poddoc")
+        try succeed("new", doc, "--kind", "pods")
+        try succeed("import", doc, "--from", Self.sampleSpecs)
+        let (server, out, err) = try start(["serve", doc, "--port", "0", "--json"])
+        defer { if server.isRunning { server.terminate() } }
+        XCTAssertTrue(out.wait(for: "\n"), "serve printed its URL: \(err.current)")
+        XCTAssertEqual(try RunResult(status: 0, stdout: out.current, stderr: "").json(ServeShape.self).specs, 300)
+    }
+
+    func testServeAndImportOverLoopback() throws {
+        let (server, out, err) = try start(["serve", Self.sampleSpecs, "--port", "0", "--page-size", "50", "--json"])
+        defer { if server.isRunning { server.terminate() } }
+        XCTAssertTrue(out.wait(for: "\n"), "serve printed its URL: \(err.current)")
+        let served = try RunResult(status: 0, stdout: out.current, stderr: "").json(ServeShape.self)
+        XCTAssertEqual(served.specs, 300)
+        XCTAssertTrue(served.url.hasPrefix("http://127.0.0.1:"))
+
+        try succeed("new", path("Remote.poddoc.tar.zst"), "--kind", "pods")
+        let imported = try succeed("import", path("Remote.poddoc.tar.zst"), "--from", served.url, "--json").json(SpecsImportShape.self)
+        XCTAssertEqual(imported.created, 300)
+        XCTAssertEqual(imported.pages, 6)
+        let resumed = try succeed("import", path("Remote.poddoc.tar.zst"), "--from", served.url, "--resume", "--json").json(SpecsImportShape.self)
+        XCTAssertEqual(resumed.created, 0, "a finished import has nothing left to do")
+        XCTAssertEqual(try succeed("pods", "count", path("Remote.poddoc.tar.zst"), "--json").json(CountShape.self).count, 300)
+
+        server.terminate()
+        server.waitUntilExit()
+        XCTAssertEqual(server.terminationStatus, 0, "SIGTERM stops the server cleanly: \(err.current)")
+    }
+}

@@ -1,0 +1,200 @@
+import Foundation
+import Glibc
+import XCTest
+
+/// `poddoc open`: the shell through standard input, `-c`, and a pseudo-terminal; autosave,
+/// SIGKILL and SIGTERM; recovery of an archive's autosaved work.
+final class ShellTests: CommandLineTestCase {
+    /// The shells' standard inputs, kept open until the test ends (closing one is Ctrl-D).
+    private var inputs: [Pipe] = []
+
+    /// A shell kept running on a new document of `kind`, with `lines` typed on its standard input.
+    private func openShell(_ name: String, kind: String = "outline", autosave: String, typing lines: String)
+        throws -> (document: String, shell: Process, stdout: OutputCollector, stderr: OutputCollector) {
+        let doc = path(name)
+        try succeed("new", doc, "--kind", kind)
+        let input = Pipe()
+        let (shell, out, errors) = try start(["open", doc, "--autosave-interval", autosave], stdin: input.fileHandleForReading)
+        input.fileHandleForWriting.write(Data(lines.utf8))
+        inputs.append(input)
+        return (doc, shell, out, errors)
+    }
+
+    func testScriptOnStandardInputWithUndoAndRedo() throws {
+        let doc = path("Notes.poddoc")
+        try succeed("new", doc, "--kind", "outline")
+        let result = try succeed("open", doc, "--autosave-interval", "0", input: """
+            add Groceries
+            add Milk --under 1   # a comment
+            add "Rye bread" --under /Groceries; add Work
+            undo
+            undo
+            redo
+            cd 1
+            ls
+            cd ..
+            tree
+            status
+
+            """)
+        XCTAssertEqual(result.stderr, "")
+        XCTAssertEqual(result.stdout, """
+            Add "Groceries" (1)
+            Add "Milk" (1.1)
+            Add "Rye bread" (1.2)
+            Add "Work" (2)
+            Undid Add "Work"
+            Undid Add "Rye bread"
+            Redid Add "Rye bread"
+            1.1. Milk
+            1.2. Rye bread
+            1. Groceries
+              1. Milk
+              2. Rye bread
+            \(doc) (outline): normal, unsaved changes, save 0
+              last autosave: none yet
+              undo: Add "Rye bread"
+              redo: Add "Work"
+
+            """)
+        XCTAssertEqual(try succeed("outline", "tree", doc).stdout, "1. Groceries\n  1. Milk\n  2. Rye bread\n", "Ctrl-D (end of input) saved")
+    }
+
+    func testCommandListAndFailuresInAScript() throws {
+        let doc = path("Notes.poddoc")
+        try succeed("new", doc, "--kind", "outline")
+        let result = try run(["open", doc, "-c", "add A; rm 9; frobnicate; add B --under 1; quit; add Never"])
+        XCTAssertEqual(result.status, 65, "the status of the first failure")
+        XCTAssertEqual(result.stderr.split(separator: "\n").count, 2, result.stderr)
+        XCTAssertTrue(result.stderr.contains("Unknown command 'frobnicate'"), result.stderr)
+        XCTAssertEqual(try succeed("outline", "tree", doc).stdout, "1. A\n  1. B\n")
+    }
+
+    /// Redo of an add after a save: the item is listed under its parent again, and moving it
+    /// works (the redone item pointed to its parent's temporary ID from before the save).
+    func testRedoAfterASaveListsTheItem() throws {
+        let doc = path("Notes.poddoc")
+        try succeed("new", doc, "--kind", "outline")
+        let result = try run(["open", doc, "-c", "add A; add W; undo; save; redo; ls; mv 2 --under 1"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdout.contains("1. A\n2. W\n"), result.stdout)
+        XCTAssertEqual(try succeed("outline", "tree", doc).stdout, "1. A\n  1. W\n")
+    }
+
+    func testPodsShell() throws {
+        let doc = path("Specs.poddoc")
+        try succeed("new", doc, "--kind", "pods")
+        let result = try run(["open", doc, "-c", "import --from \(Self.sampleSpecs); count AF; show AFJSONRPCClient 0.4.0; search \"json rpc\" --limit 1; undo; cd 1"])
+        XCTAssertEqual(result.status, 64, "cd is refused in a pods document: \(result.stderr)")
+        XCTAssertTrue(result.stdout.contains("Imported 300 specs"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("AFJSONRPCClient 0.4.0\n"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("Nothing to undo."), result.stdout)
+        XCTAssertTrue(result.stderr.contains("cd moves between outline items"), result.stderr)
+        XCTAssertEqual(try succeed("pods", "count", doc, "--json").json(CountShape.self).count, 300, "quitting saved the import")
+    }
+
+    func testAutosavedEditsSurviveSIGKILL() throws {
+        let (doc, shell, _, errors) = try openShell("Notes.poddoc", autosave: "0.2", typing: "add Groceries\nadd Milk --under 1\n")
+        XCTAssertTrue(errors.wait(for: "autosaved Notes.poddoc"), "an autosave line: \(errors.current)")
+        kill(shell.processIdentifier, SIGKILL)
+        shell.waitUntilExit()
+        XCTAssertEqual(shell.terminationReason, .uncaughtSignal)
+        XCTAssertEqual(try succeed("outline", "tree", doc).stdout, "1. Groceries\n  1. Milk\n")
+        XCTAssertTrue(try succeed("check", doc).stdout.contains(": ok"))
+    }
+
+    func testSIGTERMSavesAndCloses() throws {
+        let (doc, shell, out, errors) = try openShell("Notes.poddoc", autosave: "0", typing: "add Unsaved\n")
+        XCTAssertTrue(out.wait(for: "Add \"Unsaved\""))
+        shell.terminate()
+        shell.waitUntilExit()
+        XCTAssertEqual(shell.terminationStatus, 0, errors.current)
+        XCTAssertTrue(errors.current.contains("received SIGTERM; saving and closing"), errors.current)
+        XCTAssertEqual(try succeed("outline", "tree", doc).stdout, "1. Unsaved\n")
+    }
+
+    func testArchiveWorkIsRecoveredAfterACrash() throws {
+        let (doc, shell, _, errors) = try openShell("Notes.poddoc.tar.zst", autosave: "0.2", typing: "add \"Autosaved elsewhere\"\n")
+        XCTAssertTrue(errors.wait(for: "autosaved"), errors.current)
+        kill(shell.processIdentifier, SIGKILL)
+        shell.waitUntilExit()
+
+        let waiting = try succeed("recover", "--json").json(RecoverShape.self)
+        XCTAssertEqual(waiting.waiting.map(\.document), [URL(fileURLWithPath: doc).standardizedFileURL.path])
+        let info = try succeed("info", doc, "--json").json(InfoShape.self)
+        XCTAssertNotNil(info.recovery)
+        try fail(75, "outline", "tree", doc)
+        XCTAssertEqual(try succeed("recover", doc, "--json").json(RecoverShape.self).recovered, doc)
+        XCTAssertEqual(try succeed("outline", "tree", doc).stdout, "1. Autosaved elsewhere\n")
+        XCTAssertEqual(try succeed("recover", "--json").json(RecoverShape.self).waiting.count, 0)
+    }
+
+    /// `poddoc` with its standard input, output and error on a new pseudo-terminal.
+    private func startOnTerminal(_ arguments: [String]) throws -> (Process, screen: OutputCollector, keyboard: FileHandle) {
+        var primary: Int32 = -1, secondary: Int32 = -1
+        XCTAssertEqual(openpty(&primary, &secondary, nil, nil, nil), 0)
+        let terminal = FileHandle(fileDescriptor: secondary, closeOnDealloc: true)
+        let process = Process()
+        process.executableURL = try Self.binary()
+        process.arguments = arguments
+        process.environment = environment.merging(["TERM": "dumb"]) { $1 }
+        process.standardInput = terminal
+        process.standardOutput = terminal
+        process.standardError = terminal
+        try process.run()
+        try terminal.close()
+        let keyboard = FileHandle(fileDescriptor: primary, closeOnDealloc: true)
+        return (process, OutputCollector(keyboard), keyboard)
+    }
+
+    func testTerminalSessionWithPromptAndLineEditing() throws {
+        let doc = path("Notes.poddoc")
+        try succeed("new", doc, "--kind", "outline")
+        let (process, screen, keyboard) = try startOnTerminal(["open", doc, "--autosave-interval", "0"])
+
+        XCTAssertTrue(screen.wait(for: "Notes.poddoc> "), "the prompt: \(screen.current)")
+        keyboard.write(Data("add Grocerx\u{7F}ies\r".utf8))  // a typo, erased with backspace
+        XCTAssertTrue(screen.wait(for: "Add \"Groceries\" (1)"), screen.current)
+        XCTAssertTrue(screen.wait(for: "Notes.poddoc*> "), "the unsaved mark: \(screen.current)")
+        keyboard.write(Data("cd 1\r".utf8))
+        XCTAssertTrue(screen.wait(for: "Notes.poddoc* 1> "), screen.current)
+        keyboard.write(Data("\u{04}".utf8))  // Ctrl-D saves and quits
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0, screen.current)
+        XCTAssertEqual(try succeed("outline", "tree", doc).stdout, "1. Groceries\n")
+    }
+
+    func testCtrlCCancelsTheRunningCommandNotTheShell() throws {
+        // A server that accepts connections and never answers: the import waits on it.
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { Glibc.close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        try withUnsafeMutablePointer(to: &address) { pointer in
+            try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
+                guard bind(listener, raw, length) == 0, listen(listener, 4) == 0, getsockname(listener, raw, &length) == 0 else {
+                    throw XCTSkip("cannot listen on loopback")
+                }
+            }
+        }
+        let port = UInt16(bigEndian: address.sin_port)
+        let doc = path("Specs.poddoc")
+        try succeed("new", doc, "--kind", "pods")
+        let (process, screen, keyboard) = try startOnTerminal(["open", doc, "--autosave-interval", "0"])
+        XCTAssertTrue(screen.wait(for: "Specs.poddoc> "), screen.current)
+        keyboard.write(Data("import --from http://127.0.0.1:\(port)/specs\r".utf8))
+        Thread.sleep(forTimeInterval: 0.5)
+        // Ctrl-C: the signal the terminal sends (Process does not make the pseudo-terminal the
+        // child's controlling terminal, so typing \u{03} would only echo ^C).
+        kill(process.processIdentifier, SIGINT)
+        XCTAssertTrue(screen.wait(for: "Interrupted"), screen.current)
+        XCTAssertTrue(screen.wait(for: "Specs.poddoc> ", count: 2), "the shell goes on: \(screen.current)")
+        keyboard.write(Data("count\r".utf8))
+        XCTAssertTrue(screen.wait(for: "0 specs"), screen.current)
+        keyboard.write(Data("quit\r".utf8))
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0, screen.current)
+    }
+}

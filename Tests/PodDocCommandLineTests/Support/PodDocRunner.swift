@@ -1,0 +1,161 @@
+import Foundation
+import Glibc
+import Synchronization
+import XCTest
+
+/// What one run of `poddoc` did.
+struct RunResult {
+    let status: Int32
+    let stdout: String
+    let stderr: String
+
+    /// Standard output decoded as JSON.
+    func json<T: Decodable>(_ type: T.Type, file: StaticString = #filePath, line: UInt = #line) throws -> T {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        do {
+            return try decoder.decode(type, from: Data(stdout.utf8))
+        } catch {
+            XCTFail("stdout is not the expected JSON: \(error)\n--- stdout:\n\(stdout)\n--- stderr:\n\(stderr)", file: file, line: line)
+            throw error
+        }
+    }
+}
+
+/// Collects what a child process writes to one pipe or terminal, on a thread of its own, and
+/// lets a test wait for a piece of text.
+final class OutputCollector: Sendable {
+    private let text = Mutex("")
+    private let done = Mutex(false)
+
+    /// Starts reading `handle` until its end (or, for a terminal, until its other side closes).
+    init(_ handle: FileHandle) {
+        let descriptor = handle.fileDescriptor
+        let thread = Thread { [self] in
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+                if count < 0 && errno == EINTR { continue }
+                if count <= 0 { break }
+                text.withLock { $0 += String(decoding: buffer[0..<count], as: UTF8.self) }
+            }
+            withExtendedLifetime(handle) {}
+            done.withLock { $0 = true }
+        }
+        thread.start()
+    }
+
+    /// Everything read so far.
+    var current: String { text.withLock { $0 } }
+
+    /// Waits (up to `timeout`) until the text read contains `needle` `count` times.
+    @discardableResult
+    func wait(for needle: String, count: Int = 1, timeout: TimeInterval = 30) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if current.components(separatedBy: needle).count - 1 >= count { return true }
+            if done.withLock({ $0 }) { return current.components(separatedBy: needle).count - 1 >= count }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        return false
+    }
+
+    /// Waits until the end of the stream (the writer exited).
+    func waitForEnd(timeout: TimeInterval = 30) {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline, !done.withLock({ $0 }) { Thread.sleep(forTimeInterval: 0.02) }
+    }
+}
+
+/// A test case with a temporary folder, a private HOME and XDG_STATE_HOME, and the built
+/// `poddoc` binary to run.
+class CommandLineTestCase: XCTestCase {
+    var folder: URL!
+    var environment: [String: String] = [:]
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appending(path: "poddoc-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appending(path: "home"), withIntermediateDirectories: true)
+        environment = ProcessInfo.processInfo.environment
+        environment["HOME"] = folder.appending(path: "home").path
+        environment["XDG_STATE_HOME"] = folder.appending(path: "state").path
+        environment["NO_COLOR"] = "1"
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// A path inside the test's folder.
+    func path(_ name: String) -> String { folder.appending(path: name).path }
+
+    /// The repository's root (for SampleDocuments and Tests/Fixtures).
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The sample page file of 300 real specs.
+    static let sampleSpecs = repository.appending(path: "SampleDocuments/specs-2014-sample.json").path
+
+    /// The built `poddoc`, next to the test bundle.
+    static func binary() throws -> URL {
+        let products = Bundle.main.bundleURL.deletingLastPathComponent()
+        let candidates = [products, URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+                          Bundle(for: CommandLineTestCase.self).bundleURL.deletingLastPathComponent()]
+            .map { $0.appending(path: "poddoc") }
+        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+            throw XCTSkip("poddoc was not built next to the tests (\(candidates.map(\.path)))")
+        }
+        return found
+    }
+
+    /// Starts `poddoc` with these arguments (in the test's folder, with its environment).
+    func start(_ arguments: [String], stdin: FileHandle? = nil) throws -> (Process, stdout: OutputCollector, stderr: OutputCollector) {
+        let process = Process()
+        process.executableURL = try Self.binary()
+        process.arguments = arguments
+        process.environment = environment
+        process.currentDirectoryURL = folder
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = stdin ?? FileHandle.nullDevice
+        try process.run()
+        return (process, OutputCollector(out.fileHandleForReading), OutputCollector(err.fileHandleForReading))
+    }
+
+    /// Runs `poddoc` to the end, feeding `input` on standard input.
+    @discardableResult
+    func poddoc(_ arguments: String..., input: String? = nil) throws -> RunResult {
+        try run(arguments, input: input)
+    }
+
+    func run(_ arguments: [String], input: String? = nil) throws -> RunResult {
+        let stdin = Pipe()
+        let (process, out, err) = try start(arguments, stdin: stdin.fileHandleForReading)
+        if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
+        try stdin.fileHandleForWriting.close()
+        process.waitUntilExit()
+        out.waitForEnd()
+        err.waitForEnd()
+        return RunResult(status: process.terminationStatus, stdout: out.current, stderr: err.current)
+    }
+
+    /// Asserts a run succeeded, showing its output when it did not.
+    @discardableResult
+    func succeed(_ arguments: String..., input: String? = nil, file: StaticString = #filePath, line: UInt = #line) throws -> RunResult {
+        let result = try run(arguments, input: input)
+        XCTAssertEqual(result.status, 0, "poddoc \(arguments.joined(separator: " ")) failed:\n\(result.stderr)\(result.stdout)", file: file, line: line)
+        return result
+    }
+
+    /// Asserts a run failed with `status` and one line on standard error.
+    @discardableResult
+    func fail(_ status: Int32, _ arguments: String..., file: StaticString = #filePath, line: UInt = #line) throws -> RunResult {
+        let result = try run(arguments)
+        XCTAssertEqual(result.status, status, "poddoc \(arguments.joined(separator: " ")):\n\(result.stderr)", file: file, line: line)
+        let lines = result.stderr.split(separator: "\n")
+        XCTAssertEqual(lines.count, 1, "one line on stderr: \(result.stderr)", file: file, line: line)
+        XCTAssertTrue(result.stderr.hasPrefix("poddoc: ") || result.stderr.hasPrefix("{"), result.stderr, file: file, line: line)
+        return result
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import PodDocContent
+import PodDocDocument
+import XCTest
+
+/// The committed sample documents (scripts/make-sample-documents.sh) are the format fixtures:
+/// every poddoc must open them, find what they hold, and agree with their recorded hashes.
+/// Packages open read-only, so the committed files never change; archives unpack into a
+/// working copy under a temporary XDG_STATE_HOME.
+@MainActor
+final class SampleDocumentsTests: XCTestCase {
+    private var state: URL!
+
+    override func setUp() async throws {
+        state = FileManager.default.temporaryDirectory.appendingPathComponent("poddoc-samples-\(UUID().uuidString)")
+    }
+
+    override func tearDown() async throws {
+        try? FileManager.default.removeItem(at: state)
+    }
+
+    private static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("SampleDocuments")
+
+    func testEverySampleDocumentOpensWithItsContent() async throws {
+        let expected: [(String, DocumentKind, [String: Int])] = [
+            ("pods-sample.poddoc", .pods, ["specs": 300]),
+            ("pods-sample.poddoc.tar.zst", .pods, ["specs": 300]),
+            ("outline-sample.poddoc", .outline, ["items": 642]),
+            ("outline-sample.poddoc.tar.zst", .outline, ["items": 642]),
+        ]
+        var hashes: [DocumentKind: Set<String>] = [:]
+        for (name, kind, counts) in expected {
+            let url = Self.folder.appendingPathComponent(name)
+            var options = ManagedDocument.OpenOptions()
+            options.autosaveInterval = nil
+            options.readOnly = !name.hasSuffix(".tar.zst")
+            options.environment = ["XDG_STATE_HOME": state.path]
+            let document = try await ManagedDocument.open(url, options: options)
+            XCTAssertEqual(document.metadata.kind, kind, name)
+            XCTAssertEqual(document.metadata.formatVersion, DocumentMetadata.currentFormatVersion, name)
+            let found = try await document.contentCounts()
+            XCTAssertEqual(found, counts, name)
+            let report = try await document.verifyIntegrity()
+            XCTAssertEqual(report.problems, [], name)
+            XCTAssertEqual(report.storeHash, document.metadata.storeHash, name)
+            hashes[kind, default: []].insert(report.storeHash)
+            try await document.close()
+        }
+        XCTAssertEqual(hashes[.pods]?.count, 1, "the archive holds the package's content")
+        XCTAssertEqual(hashes[.outline]?.count, 1, "the archive holds the package's content")
+    }
+}

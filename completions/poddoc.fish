@@ -1,0 +1,334 @@
+function __poddoc_should_offer_completions_for_flags_or_options -a expected_commands
+    set -l non_repeating_flags_or_options $argv[2..]
+    set -l non_repeating_flags_or_options_absent 0
+    set -l positional_index 0
+    set -l commands
+    __poddoc_parse_tokens
+    test "$commands" = "$expected_commands"; and return $non_repeating_flags_or_options_absent
+end
+
+function __poddoc_should_offer_completions_for_positional -a expected_commands positional_index_comparison expected_positional_index
+    set -l non_repeating_flags_or_options
+    set -l non_repeating_flags_or_options_absent 0
+    set -l positional_index 0
+    set -l commands
+    __poddoc_parse_tokens
+    test "$commands" = "$expected_commands" -a \( "$positional_index" "$positional_index_comparison" "$expected_positional_index" \)
+end
+
+function __poddoc_parse_tokens -S
+    set -l unparsed_tokens (__poddoc_tokens -pc)
+    switch $unparsed_tokens[1]
+    case 'poddoc'
+        __poddoc_parse_subcommand 0 'version' 'h/help'
+        switch $unparsed_tokens[1]
+        case 'new'
+            __poddoc_parse_subcommand 1 'kind=' 'json' 'version' 'h/help'
+        case 'open'
+            __poddoc_parse_subcommand 1 'recover' 'discard' 'autosave-interval=' 'c=' 'json' 'version' 'h/help'
+        case 'info'
+            __poddoc_parse_subcommand 1 'recover' 'discard' 'json' 'version' 'h/help'
+        case 'import'
+            __poddoc_parse_subcommand 1 'recover' 'discard' 'from=' 'resume' 'opml=' 'markdown=' 'text=' 'outline-json=' 'under=' 'json' 'version' 'h/help'
+        case 'export'
+            __poddoc_parse_subcommand 2 'recover' 'discard' 'format=' 'json' 'version' 'h/help'
+        case 'save'
+            __poddoc_parse_subcommand 1 'recover' 'discard' 'as=' 'format=' 'json' 'version' 'h/help'
+        case 'check'
+            __poddoc_parse_subcommand 1 'recover' 'discard' 'json' 'version' 'h/help'
+        case 'recover'
+            __poddoc_parse_subcommand 1 'discard' 'json' 'version' 'h/help'
+        case 'serve'
+            __poddoc_parse_subcommand 1 'host=' 'port=' 'page-size=' 'json' 'version' 'h/help'
+        case 'outline'
+            __poddoc_parse_subcommand 0 'version' 'h/help'
+            switch $unparsed_tokens[1]
+            case 'ls'
+                __poddoc_parse_subcommand 2 'recover' 'discard' 'json' 'version' 'h/help'
+            case 'tree'
+                __poddoc_parse_subcommand 2 'recover' 'discard' 'depth=' 'json' 'version' 'h/help'
+            case 'find'
+                __poddoc_parse_subcommand -r 2 'recover' 'discard' 'limit=' 'json' 'version' 'h/help'
+            case 'add'
+                __poddoc_parse_subcommand 2 'recover' 'discard' 'under=' 'at=' 'note=' 'json' 'version' 'h/help'
+            case 'insert'
+                __poddoc_parse_subcommand 3 'recover' 'discard' 'json' 'version' 'h/help'
+            case 'mv'
+                __poddoc_parse_subcommand 2 'recover' 'discard' 'under=' 'at=' 'json' 'version' 'h/help'
+            case 'rename'
+                __poddoc_parse_subcommand 3 'recover' 'discard' 'json' 'version' 'h/help'
+            case 'note'
+                __poddoc_parse_subcommand 3 'recover' 'discard' 'json' 'version' 'h/help'
+            case 'indent'
+                __poddoc_parse_subcommand 2 'recover' 'discard' 'json' 'version' 'h/help'
+            case 'outdent'
+                __poddoc_parse_subcommand 2 'recover' 'discard' 'json' 'version' 'h/help'
+            case 'rm'
+                __poddoc_parse_subcommand 2 'recover' 'discard' 'json' 'version' 'h/help'
+            end
+        case 'pods'
+            __poddoc_parse_subcommand 0 'version' 'h/help'
+            switch $unparsed_tokens[1]
+            case 'ls'
+                __poddoc_parse_subcommand 2 'recover' 'discard' 'limit=' 'json' 'version' 'h/help'
+            case 'search'
+                __poddoc_parse_subcommand -r 2 'recover' 'discard' 'limit=' 'json' 'version' 'h/help'
+            case 'show'
+                __poddoc_parse_subcommand 3 'recover' 'discard' 'json' 'version' 'h/help'
+            case 'count'
+                __poddoc_parse_subcommand 2 'recover' 'discard' 'json' 'version' 'h/help'
+            end
+        case 'help'
+            __poddoc_parse_subcommand -r 1 'version'
+        end
+    end
+end
+
+function __poddoc_tokens
+    if test (string split -m 1 -f 1 -- . "$FISH_VERSION") -gt 3
+        commandline --tokens-raw $argv
+    else
+        commandline -o $argv
+    end
+end
+
+function __poddoc_parse_subcommand -S -a positional_count
+    argparse -s r -- $argv
+    set -l option_specs $argv[2..]
+    set -l is_repeating_positional $_flag_r
+    set -el _flag_r
+    set -a commands $unparsed_tokens[1]
+    set positional_index 0
+    while true
+        set -e unparsed_tokens[1]
+        argparse -sn "$commands" $option_specs -- $unparsed_tokens 2> /dev/null
+        set unparsed_tokens $argv
+        set positional_index (math $positional_index + 1)
+        for non_repeating_flag_or_option in $non_repeating_flags_or_options
+            if set -ql "_flag_$(string replace -a - _ -- $non_repeating_flag_or_option)"
+                set non_repeating_flags_or_options_absent 1
+                break
+            end
+        end
+        test (count $unparsed_tokens) -eq 0 -o \( -z "$is_repeating_positional" -a "$positional_index" -gt "$positional_count" \) && break
+    end
+end
+
+function __poddoc_complete_directories
+    set -l token (commandline -t)
+    string match -- '*/' $token
+    set -l subdirs $token*/
+    printf %s\n $subdirs
+end
+
+function __poddoc_custom_completion
+    set -x SAP_SHELL fish
+    set -x SAP_SHELL_VERSION $FISH_VERSION
+    set -l tokens (__poddoc_tokens -p)
+    if test -z "$(__poddoc_tokens -t)"
+        set -l index (count (__poddoc_tokens -pc))
+        set tokens $tokens[..$index] \'\' $tokens[(math $index + 1)..]
+    end
+    command $tokens[1] $argv $tokens
+end
+
+complete -c 'poddoc' -f
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc" version' -l 'version' -d 'Show the version.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc" -eq 1' -fa 'new' -d 'Create an empty document: a package, or an archive when the name ends in .tar.zst, .zip or .tar.gz.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc" -eq 1' -fa 'open' -d 'Open a document in an interactive shell, with undo and autosave.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc" -eq 1' -fa 'info' -d 'Describe a document: kind, format, counts, sizes, last save, lock holder, work waiting for recovery.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc" -eq 1' -fa 'import' -d 'Import specs (--from URL|FOLDER|FILE) or an outline file (--opml, --markdown, --text, --outline-json).'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc" -eq 1' -fa 'export' -d 'Export: archive (both kinds); json, csv, specs (pods); opml, markdown, text, json (outline).'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc" -eq 1' -fa 'save' -d 'Save; with --as, save to a new place (package or archive) and continue there.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc" -eq 1' -fa 'check' -d 'Check a document: archive entries and manifest, SQLite integrity, the store\'s hash and the additional content against the metadata.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc" -eq 1' -fa 'recover' -d 'List autosaved work waiting for recovery, or recover (or --discard) the work of one archive document.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc" -eq 1' -fa 'serve' -d 'Serve specs over HTTP (GET /specs?page=N) from a pods document, a Specs folder or a page file.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc" -eq 1' -fa 'outline' -d 'Read and edit an outline document, one operation per command.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc" -eq 1' -fa 'pods' -d 'Query a pods document, one operation per command.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc" -eq 1' -fa 'help' -d 'Show subcommand help information.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc new" -eq 1' -F
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc new" kind' -l 'kind' -d 'What it holds: pods (CocoaPods specs) or outline.' -rfka 'pods outline'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc new" json' -l 'json' -d 'Print the result as JSON (shapes in docs/CLI.md).'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc new" version' -l 'version' -d 'Show the version.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc new" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc open" -eq 1' -F
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc open" recover' -l 'recover' -d 'Open the autosaved work waiting in the working copy.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc open" discard' -l 'discard' -d 'Discard the autosaved work waiting in the working copy.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc open" autosave-interval' -l 'autosave-interval' -d 'Seconds between autosaves while there are unsaved changes (0: no autosave).' -rfka ''
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc open" c' -s 'c' -d 'Run these commands (separated by ;) instead of reading standard input.' -rfka ''
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc open" json' -l 'json' -d 'Print the result as JSON (shapes in docs/CLI.md).'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc open" version' -l 'version' -d 'Show the version.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc open" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc info" -eq 1' -F
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc info" recover' -l 'recover' -d 'Open the autosaved work waiting in the working copy.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc info" discard' -l 'discard' -d 'Discard the autosaved work waiting in the working copy.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc info" json' -l 'json' -d 'Print the result as JSON (shapes in docs/CLI.md).'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc info" version' -l 'version' -d 'Show the version.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc info" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc import" -eq 1' -F
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc import" recover' -l 'recover' -d 'Open the autosaved work waiting in the working copy.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc import" discard' -l 'discard' -d 'Discard the autosaved work waiting in the working copy.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc import" from' -l 'from' -d 'Pods: a specs service URL (http://…/specs), a Specs folder, or a page file.' -rfka ''
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc import" resume' -l 'resume' -d 'Pods: continue an interrupted import after its last saved page.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc import" opml' -l 'opml' -d 'Outline: an OPML file to add.' -rF
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc import" markdown' -l 'markdown' -d 'Outline: a Markdown list to add.' -rF
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc import" text' -l 'text' -d 'Outline: an indented text file to add.' -rF
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc import" outline-json' -l 'outline-json' -d 'Outline: a file in the outline JSON format to add.' -rF
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc import" under' -l 'under' -d 'Outline: the item to add under (default: the top level).' -rfka ''
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc import" json' -l 'json' -d 'Print the result as JSON (shapes in docs/CLI.md).'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc import" version' -l 'version' -d 'Show the version.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc import" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc export" -eq 1' -F
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc export" recover' -l 'recover' -d 'Open the autosaved work waiting in the working copy.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc export" discard' -l 'discard' -d 'Discard the autosaved work waiting in the working copy.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc export" -eq 2' -F
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc export" format' -l 'format' -d 'archive (.tar.zst, .zip or .tar.gz by the name) | json | csv | specs (pods) | opml | markdown | text | json (outline).' -rfka 'archive json opml markdown text csv specs'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc export" json' -l 'json' -d 'Print the result as JSON (shapes in docs/CLI.md).'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc export" version' -l 'version' -d 'Show the version.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc export" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc save" -eq 1' -F
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc save" recover' -l 'recover' -d 'Open the autosaved work waiting in the working copy.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc save" discard' -l 'discard' -d 'Discard the autosaved work waiting in the working copy.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc save" as' -l 'as' -d 'Where to write the document (must not exist).' -rF
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc save" format' -l 'format' -d 'package | tar.zst | zip | tar.gz (default: from the name; a package otherwise).' -rfka ''
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc save" json' -l 'json' -d 'Print the result as JSON (shapes in docs/CLI.md).'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc save" version' -l 'version' -d 'Show the version.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc save" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc check" -eq 1' -F
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc check" recover' -l 'recover' -d 'Open the autosaved work waiting in the working copy.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc check" discard' -l 'discard' -d 'Discard the autosaved work waiting in the working copy.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc check" json' -l 'json' -d 'Print the result as JSON (shapes in docs/CLI.md).'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc check" version' -l 'version' -d 'Show the version.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc check" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc recover" -eq 1' -F
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc recover" discard' -l 'discard' -d 'Drop the waiting work instead, keeping the archive as last saved.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc recover" json' -l 'json' -d 'Print the result as JSON (shapes in docs/CLI.md).'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc recover" version' -l 'version' -d 'Show the version.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc recover" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc serve" -eq 1' -F
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc serve" host' -l 'host' -d 'The address to listen on (this machine only, by default).' -rfka ''
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc serve" port' -l 'port' -d 'The port (0 picks a free one).' -rfka ''
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc serve" page-size' -l 'page-size' -d 'Specs per page.' -rfka ''
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc serve" json' -l 'json' -d 'Print the result as JSON (shapes in docs/CLI.md).'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc serve" version' -l 'version' -d 'Show the version.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc serve" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc outline" version' -l 'version' -d 'Show the version.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc outline" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc outline" -eq 1' -fa 'ls' -d 'List the items under an item (the current one in the shell).'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc outline" -eq 1' -fa 'tree' -d 'Print the outline below an item, numbered and indented (--json: the outline JSON format).'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc outline" -eq 1' -fa 'find' -d 'Find the items whose titles contain every word (case-insensitive).'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc outline" -eq 1' -fa 'add' -d 'Add an item under an item (the current one in the shell), last or at a position.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc outline" -eq 1' -fa 'insert' -d 'Insert an item at a position (1.3 inserts before the item now at 1.3).'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc outline" -eq 1' -fa 'mv' -d 'Move an item, with everything below it, under another item.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc outline" -eq 1' -fa 'rename' -d 'Give an item a new title.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc outline" -eq 1' -fa 'note' -d 'Set an item\'s note, or remove it when no text is given.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc outline" -eq 1' -fa 'indent' -d 'Make an item the last child of the item above it.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc outline" -eq 1' -fa 'outdent' -d 'Make an item follow its parent, one level up.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc outline" -eq 1' -fa 'rm' -d 'Delete an item and everything below it (undo brings them back).'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc outline ls" -eq 1' -F
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc outline ls" recover' -l 'recover' -d 'Open the autosaved work waiting in the working copy.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc outline ls" discard' -l 'discard' -d 'Discard the autosaved work waiting in the working copy.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc outline ls" json' -l 'json' -d 'Print the result as JSON (shapes in docs/CLI.md).'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc outline ls" version' -l 'version' -d 'Show the version.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc outline ls" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc outline tree" -eq 1' -F
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc outline tree" recover' -l 'recover' -d 'Open the autosaved work waiting in the working copy.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc outline tree" discard' -l 'discard' -d 'Discard the autosaved work waiting in the working copy.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc outline tree" depth' -l 'depth' -d 'Print at most this many levels.' -rfka ''
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc outline tree" json' -l 'json' -d 'Print the result as JSON (shapes in docs/CLI.md).'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc outline tree" version' -l 'version' -d 'Show the version.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc outline tree" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc outline find" -eq 1' -F
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc outline find" recover' -l 'recover' -d 'Open the autosaved work waiting in the working copy.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc outline find" discard' -l 'discard' -d 'Discard the autosaved work waiting in the working copy.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc outline find" limit' -l 'limit' -d 'Show at most this many items.' -rfka ''
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc outline find" json' -l 'json' -d 'Print the result as JSON (shapes in docs/CLI.md).'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc outline find" version' -l 'version' -d 'Show the version.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc outline find" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc outline add" -eq 1' -F
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc outline add" recover' -l 'recover' -d 'Open the autosaved work waiting in the working copy.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc outline add" discard' -l 'discard' -d 'Discard the autosaved work waiting in the working copy.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc outline add" under' -l 'under' -d 'The parent item (default: the current item; the top level at first).' -rfka ''
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc outline add" at' -l 'at' -d 'Its position among the parent\'s items, from 1 (default: last).' -rfka ''
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc outline add" note' -l 'note' -d 'A note under the item.' -rfka ''
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc outline add" json' -l 'json' -d 'Print the result as JSON (shapes in docs/CLI.md).'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc outline add" version' -l 'version' -d 'Show the version.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc outline add" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc outline insert" -eq 1' -F
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc outline insert" recover' -l 'recover' -d 'Open the autosaved work waiting in the working copy.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc outline insert" discard' -l 'discard' -d 'Discard the autosaved work waiting in the working copy.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc outline insert" json' -l 'json' -d 'Print the result as JSON (shapes in docs/CLI.md).'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc outline insert" version' -l 'version' -d 'Show the version.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc outline insert" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc outline mv" -eq 1' -F
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc outline mv" recover' -l 'recover' -d 'Open the autosaved work waiting in the working copy.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc outline mv" discard' -l 'discard' -d 'Discard the autosaved work waiting in the working copy.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc outline mv" under' -l 'under' -d 'The new parent (/ for the top level).' -rfka ''
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc outline mv" at' -l 'at' -d 'Its position among the new parent\'s items, from 1 (default: last).' -rfka ''
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc outline mv" json' -l 'json' -d 'Print the result as JSON (shapes in docs/CLI.md).'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc outline mv" version' -l 'version' -d 'Show the version.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc outline mv" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc outline rename" -eq 1' -F
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc outline rename" recover' -l 'recover' -d 'Open the autosaved work waiting in the working copy.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc outline rename" discard' -l 'discard' -d 'Discard the autosaved work waiting in the working copy.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc outline rename" json' -l 'json' -d 'Print the result as JSON (shapes in docs/CLI.md).'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc outline rename" version' -l 'version' -d 'Show the version.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc outline rename" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc outline note" -eq 1' -F
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc outline note" recover' -l 'recover' -d 'Open the autosaved work waiting in the working copy.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc outline note" discard' -l 'discard' -d 'Discard the autosaved work waiting in the working copy.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc outline note" json' -l 'json' -d 'Print the result as JSON (shapes in docs/CLI.md).'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc outline note" version' -l 'version' -d 'Show the version.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc outline note" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc outline indent" -eq 1' -F
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc outline indent" recover' -l 'recover' -d 'Open the autosaved work waiting in the working copy.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc outline indent" discard' -l 'discard' -d 'Discard the autosaved work waiting in the working copy.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc outline indent" json' -l 'json' -d 'Print the result as JSON (shapes in docs/CLI.md).'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc outline indent" version' -l 'version' -d 'Show the version.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc outline indent" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc outline outdent" -eq 1' -F
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc outline outdent" recover' -l 'recover' -d 'Open the autosaved work waiting in the working copy.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc outline outdent" discard' -l 'discard' -d 'Discard the autosaved work waiting in the working copy.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc outline outdent" json' -l 'json' -d 'Print the result as JSON (shapes in docs/CLI.md).'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc outline outdent" version' -l 'version' -d 'Show the version.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc outline outdent" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc outline rm" -eq 1' -F
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc outline rm" recover' -l 'recover' -d 'Open the autosaved work waiting in the working copy.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc outline rm" discard' -l 'discard' -d 'Discard the autosaved work waiting in the working copy.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc outline rm" json' -l 'json' -d 'Print the result as JSON (shapes in docs/CLI.md).'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc outline rm" version' -l 'version' -d 'Show the version.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc outline rm" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc pods" version' -l 'version' -d 'Show the version.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc pods" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc pods" -eq 1' -fa 'ls' -d 'List specs by name and version, optionally those whose names start with a prefix.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc pods" -eq 1' -fa 'search' -d 'Search the saved specs\' summaries and descriptions, best matches first.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc pods" -eq 1' -fa 'show' -d 'Show one spec (the highest version unless one is given); --json prints its original JSON.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc pods" -eq 1' -fa 'count' -d 'Count the specs, or those whose names start with a prefix.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc pods ls" -eq 1' -F
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc pods ls" recover' -l 'recover' -d 'Open the autosaved work waiting in the working copy.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc pods ls" discard' -l 'discard' -d 'Discard the autosaved work waiting in the working copy.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc pods ls" limit' -l 'limit' -d 'Show at most this many specs.' -rfka ''
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc pods ls" json' -l 'json' -d 'Print the result as JSON (shapes in docs/CLI.md).'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc pods ls" version' -l 'version' -d 'Show the version.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc pods ls" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc pods search" -eq 1' -F
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc pods search" recover' -l 'recover' -d 'Open the autosaved work waiting in the working copy.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc pods search" discard' -l 'discard' -d 'Discard the autosaved work waiting in the working copy.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc pods search" limit' -l 'limit' -d 'Show at most this many specs.' -rfka ''
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc pods search" json' -l 'json' -d 'Print the result as JSON (shapes in docs/CLI.md).'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc pods search" version' -l 'version' -d 'Show the version.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc pods search" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc pods show" -eq 1' -F
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc pods show" recover' -l 'recover' -d 'Open the autosaved work waiting in the working copy.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc pods show" discard' -l 'discard' -d 'Discard the autosaved work waiting in the working copy.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc pods show" json' -l 'json' -d 'Print the result as JSON (shapes in docs/CLI.md).'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc pods show" version' -l 'version' -d 'Show the version.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc pods show" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc pods count" -eq 1' -F
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc pods count" recover' -l 'recover' -d 'Open the autosaved work waiting in the working copy.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc pods count" discard' -l 'discard' -d 'Discard the autosaved work waiting in the working copy.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc pods count" json' -l 'json' -d 'Print the result as JSON (shapes in docs/CLI.md).'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc pods count" version' -l 'version' -d 'Show the version.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc pods count" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc help" version' -l 'version' -d 'Show the version.'
