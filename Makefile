@@ -3,15 +3,16 @@
 
 SWIFT ?= swift
 
-.PHONY: tour test test-unit test-tsan bench samples bootstrap clean
+.PHONY: tour test test-unit test-tsan test-fuzz test-crash fuzz bench samples bootstrap clean
 
 ## The main job on the built-in sample.
 tour: bootstrap
 	$(SWIFT) build --product store-tour
 	.build/debug/store-tour SampleDocuments/specs-2014-sample.json
 
-## The whole test suite: every test, then the store tests under ThreadSanitizer.
-test: test-unit test-tsan
+## The whole test suite: every test, the store tests under ThreadSanitizer, every fuzz target
+## for a bounded time, and the crash test at full length (see docs/RELIABILITY.md).
+test: test-unit test-tsan test-fuzz test-crash
 
 test-unit: bootstrap
 	$(SWIFT) build --build-tests
@@ -22,6 +23,19 @@ test-unit: bootstrap
 test-tsan: bootstrap
 	cd Tests/ThreadSanitizer && $(SWIFT) build --build-tests --sanitize=thread
 	cd Tests/ThreadSanitizer && $(SWIFT) test --skip-build --sanitize=thread
+
+## Every fuzz target for FUZZ_SECONDS seconds each; e.g. `make fuzz FUZZ_SECONDS=600` for a
+## long run, or `.build/debug/poddoc-fuzz opml --seconds 3600` for one target.
+FUZZ_SECONDS ?= 10
+test-fuzz fuzz: bootstrap
+	$(SWIFT) build --product poddoc-fuzz
+	.build/debug/poddoc-fuzz --seconds $(FUZZ_SECONDS) --fixtures Tests/Fixtures
+
+## The crash test, CRASH_CYCLES kills per kind (pods, outline) and format (package, archive).
+CRASH_CYCLES ?= 200
+test-crash: bootstrap
+	$(SWIFT) build --build-tests
+	PODDOC_CRASH_CYCLES=$(CRASH_CYCLES) $(SWIFT) test --skip-build --filter CrashTestTests
 
 ## Benchmarks, release build; results go into docs/BENCHMARKS.md by hand.
 bench: bootstrap

@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "PodDocDocument", targets: ["PodDocDocument"]),
         .library(name: "PodSpecs", targets: ["PodSpecs"]),
         .library(name: "PodDocContent", targets: ["PodDocContent"]),
+        .library(name: "PodDocReliability", targets: ["PodDocReliability"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -55,6 +56,7 @@ let package = Package(
             dependencies: [
                 "PodDocStore", "PodDocFileSystem", "PodDocArchive",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strictSettings),
 
@@ -77,6 +79,15 @@ let package = Package(
 
         // MARK: Documents of each kind (the layer tools build on)
         .target(name: "PodDocContent", dependencies: ["PodDocDocument", "PodSpecs", "Outliner", "PodDocStore"], swiftSettings: strictSettings),
+
+        // MARK: Reliability: crash tests, fuzzing
+        .target(
+            name: "PodDocReliability",
+            dependencies: ["PodDocContent", "PodDocDocument", "PodDocFileSystem", "PodDocArchive", "PodSpecs", "Outliner", "PodDocStore"],
+            swiftSettings: strictSettings),
+
+        // Fuzzing of every reader of outside input (`make fuzz`).
+        .executableTarget(name: "poddoc-fuzz", dependencies: ["PodDocReliability"], path: "Fuzz/poddoc-fuzz", swiftSettings: strictSettings),
 
         // MARK: Examples
         .executableTarget(name: "store-tour", dependencies: ["PodDocStore"], path: "Examples/StoreTour", swiftSettings: strictSettings),
@@ -102,10 +113,14 @@ let package = Package(
         .testTarget(name: "OutlinerTests", dependencies: ["Outliner", "PodDocStore"], swiftSettings: strictSettings),
         .testTarget(
             name: "PodDocDocumentTests",
-            dependencies: ["PodDocDocument", "poddoc-crash-child", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["PodDocDocument", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings),
         // A child process the crash tests start, edit through, and kill.
-        .executableTarget(name: "poddoc-crash-child", dependencies: ["PodDocDocument"], path: "Tests/CrashChild", swiftSettings: strictSettings),
+        .executableTarget(name: "poddoc-crash-child", dependencies: ["PodDocReliability"], path: "Tests/CrashChild", swiftSettings: strictSettings),
+        .testTarget(
+            name: "PodDocReliabilityTests",
+            dependencies: ["PodDocReliability", "poddoc-crash-child", "PodDocContent", "PodDocDocument", "PodDocFileSystem", "PodDocStore"],
+            swiftSettings: strictSettings),
         .testTarget(
             name: "PodDocContentTests",
             dependencies: ["PodDocContent", "PodDocDocument", "PodSpecs", "Outliner", "PodDocStore", .product(name: "GRDB", package: "GRDB.swift")],

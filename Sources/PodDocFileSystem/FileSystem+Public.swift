@@ -9,11 +9,13 @@ extension FileSystem {
     /// after the store save that refers to it).
     ///
     /// - Parameters:
-    ///   - staged: The finished item; it is consumed.
+    ///   - staged: The finished item; it is consumed when the move succeeds. When it fails,
+    ///     `staged` stays where it is: it may be the only copy of content already committed
+    ///     (the store refers to it), so a later open can still move it into place.
     ///   - target: Where it goes; its parent must exist.
     /// - Throws: ``FileSystemError`` naming the step; the previous `target` is then unchanged.
     public func moveIntoPlace(_ staged: URL, replacing target: URL) throws {
-        try install(staged.path, at: target.path, replacingExisting: true)
+        try install(staged.path, at: target.path, replacingExisting: true, keepingStaged: true)
     }
 
     /// Removes a file or a folder tree, then `fsync`s the parent so the removal is durable.

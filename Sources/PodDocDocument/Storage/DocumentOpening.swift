@@ -65,7 +65,7 @@ enum DocumentOpening {
     static func openPackage(_ layout: PackageLayout, model: ModelProvider, options: ManagedDocument.OpenOptions, lockFile: URL,
                             workingCopy: WorkingCopy?, fileURL: URL?, format: DocumentFormat, untrusted: Bool,
                             heldLock: DocumentLock? = nil) throws -> OpenedParts {
-        let files = DocumentFiles(layout: layout, fileSystem: options.fileSystem)
+        var files = DocumentFiles(layout: layout, fileSystem: options.fileSystem)
         guard FileManager.default.fileExists(atPath: layout.metadata.path) || FileManager.default.fileExists(atPath: layout.store.path) else {
             throw DocumentError(.notADocument, "\(layout.root.path) is a folder but not a poddoc document (no DocumentMetadata.json, no StoreContent/persistentStore).", path: layout.root.path)
         }
