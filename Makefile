@@ -31,11 +31,14 @@ test-fuzz fuzz: bootstrap
 	$(SWIFT) build --product poddoc-fuzz
 	.build/debug/poddoc-fuzz --seconds $(FUZZ_SECONDS) --fixtures Tests/Fixtures
 
-## The crash test, CRASH_CYCLES kills per kind (pods, outline) and format (package, archive).
+## The crash test, CRASH_CYCLES kills per kind (pods, outline) and format (package, archive),
+## the four in parallel; each report goes to .build/crash-reports/ as JSON.
 CRASH_CYCLES ?= 200
 test-crash: bootstrap
 	$(SWIFT) build --build-tests
-	PODDOC_CRASH_CYCLES=$(CRASH_CYCLES) $(SWIFT) test --skip-build --filter CrashTestTests
+	PODDOC_CRASH_CYCLES=$(CRASH_CYCLES) PODDOC_CRASH_REPORTS=.build/crash-reports \
+		$(SWIFT) test --skip-build --parallel --num-workers 4 --filter 'CrashTestTests/test(Pods|Outline)'
+	@cat .build/crash-reports/*.json | grep -E '"(kind|format|cycles|killsInsideSave|corrupt|savedWorkLost)"' | paste - - - - - - 
 
 ## Benchmarks, release build; results go into docs/BENCHMARKS.md by hand.
 bench: bootstrap

@@ -27,4 +27,17 @@ extension FileSystem {
         try removeTree(url.path)
         try syncDirectory(TemporarySibling.parent(of: url.path))
     }
+
+    /// Removes the temporary items that saves interrupted by a crash left in `folder` (hidden
+    /// `.name.tmp-…` siblings); a previous version kept aside (`.name.old-…`) is never touched.
+    /// Call it only while holding the lock that keeps other writers out of `folder`.
+    ///
+    /// - Returns: How many items were removed.
+    /// - Throws: ``FileSystemError`` when the folder cannot be listed or an item removed.
+    @discardableResult
+    public func removeTemporaryItems(in folder: URL) throws -> Int {
+        let leftovers = try contentsOfDirectory(at: folder).filter { TemporarySibling.isTemporary($0.name) }
+        for entry in leftovers { try removeItem(at: folder.appendingPathComponent(entry.name)) }
+        return leftovers.count
+    }
 }

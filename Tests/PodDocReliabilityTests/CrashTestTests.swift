@@ -34,7 +34,7 @@ final class CrashTestTests: XCTestCase {
         XCTAssertTrue(report.passed, report.table)
         XCTAssertEqual(report.cycles, options.cycles)
         XCTAssertEqual(report.recovered, options.cycles)
-        XCTAssertGreaterThan(report.savesReported, options.cycles, "the children saved many times")
+        XCTAssertGreaterThanOrEqual(report.savesReported, options.cycles / 2, "the children saved often")
         XCTAssertGreaterThan(report.killsInsideSave, 0, "some kills landed inside a save")
     }
 

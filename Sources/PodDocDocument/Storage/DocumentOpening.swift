@@ -78,6 +78,16 @@ enum DocumentOpening {
             readOnly = true
         }
         let lock = try heldLock ?? acquireLock(lockFile, readOnly: readOnly, document: layout.root, fileSystem: options.fileSystem)
+        if !readOnly {
+            // With the lock held, what a save killed midway left behind can go.
+            for folder in [layout.root, workingCopy?.folder].compactMap({ $0 }) {
+                do {
+                    try options.fileSystem.removeTemporaryItems(in: folder)
+                } catch {
+                    throw DocumentError.wrap(error, .fileSystem, while: "remove temporary files left in \(folder.path)", path: layout.root.path)
+                }
+            }
+        }
         let store: PersistentStore
         do {
             store = try files.openStore(model: model(metadata.kind), readOnly: readOnly, untrusted: untrusted)

@@ -36,7 +36,7 @@ public enum CrashTest {
         /// The children's autosave interval.
         public var autosaveInterval: Duration = .milliseconds(25)
         /// How long a child edits after opening before it is killed (drawn at random).
-        public var lifetime: ClosedRange<Duration> = .milliseconds(50) ... .milliseconds(400)
+        public var lifetime: ClosedRange<Duration> = .milliseconds(30) ... .milliseconds(250)
         /// The share of cycles whose child gets a crash point inside a save (the others are
         /// killed after their lifetime only).
         public var crashPointShare = 0.5
