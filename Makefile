@@ -3,7 +3,7 @@
 
 SWIFT ?= swift
 
-.PHONY: tour test test-unit test-tsan test-fuzz test-crash fuzz bench samples bootstrap clean
+.PHONY: tour test build-tests test-unit test-tsan test-fuzz test-crash fuzz bench samples bootstrap clean
 
 ## The main job on the built-in sample.
 tour: bootstrap
@@ -14,8 +14,11 @@ tour: bootstrap
 ## for a bounded time, and the crash test at full length (see docs/RELIABILITY.md).
 test: test-unit test-tsan test-fuzz test-crash
 
-test-unit: bootstrap
+# One build of every target (tests, poddoc-fuzz, poddoc-crash-child) for all the test steps.
+build-tests: bootstrap
 	$(SWIFT) build --build-tests
+
+test-unit: build-tests
 	$(SWIFT) test --skip-build
 
 # The store and its tests as a package of their own (Tests/ThreadSanitizer), so the sanitizer
@@ -27,15 +30,13 @@ test-tsan: bootstrap
 ## Every fuzz target for FUZZ_SECONDS seconds each; e.g. `make fuzz FUZZ_SECONDS=600` for a
 ## long run, or `.build/debug/poddoc-fuzz opml --seconds 3600` for one target.
 FUZZ_SECONDS ?= 10
-test-fuzz fuzz: bootstrap
-	$(SWIFT) build --product poddoc-fuzz
+test-fuzz fuzz: build-tests
 	.build/debug/poddoc-fuzz --seconds $(FUZZ_SECONDS) --fixtures Tests/Fixtures
 
 ## The crash test, CRASH_CYCLES kills per kind (pods, outline) and format (package, archive),
 ## the four in parallel; each report goes to .build/crash-reports/ as JSON.
 CRASH_CYCLES ?= 200
-test-crash: bootstrap
-	$(SWIFT) build --build-tests
+test-crash: build-tests
 	PODDOC_CRASH_CYCLES=$(CRASH_CYCLES) PODDOC_CRASH_REPORTS=.build/crash-reports \
 		$(SWIFT) test --skip-build --parallel --num-workers 4 --filter 'CrashTestTests/test(Pods|Outline)'
 	@cat .build/crash-reports/*.json | grep -E '"(kind|format|cycles|killsInsideSave|corrupt|savedWorkLost)"' | paste - - - - - - 
