@@ -24,7 +24,7 @@ struct Mutator {
             case 3:
                 let end = min(bytes.count, position + 1 + random.below(64))
                 bytes.insert(contentsOf: Array(bytes[position..<end]), at: position)
-            case 4, 5 where !tokens.isEmpty:
+            case 4...5 where !tokens.isEmpty:
                 bytes.insert(contentsOf: tokens[random.below(tokens.count)], at: position)
             case 6:
                 bytes.removeSubrange(position...)
