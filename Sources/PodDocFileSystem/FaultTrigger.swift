@@ -56,7 +56,9 @@ public final class FaultTrigger: Sendable, Hashable {
         }
     }
 
+    /// Two triggers are equal when they are the same object (a plan holding it is then the same plan).
     public static func == (lhs: FaultTrigger, rhs: FaultTrigger) -> Bool { lhs === rhs }
 
+    /// Hashes the object's identity.
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }
