@@ -84,15 +84,22 @@ extension ManagedDocument {
         guard !state.contains(.editingDisabled) else {
             throw DocumentError(.readOnly, "\(displayName) was opened read-only; save a copy elsewhere instead.", path: fileURL?.path)
         }
-        while let running = runningSave { _ = try? await running.value }
+        while let running = runningSave {
+            _ = try? await running.value
+            // Awaiting a finished task does not suspend: clear it here rather than wait for
+            // its owner to resume (it cannot while this loop holds the main actor).
+            if runningSave == running { runningSave = nil }
+        }
         // Nothing to write: a save changes nothing on disk (two exports stay identical).
         // (A worker's save into the root may not have been counted yet: ask the root too.)
-        var needed = hasUnsavedChanges || (kind == .save && workingCopyIsDirty) || overwritingConflict
+        // After a failed save, a retry saves in full even with no new edits: the failure may
+        // have come after the store's commit, leaving the metadata behind it.
+        var needed = hasUnsavedChanges || state.contains(.savingError) || (kind == .save && workingCopyIsDirty) || overwritingConflict
         if !needed { needed = await rootContext.perform { $0.hasChanges } }
         guard needed else { return }
         let task = Task { @MainActor in try await self.saveSteps(kind, overwritingConflict: overwritingConflict) }
         runningSave = task
-        defer { runningSave = nil }
+        defer { if runningSave == task { runningSave = nil } }
         do {
             try await task.value
             state.remove(.savingError)
