@@ -3,7 +3,7 @@
 
 SWIFT ?= swift
 
-.PHONY: tour store-tour test test-unit test-tsan bench samples sample-documents cli-docs bootstrap clean
+.PHONY: tour store-tour test build-tests test-unit test-tsan test-fuzz test-crash test-two-hosts fuzz bench samples sample-documents cli-docs bootstrap clean
 
 ## The main job: a tour of the `poddoc` command on the built-in sample (scripts/tour.sh).
 tour: bootstrap
@@ -15,11 +15,15 @@ store-tour: bootstrap
 	$(SWIFT) build --product store-tour
 	.build/debug/store-tour SampleDocuments/specs-2014-sample.json
 
-## The whole test suite: every test, then the store tests under ThreadSanitizer.
-test: test-unit test-tsan
+## The whole test suite: every test, the store tests under ThreadSanitizer, every fuzz target
+## for a bounded time, and the crash test at full length (see docs/RELIABILITY.md).
+test: test-unit test-tsan test-fuzz test-crash
 
-test-unit: bootstrap
+# One build of every target (tests, poddoc-fuzz, poddoc-crash-child) for all the test steps.
+build-tests: bootstrap
 	$(SWIFT) build --build-tests
+
+test-unit: build-tests
 	$(SWIFT) test --skip-build
 
 # The store and its tests as a package of their own (Tests/ThreadSanitizer), so the sanitizer
@@ -28,6 +32,29 @@ test-unit: bootstrap
 test-tsan: bootstrap
 	cd Tests/ThreadSanitizer && $(SWIFT) build --build-tests --sanitize=thread
 	cd Tests/ThreadSanitizer && PODDOC_PROPERTY_SEQUENCES=100 $(SWIFT) test --skip-build --sanitize=thread
+
+## Every fuzz target for FUZZ_SECONDS seconds each; e.g. `make fuzz FUZZ_SECONDS=600` for a
+## long run, or `.build/debug/poddoc-fuzz opml --seconds 3600` for one target.
+FUZZ_SECONDS ?= 10
+test-fuzz fuzz: build-tests
+	.build/debug/poddoc-fuzz --seconds $(FUZZ_SECONDS) --fixtures Tests/Fixtures
+
+## `poddoc crash-test`: CRASH_CYCLES kills per kind (pods, outline) and format (package,
+## archive), the four in parallel; each JSON report goes to .build/crash-reports/.
+CRASH_CYCLES ?= 200
+test-crash: build-tests
+	@mkdir -p .build/crash-reports
+	@status=0; pids=""; \
+	for kind in pods outline; do for format in package archive; do \
+		.build/debug/poddoc crash-test --kind $$kind --format $$format --cycles $(CRASH_CYCLES) --json \
+			> .build/crash-reports/crash-$$kind-$$format.json & pids="$$pids $$!"; \
+	done; done; \
+	for pid in $$pids; do wait $$pid || status=1; done; \
+	cat .build/crash-reports/*.json; echo; exit $$status
+
+## Two hosts in network namespaces sharing documents (root only; skipped otherwise).
+test-two-hosts: build-tests
+	scripts/two-hosts.sh .build/debug/poddoc
 
 ## Benchmarks, release build; results go into docs/BENCHMARKS.md by hand.
 bench: bootstrap

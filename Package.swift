@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "PodDocContent", targets: ["PodDocContent"]),
         .library(name: "PodDocCommandLine", targets: ["PodDocCommandLine"]),
         .executable(name: "poddoc", targets: ["poddoc"]),
+        .library(name: "PodDocReliability", targets: ["PodDocReliability"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -87,11 +88,19 @@ let package = Package(
         .target(
             name: "PodDocCommandLine",
             dependencies: [
-                "PodDocContent", "PodDocDocument", "PodDocFileSystem", "PodSpecs", "Outliner", "PodDocStore", "CEditLine",
+                "PodDocContent", "PodDocDocument", "PodDocFileSystem", "PodDocReliability", "PodSpecs", "Outliner", "PodDocStore", "CEditLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings),
         .executableTarget(name: "poddoc", dependencies: ["PodDocCommandLine"], swiftSettings: strictSettings),
+        // MARK: Reliability: crash tests, fuzzing
+        .target(
+            name: "PodDocReliability",
+            dependencies: ["PodDocContent", "PodDocDocument", "PodDocFileSystem", "PodDocArchive", "PodSpecs", "Outliner", "PodDocStore"],
+            swiftSettings: strictSettings),
+
+        // Fuzzing of every reader of outside input (`make fuzz`).
+        .executableTarget(name: "poddoc-fuzz", dependencies: ["PodDocReliability"], path: "Fuzz/poddoc-fuzz", swiftSettings: strictSettings),
 
         // MARK: Examples
         .executableTarget(name: "store-tour", dependencies: ["PodDocStore"], path: "Examples/StoreTour", swiftSettings: strictSettings),
@@ -117,10 +126,14 @@ let package = Package(
         .testTarget(name: "OutlinerTests", dependencies: ["Outliner", "PodDocStore"], swiftSettings: strictSettings),
         .testTarget(
             name: "PodDocDocumentTests",
-            dependencies: ["PodDocDocument", "poddoc-crash-child", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["PodDocDocument", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings),
         // A child process the crash tests start, edit through, and kill.
-        .executableTarget(name: "poddoc-crash-child", dependencies: ["PodDocDocument"], path: "Tests/CrashChild", swiftSettings: strictSettings),
+        .executableTarget(name: "poddoc-crash-child", dependencies: ["PodDocReliability"], path: "Tests/CrashChild", swiftSettings: strictSettings),
+        .testTarget(
+            name: "PodDocReliabilityTests",
+            dependencies: ["PodDocReliability", "poddoc-crash-child", "PodDocContent", "PodDocDocument", "PodDocFileSystem", "PodDocStore"],
+            swiftSettings: strictSettings),
         .testTarget(
             name: "PodDocContentTests",
             dependencies: ["PodDocContent", "PodDocDocument", "PodSpecs", "Outliner", "PodDocStore", .product(name: "GRDB", package: "GRDB.swift")],

@@ -173,13 +173,13 @@ _poddoc() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    new|open|info|import|export|save|check|recover|serve|outline|pods|help)
+    new|open|info|import|export|save|check|recover|serve|outline|pods|crash-test|help)
         # Offer subcommand argument completions
         "_poddoc_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'new open info import export save check recover serve outline pods help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'new open info import export save check recover serve outline pods crash-test help' -- "${cur}"))
         ;;
     esac
 }
@@ -740,6 +740,43 @@ _poddoc_pods_count() {
     case "${positional_number}" in
     1)
         __poddoc_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_poddoc_crash-test() {
+    repeating_flags=()
+    non_repeating_flags=(--saves-between-edits --no-saves-between-edits --json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--cycles --kind --format --seed --autosave-interval --specs --work-folder)
+    __poddoc_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--cycles')
+        return
+        ;;
+    '--kind')
+        __poddoc_add_completions -W 'pods'$'\n''outline'
+        return
+        ;;
+    '--format')
+        __poddoc_add_completions -W 'package'$'\n''archive'
+        return
+        ;;
+    '--seed')
+        return
+        ;;
+    '--autosave-interval')
+        return
+        ;;
+    '--specs')
+        __poddoc_add_completions -f
+        return
+        ;;
+    '--work-folder')
+        __poddoc_add_completions -d
         return
         ;;
     esac

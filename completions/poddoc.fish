@@ -78,6 +78,8 @@ function __poddoc_parse_tokens -S
             case 'count'
                 __poddoc_parse_subcommand 2 'recover' 'discard' 'json' 'version' 'h/help'
             end
+        case 'crash-test'
+            __poddoc_parse_subcommand 0 'cycles=' 'kind=' 'format=' 'seed=' 'autosave-interval=' 'specs=' 'work-folder=' 'saves-between-edits' 'no-saves-between-edits' 'json' 'version' 'h/help'
         case 'help'
             __poddoc_parse_subcommand -r 1 'version'
         end
@@ -146,6 +148,7 @@ complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddo
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc" -eq 1' -fa 'serve' -d 'Serve specs over HTTP (GET /specs?page=N) from a pods document, a Specs folder or a page file.'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc" -eq 1' -fa 'outline' -d 'Read and edit an outline document, one operation per command.'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc" -eq 1' -fa 'pods' -d 'Query a pods document, one operation per command.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc" -eq 1' -fa 'crash-test' -d 'Kill a child poddoc with SIGKILL while it edits and autosaves, again and again, and check every reopen.'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc" -eq 1' -fa 'help' -d 'Show subcommand help information.'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc new" -eq 1' -F
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc new" kind' -l 'kind' -d 'What it holds: pods (CocoaPods specs) or outline.' -rfka 'pods outline'
@@ -331,4 +334,16 @@ complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options 
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc pods count" json' -l 'json' -d 'Print the result as JSON (shapes in docs/CLI.md).'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc pods count" version' -l 'version' -d 'Show the version.'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc pods count" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc crash-test" cycles' -l 'cycles' -d 'How many kills.' -rfka ''
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc crash-test" kind' -l 'kind' -d 'What the document holds: pods or outline.' -rfka 'pods outline'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc crash-test" format' -l 'format' -d 'A package, or an archive (autosaved in its working copy).' -rfka 'package archive'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc crash-test" seed' -l 'seed' -d 'The seed of every random choice; the same seed repeats the same test.' -rfka ''
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc crash-test" autosave-interval' -l 'autosave-interval' -d 'The child\'s autosave interval, in milliseconds.' -rfka ''
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc crash-test" specs' -l 'specs' -d 'The page file of specs the pods child imports from.' -rF
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc crash-test" work-folder' -l 'work-folder' -d 'Keep the documents in this folder (default: a temporary folder, removed when the test passes).' -rfa '(__poddoc_complete_directories)'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc crash-test" saves-between-edits' -l 'saves-between-edits' -d 'Autosave between rounds of edits instead of on the timer (default for outlines: edits made while a save runs are not yet safe for the outline\'s order in memory; see docs/RELIABILITY.md).'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc crash-test" no-saves-between-edits' -l 'no-saves-between-edits' -d 'Autosave between rounds of edits instead of on the timer (default for outlines: edits made while a save runs are not yet safe for the outline\'s order in memory; see docs/RELIABILITY.md).'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc crash-test" json' -l 'json' -d 'Print the result as JSON (shapes in docs/CLI.md).'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc crash-test" version' -l 'version' -d 'Show the version.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc crash-test" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc help" version' -l 'version' -d 'Show the version.'

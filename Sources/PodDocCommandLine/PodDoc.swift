@@ -22,6 +22,7 @@ public struct PodDoc: ParsableCommand {
     static let commands: [any ParsableCommand.Type] = [
         NewCommand.self, OpenCommand.self, InfoCommand.self, OneShot<ImportContent>.self, OneShot<ExportContent>.self,
         OneShot<SaveDocument>.self, CheckCommand.self, RecoverCommand.self, ServeCommand.self, OutlineCommand.self, PodsCommand.self,
+        CrashTestCommand.self, CrashChildCommand.self,
     ]
 
     public init() {}

@@ -1,3 +1,5 @@
+import Glibc
+
 // MARK: - FaultPlan
 
 /// A list of system-call failures to inject, so tests can make each step of a save fail.
@@ -38,18 +40,37 @@ public struct FaultPlan: Sendable, Hashable {
         public var errno: Int32
         /// Which paths the fault applies to.
         public var path: PathMatch
+        /// What the fault does when it fires: fail the call (the default) or kill the process.
+        public var effect: Effect
+        /// When the fault fires: on every matching call when `nil`, else when the trigger says
+        /// (it is shared by every copy of the plan, so a test can arm and disarm it later).
+        public var trigger: FaultTrigger?
 
         /// Creates a fault.
         ///
         /// - Parameters:
         ///   - systemCall: The step to fail.
-        ///   - errno: The `errno` to fail it with.
+        ///   - errno: The `errno` to fail it with (ignored by ``Effect/killProcess``).
         ///   - path: Which paths the fault applies to (all by default).
-        public init(_ systemCall: SystemCall, errno: Int32, path: PathMatch = .any) {
+        ///   - effect: Fail the call (the default), or kill the process before it runs.
+        ///   - trigger: Which matching calls the fault fires on; every one when `nil`.
+        public init(_ systemCall: SystemCall, errno: Int32, path: PathMatch = .any,
+                    effect: Effect = .fail, trigger: FaultTrigger? = nil) {
             self.systemCall = systemCall
             self.errno = errno
             self.path = path
+            self.effect = effect
+            self.trigger = trigger
         }
+    }
+
+    /// What a fault does when it fires.
+    public enum Effect: Sendable, Hashable {
+        /// The call fails with the fault's `errno`, without running.
+        case fail
+        /// The process kills itself with `SIGKILL` before the call runs, as a crash or power
+        /// cut would stop it there: crash tests use it to stop a child at an exact step.
+        case killProcess
     }
 
     /// The faults to inject; the first matching one wins.
@@ -72,8 +93,19 @@ public struct FaultPlan: Sendable, Hashable {
         FaultPlan([Fault(systemCall, errno: errno, path: path)])
     }
 
-    /// The `errno` to fail a call with, or `nil` to let it run.
+    /// The `errno` to fail a call with, or `nil` to let it run; kills the process for a
+    /// fault whose effect is ``Effect/killProcess``.
     func injectedErrno(for systemCall: SystemCall, path: String) -> Int32? {
-        faults.first { $0.systemCall == systemCall && $0.path.matches(path) }?.errno
+        let fault = faults.first {
+            $0.systemCall == systemCall && $0.path.matches(path) && ($0.trigger?.fires() ?? true)
+        }
+        guard let fault else { return nil }
+        switch fault.effect {
+        case .fail:
+            return fault.errno
+        case .killProcess:
+            Glibc.kill(getpid(), SIGKILL)
+            while true { pause() }  // SIGKILL cannot be caught: the process ends here.
+        }
     }
 }

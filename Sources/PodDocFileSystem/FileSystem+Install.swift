@@ -21,17 +21,20 @@ extension FileSystem {
     /// Moves the fully written and synced item at `staged` to `target`, `fsync`s the parent
     /// folder, then removes the previous version.
     ///
-    /// Takes ownership of `staged`: whenever the save fails it is removed, except in the rare
-    /// case where it then holds the only copy of the previous version, which the error names.
-    /// When the parent's `fsync` fails after the move, the move is undone before reporting.
-    func install(_ staged: String, at target: String, replacingExisting: Bool) throws {
+    /// Takes ownership of `staged`: whenever the save fails it is removed (unless
+    /// `keepingStaged`, for content that is already committed elsewhere and must survive a
+    /// failed move), except in the rare case where it then holds the only copy of the previous
+    /// version, which the error names. When the parent's `fsync` fails after the move, the
+    /// move is undone before reporting.
+    func install(_ staged: String, at target: String, replacingExisting: Bool, keepingStaged: Bool = false) throws {
+        let dropStaged = { if !keepingStaged { self.discard(staged) } }
         let parent = TemporarySibling.parent(of: target)
         let stagedKind = itemKind(atPath: staged)
         guard let existingKind = itemKind(atPath: target) else {
             do {
                 try renameNoReplace(staged, to: target)
             } catch {
-                discard(staged)
+                dropStaged()
                 throw saveFailed(error, target: target, targetExisted: false)
             }
             do {
@@ -40,25 +43,25 @@ extension FileSystem {
                 guard (try? renameItem(target, to: staged)) != nil else {
                     throw unconfirmed(error, target: target)
                 }
-                discard(staged)
+                dropStaged()
                 throw saveFailed(error, target: target, targetExisted: false)
             }
             return
         }
         guard replacingExisting, (existingKind == .directory) == (stagedKind == .directory) else {
-            discard(staged)
+            dropStaged()
             let what = existingKind == .directory ? "a folder" : "a file"
             throw FileSystemError(
                 code: .alreadyExists,
                 message: "Could not save '\(target)': \(what) with that name is already there. Choose another name, or move it away first. Nothing was changed.",
                 path: target)
         }
-        let placement = try place(staged, at: target, isDirectory: existingKind == .directory)
+        let placement = try place(staged, at: target, isDirectory: existingKind == .directory, keepingStaged: keepingStaged)
         do {
             try syncDirectory(parent)
         } catch {
             try undo(placement, staged: staged, target: target, failure: error)
-            discard(staged)
+            dropStaged()
             throw saveFailed(error, target: target, targetExisted: true)
         }
         let previous: String
@@ -79,8 +82,9 @@ extension FileSystem {
 
     /// Puts `staged` at `target`, which exists: an atomic swap where the file system can.
     ///
-    /// On failure `staged` is removed and the previous version is back at `target`.
-    private func place(_ staged: String, at target: String, isDirectory: Bool) throws -> Placement {
+    /// On failure `staged` is removed (kept when `keepingStaged`) and the previous version is
+    /// back at `target`.
+    private func place(_ staged: String, at target: String, isDirectory: Bool, keepingStaged: Bool) throws -> Placement {
         do {
             if try exchange(staged, target) { return .exchanged }
             guard isDirectory else {
@@ -99,7 +103,7 @@ extension FileSystem {
             }
             return .movedAside(aside)
         } catch {
-            discard(staged)
+            if !keepingStaged { discard(staged) }
             if let error = error as? FileSystemError, error.code == .cleanupFailed { throw error }
             throw saveFailed(error, target: target, targetExisted: true)
         }

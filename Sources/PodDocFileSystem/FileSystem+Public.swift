@@ -9,11 +9,13 @@ extension FileSystem {
     /// after the store save that refers to it).
     ///
     /// - Parameters:
-    ///   - staged: The finished item; it is consumed.
+    ///   - staged: The finished item; it is consumed when the move succeeds. When it fails,
+    ///     `staged` stays where it is: it may be the only copy of content already committed
+    ///     (the store refers to it), so a later open can still move it into place.
     ///   - target: Where it goes; its parent must exist.
     /// - Throws: ``FileSystemError`` naming the step; the previous `target` is then unchanged.
     public func moveIntoPlace(_ staged: URL, replacing target: URL) throws {
-        try install(staged.path, at: target.path, replacingExisting: true)
+        try install(staged.path, at: target.path, replacingExisting: true, keepingStaged: true)
     }
 
     /// Removes a file or a folder tree, then `fsync`s the parent so the removal is durable.
@@ -24,5 +26,18 @@ extension FileSystem {
         guard itemKind(atPath: url.path) != nil else { return }
         try removeTree(url.path)
         try syncDirectory(TemporarySibling.parent(of: url.path))
+    }
+
+    /// Removes the temporary items that saves interrupted by a crash left in `folder` (hidden
+    /// `.name.tmp-…` siblings); a previous version kept aside (`.name.old-…`) is never touched.
+    /// Call it only while holding the lock that keeps other writers out of `folder`.
+    ///
+    /// - Returns: How many items were removed.
+    /// - Throws: ``FileSystemError`` when the folder cannot be listed or an item removed.
+    @discardableResult
+    public func removeTemporaryItems(in folder: URL) throws -> Int {
+        let leftovers = try contentsOfDirectory(at: folder).filter { TemporarySibling.isTemporary($0.name) }
+        for entry in leftovers { try removeItem(at: folder.appendingPathComponent(entry.name)) }
+        return leftovers.count
     }
 }

@@ -24,4 +24,11 @@ enum TemporarySibling {
         let suffix = String(UInt32.random(in: .min ... .max), radix: 16)
         return "\(parent(of: path))/.\(name).\(kind)-\(suffix)"
     }
+
+    /// Whether `name` is one of the temporary names ``path(for:kind:)`` makes with `tmp`.
+    static func isTemporary(_ name: String) -> Bool {
+        guard name.hasPrefix("."), let dash = name.lastIndex(of: "-") else { return false }
+        let suffix = name[name.index(after: dash)...]
+        return name[..<dash].hasSuffix(".tmp") && !suffix.isEmpty && suffix.allSatisfy(\.isHexDigit)
+    }
 }

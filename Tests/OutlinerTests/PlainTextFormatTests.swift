@@ -22,6 +22,14 @@ final class PlainTextFormatTests: XCTestCase {
         }
     }
 
+    /// A lone CR as the very last byte ends the last line (found by fuzzing: it used to trap).
+    func testTrailingCarriageReturnEndsTheLastLine() throws {
+        for text in ["a\r", "a\n\tb\r", "a\r\n\tb\r"] {
+            XCTAssertEqual(try OutlineTree(indentedText: text).outlineSummary.last, text.hasSuffix("b\r") ? "2:b" : "1:a", text)
+        }
+        XCTAssertEqual(try OutlineTree(data: Data("- a\r  - b\r".utf8), format: .markdown).outlineSummary, ["1:a", "2:b"])
+    }
+
     // MARK: - Refusing
 
 

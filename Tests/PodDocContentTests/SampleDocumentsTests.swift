@@ -41,7 +41,7 @@ final class SampleDocumentsTests: XCTestCase {
             XCTAssertEqual(document.metadata.formatVersion, DocumentMetadata.currentFormatVersion, name)
             let found = try await document.contentCounts()
             XCTAssertEqual(found, counts, name)
-            let report = try await document.verifyIntegrity()
+            let report = try await document.verify()
             XCTAssertEqual(report.problems, [], name)
             XCTAssertEqual(report.storeHash, document.metadata.storeHash, name)
             hashes[kind, default: []].insert(report.storeHash)

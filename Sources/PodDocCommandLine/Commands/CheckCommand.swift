@@ -27,18 +27,18 @@ struct CheckCommand: PodDocCommand {
 
     func execute() async throws {
         let output = outputOptions.output
-        let report: IntegrityReport
+        let report: DocumentVerification
         do {
             report = try await DocumentAccess.with(location, mode: .read, command: "poddoc check") { document in
-                try await Progress.watching("check") { try await document.verifyIntegrity() }
+                try await Progress.watching("check") { try await document.verify() }
             }
         } catch let error as DocumentError where Self.damage.contains(error.code) {
             output.emit(Shape(path: location.document, ok: false, problems: [error.message], storeHash: nil), text: "\(location.document): damaged")
             throw CommandFailure(.integrity, code: error.code.description, error.message)
         }
-        let shape = Shape(path: location.document, ok: report.isIntact, problems: report.problems, storeHash: report.storeHash)
-        output.emit(shape, text: report.isIntact ? "\(location.document): ok (\(report.storeHash))" : ([location.document + ": damaged"] + report.problems.map { "  " + $0 }).joined(separator: "\n"))
-        if !report.isIntact {
+        let shape = Shape(path: location.document, ok: report.isSound, problems: report.problems, storeHash: report.storeHash)
+        output.emit(shape, text: report.isSound ? "\(location.document): ok (\(report.storeHash))" : ([location.document + ": damaged"] + report.problems.map { "  " + $0 }).joined(separator: "\n"))
+        if !report.isSound {
             throw CommandFailure(.integrity, code: "integrity", "\(location.document) failed its check (\(report.problems.count) problem\(report.problems.count == 1 ? "" : "s")); restore it from a copy, or `poddoc export` what can be read.")
         }
     }

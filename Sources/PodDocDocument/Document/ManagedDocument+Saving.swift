@@ -88,12 +88,14 @@ extension ManagedDocument {
         await waitForRunningSave()
         // Nothing to write: a save changes nothing on disk (two exports stay identical).
         // (A worker's save into the root may not have been counted yet: ask the root too.)
-        var needed = hasUnsavedChanges || (kind == .save && workingCopyIsDirty) || overwritingConflict
+        // After a failed save, a retry saves in full even with no new edits: the failure may
+        // have come after the store's commit, leaving the metadata behind it.
+        var needed = hasUnsavedChanges || state.contains(.savingError) || (kind == .save && workingCopyIsDirty) || overwritingConflict
         if !needed { needed = await rootContext.perform { $0.hasChanges } }
         guard needed else { return }
         let task = Task { @MainActor in try await self.saveSteps(kind, overwritingConflict: overwritingConflict) }
         runningSave = task
-        defer { runningSave = nil }
+        defer { if runningSave == task { runningSave = nil } }
         do {
             try await task.value
             state.remove(.savingError)
@@ -125,9 +127,9 @@ extension ManagedDocument {
             unsavedWorkerSaves -= workerSavesAtStart
             if additional != nil { try await Self.onDisk { try files.installStagedAdditionalContent() } }
             // Metadata, derived from what was committed.
-            let previous = metadata
+            let previous = metadata, hashing = kind == .save || options.hashesEveryAutosave
             metadata = try await Self.onDisk {
-                try files.writeMetadata(after: previous, saveSequence: sequence, store: store, hashingStore: kind == .save)
+                try files.writeMetadata(after: previous, saveSequence: sequence, store: store, hashingStore: hashing)
             }
             try await finishSave(kind)
         } catch {
@@ -136,13 +138,13 @@ extension ManagedDocument {
         }
     }
 
-    /// Waits until no save runs. A finished save stays in `runningSave` until the call that
-    /// started it resumes on the main actor: yielding lets it, where awaiting the finished task
-    /// again would return at once and spin (an import's autosave meeting the timer's did).
+    /// Waits until no save runs. Awaiting a finished task does not suspend, so a finished save
+    /// is cleared here rather than left for its owner to clear (it cannot resume while this
+    /// loop holds the main actor; an import's autosave meeting the timer's spun that way).
     func waitForRunningSave() async {
         while let running = runningSave {
             _ = try? await running.value
-            await Task.yield()
+            if runningSave == running { runningSave = nil }
         }
     }
 

@@ -37,6 +37,10 @@ public final class ManagedDocument {
         public var sleep: @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
         /// Where working copies live (`XDG_STATE_HOME`, `HOME`).
         public var environment = ProcessInfo.processInfo.environment
+        /// Recompute the store's logical hash at every autosave too, not only at explicit
+        /// saves, copies and close (see docs/FORMAT.md): for tools that check each autosave
+        /// against the hash it reports, such as the crash test. It costs a read of the store.
+        public var hashesEveryAutosave = false
 
         /// Default options: read-write, autosave every 15 s, ask before recovering.
         public init() {}

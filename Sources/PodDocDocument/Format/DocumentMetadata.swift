@@ -48,7 +48,13 @@ public struct DocumentMetadata: Codable, Sendable, Hashable {
 
     // MARK: - Reading and writing
 
-    static func decode(_ data: Data, path: String) throws -> DocumentMetadata {
+    /// Reads `DocumentMetadata.json` (untrusted input: any bytes get a clean error).
+    ///
+    /// - Parameters:
+    ///   - data: The file's contents.
+    ///   - path: The file, for the error message.
+    /// - Throws: ``DocumentError`` (`.invalidMetadata`) saying what is wrong.
+    public static func decode(_ data: Data, path: String) throws -> DocumentMetadata {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         do {

@@ -7,6 +7,14 @@ import PodDocStore
 struct DocumentFiles: Sendable {
     let layout: PackageLayout
     let fileSystem: FileSystem
+    /// A read-only open found the committed additional content still staged (a crash came
+    /// between the store's commit and moving it into place): it is read from there.
+    var readsStagedAdditionalContent = false
+
+    /// The folder holding the additional content the store last committed.
+    var committedAdditionalContent: URL {
+        readsStagedAdditionalContent ? layout.stagedAdditionalContent : layout.additionalContent
+    }
 
     /// Keys the document keeps in the store's metadata, written in the same transaction as
     /// the objects they describe.
@@ -120,16 +128,20 @@ struct DocumentFiles: Sendable {
     /// that never committed, and rewrites metadata left behind.
     ///
     /// - Returns: the metadata now on disk.
-    func reconcile(store: PersistentStore, metadata: DocumentMetadata, writable: Bool) throws -> DocumentMetadata {
+    mutating func reconcile(store: PersistentStore, metadata: DocumentMetadata, writable: Bool) throws -> DocumentMetadata {
         let committed = try store.metadataValue(forKey: StoreKey.additionalContentDigest)
         var current = try ContentDigest.additionalContent(layout.additionalContent, fileSystem: fileSystem)
         let staged = FileManager.default.fileExists(atPath: layout.stagedAdditionalContent.path)
         if let committed, committed != current.digest {
             let next = staged ? try ContentDigest.additionalContent(layout.stagedAdditionalContent, fileSystem: fileSystem) : nil
-            guard let next, next.digest == committed, writable else {
+            guard let next, next.digest == committed else {
                 throw DocumentError(.corrupt, "\(layout.root.path): AdditionalContent does not match what the store last committed, and no staged copy does. Restore the document from another copy.", path: layout.root.path)
             }
-            try fileSystem.moveIntoPlace(layout.stagedAdditionalContent, replacing: layout.additionalContent)
+            if writable {
+                try fileSystem.moveIntoPlace(layout.stagedAdditionalContent, replacing: layout.additionalContent)
+            } else {
+                readsStagedAdditionalContent = true
+            }
             current = next
         } else if staged, writable {
             try fileSystem.removeItem(at: layout.stagedAdditionalContent)
@@ -153,7 +165,7 @@ struct DocumentFiles: Sendable {
     /// The files of `AdditionalContent/`, by relative path.
     func readAdditionalContent() throws -> [String: Data] {
         var files: [String: Data] = [:]
-        let root = layout.additionalContent
+        let root = committedAdditionalContent
         guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey]) else { return [:] }
         for case let url as URL in walker where (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
             let relative = String(url.standardizedFileURL.path.dropFirst(root.standardizedFileURL.path.count + 1))

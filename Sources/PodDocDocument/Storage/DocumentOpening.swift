@@ -65,7 +65,7 @@ enum DocumentOpening {
     static func openPackage(_ layout: PackageLayout, model: ModelProvider, options: ManagedDocument.OpenOptions, lockFile: URL,
                             workingCopy: WorkingCopy?, fileURL: URL?, format: DocumentFormat, untrusted: Bool,
                             heldLock: DocumentLock? = nil) throws -> OpenedParts {
-        let files = DocumentFiles(layout: layout, fileSystem: options.fileSystem)
+        var files = DocumentFiles(layout: layout, fileSystem: options.fileSystem)
         guard FileManager.default.fileExists(atPath: layout.metadata.path) || FileManager.default.fileExists(atPath: layout.store.path) else {
             throw DocumentError(.notADocument, "\(layout.root.path) is a folder but not a poddoc document (no DocumentMetadata.json, no StoreContent/persistentStore).", path: layout.root.path)
         }
@@ -78,6 +78,16 @@ enum DocumentOpening {
             readOnly = true
         }
         let lock = try heldLock ?? acquireLock(lockFile, readOnly: readOnly, document: layout.root, fileSystem: options.fileSystem)
+        if !readOnly {
+            // With the lock held, what a save killed midway left behind can go.
+            for folder in [layout.root, workingCopy?.folder].compactMap({ $0 }) {
+                do {
+                    try options.fileSystem.removeTemporaryItems(in: folder)
+                } catch {
+                    throw DocumentError.wrap(error, .fileSystem, while: "remove temporary files left in \(folder.path)", path: layout.root.path)
+                }
+            }
+        }
         let store: PersistentStore
         do {
             store = try files.openStore(model: model(metadata.kind), readOnly: readOnly, untrusted: untrusted)

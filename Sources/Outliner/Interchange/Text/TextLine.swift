@@ -36,7 +36,8 @@ struct TextLine {
             var end = ByteSearch.firstIndex(of: ASCII.lineFeed, in: bytes, start..<bytes.count) ?? bytes.count
             var next = end + 1
             if let carriageReturn = nextCarriageReturn, carriageReturn < end {
-                next = carriageReturn + (carriageReturn + 1 == end ? 2 : 1)
+                // CRLF counts as one break; a CR at the very end (no LF after it) as one byte.
+                next = carriageReturn + (carriageReturn + 1 == end && end < bytes.count ? 2 : 1)
                 end = carriageReturn
                 nextCarriageReturn = ByteSearch.firstIndex(of: ASCII.carriageReturn, in: bytes, next..<bytes.count)
             }

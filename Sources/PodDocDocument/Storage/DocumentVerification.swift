@@ -1,0 +1,47 @@
+import GRDB
+import PodDocStore
+
+/// What ``ManagedDocument/verify()`` found on disk: the store's integrity, and whether the
+/// store, the metadata and the additional content describe the same save.
+public struct DocumentVerification: Sendable, Hashable, Codable {
+    /// The lines of SQLite's `PRAGMA integrity_check`: `["ok"]` for a sound store.
+    public var integrityCheck: [String]
+    /// The logical hash of the store's content (`sha256:<hex>`), computed now.
+    public var storeHash: String
+    /// The save number the store recorded in its last commit.
+    public var storeSaveSequence: Int?
+    /// Each disagreement found, as a sentence; empty when the document is sound.
+    public var problems: [String]
+
+    /// Whether the store is sound and agrees with the metadata and the additional content.
+    public var isSound: Bool { problems.isEmpty }
+}
+
+extension DocumentFiles {
+    /// Checks the store (`integrity_check`), then that the metadata's save number, store hash
+    /// and file list, and the digest the store committed, all match what is on disk.
+    func verify(store: PersistentStore, metadata: DocumentMetadata) throws -> DocumentVerification {
+        var problems: [String] = []
+        let integrity = try store.unsafeRead { try String.fetchAll($0, sql: "PRAGMA integrity_check") }
+        if integrity != ["ok"] {
+            problems.append("The store fails SQLite's integrity check: \(integrity.prefix(3).joined(separator: "; ")).")
+        }
+        let hash = try ContentDigest.store(store)
+        // The metadata's hash describes save `storeHashSaveSequence` (autosaves leave it behind).
+        if metadata.isStoreHashCurrent, hash != metadata.storeHash {
+            problems.append("The store's content hash \(hash) differs from the metadata's \(metadata.storeHash).")
+        }
+        let sequence = try store.metadataValue(forKey: StoreKey.saveSequence).flatMap(Int.init)
+        if sequence != metadata.saveSequence {
+            problems.append("The store records save \(sequence.map(String.init) ?? "none"), the metadata save \(metadata.saveSequence).")
+        }
+        let additional = try ContentDigest.additionalContent(committedAdditionalContent, fileSystem: fileSystem)
+        if additional.files != metadata.additionalContent {
+            problems.append("AdditionalContent/ differs from the file list in the metadata.")
+        }
+        if let committed = try store.metadataValue(forKey: StoreKey.additionalContentDigest), committed != additional.digest {
+            problems.append("AdditionalContent/ is not the content the store last committed.")
+        }
+        return DocumentVerification(integrityCheck: integrity, storeHash: hash, storeSaveSequence: sequence, problems: problems)
+    }
+}

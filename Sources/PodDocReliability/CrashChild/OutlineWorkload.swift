@@ -1,0 +1,67 @@
+import Foundation
+import Outliner
+import PodDocDocument
+import PodDocStore
+
+/// Random tree edits of an outline document: add, rename, note, move, indent, outdent,
+/// delete (with the subtree), undo.
+@MainActor
+final class OutlineWorkload: ChildWorkload {
+    private let document: ManagedDocument
+    private let outline: OutlineStore
+    /// Items the workload knows of; stale ones (deleted, undone) drop out when an edit says so.
+    private var items: [ObjectID]
+
+    /// Most items the outline grows to before deletions take over.
+    private static let largestOutline = 150
+
+    init(document: ManagedDocument) throws {
+        self.document = document
+        outline = try OutlineStore(context: document.mainContext)
+        let root = outline.rootID
+        items = try document.mainContext.fetchIDs(FetchRequest(OutlineSchema.entityName)).filter { $0 != root }
+    }
+
+    func edit(using random: inout SeededRandom) async throws {
+        var choice = random.below(20)
+        if items.isEmpty { choice = 0 } else if items.count > Self.largestOutline { choice = 17 }
+        let target = items.isEmpty ? outline.rootID : items[random.below(items.count)]
+        let other = items.isEmpty ? outline.rootID : items[random.below(items.count)]
+        let underRoot = random.oneIn(3), number = random.below(1_000_000), position = random.below(1_000)
+        do {
+            try apply(choice, to: target, other: underRoot ? outline.rootID : other, number: number, position: position)
+        } catch {
+            // A stale item drops out; a refused edit changes nothing, and the next one will do.
+            if error.code == .notFound {
+                items.removeAll { $0 == target || $0 == other }
+            } else if ![.moveIntoItself, .cannotIndent, .cannotOutdent, .rootItem].contains(error.code) {
+                throw error
+            }
+        }
+    }
+
+    /// Makes edit number `choice` (0..<20, most often an addition) on `target`; `other` is
+    /// the parent for additions and moves.
+    private func apply(_ choice: Int, to target: ObjectID, other: ObjectID, number: Int, position: Int) throws(OutlineError) {
+        switch choice {
+        case 0..<7:
+            let count = try outline.children(of: other).count
+            items.append(try outline.add(OutlineItem(title: "item \(number)"), under: other, at: position % (count + 1)))
+        case 7..<11:
+            try outline.rename(target, to: "renamed \(number)")
+        case 11..<13:
+            try outline.setNote(target, to: number % 3 == 0 ? nil : String(repeating: "note ", count: number % 40))
+        case 13..<15:
+            try outline.move(target, under: other)
+        case 15:
+            try outline.indent(target)
+        case 16:
+            try outline.outdent(target)
+        case 17:
+            _ = try outline.delete(target)
+            items.removeAll { $0 == target }
+        default:
+            document.undoManager.undo()
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import PodDocContent
+import PodDocDocument
+import PodDocStore
+import PodSpecs
+
+/// Random edits of a pods document: imports of spec batches (each saved through the
+/// document, as a real import is), summary edits, deletions, undo.
+@MainActor
+final class PodsWorkload: ChildWorkload {
+    private typealias Spec = PodSpecsSchema.PodSpecEntity
+    private let document: ManagedDocument
+    private let batches: [SpecsPageFile]
+
+    /// - Parameter specBatches: A folder of page files (`*.json`) to import from.
+    init(document: ManagedDocument, specBatches: URL?) throws {
+        self.document = document
+        guard let specBatches else {
+            throw CrashTestError(.usage, "A pods child needs --spec-batches FOLDER: page files to import from.")
+        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: specBatches.path).filter { $0.hasSuffix(".json") }.sorted()
+        guard !names.isEmpty else {
+            throw CrashTestError(.setup, "\(specBatches.path) holds no spec page files (*.json) to import.")
+        }
+        batches = names.map { SpecsPageFile(url: specBatches.appendingPathComponent($0)) }
+    }
+
+    func edit(using random: inout SeededRandom) async throws {
+        let context = document.mainContext
+        let count = try context.count(for: FetchRequest(Spec.name))
+        let choice = random.below(20)
+        if count == 0 || choice < 3 {
+            return try await importBatch(batches[random.below(batches.count)])
+        }
+        switch choice {
+        case 3..<13:
+            if let spec = try context.fetchFirst(FetchRequest(Spec.name, offset: random.below(count))) {
+                spec[Spec.summary] = "edited \(random.below(1_000_000))"
+            }
+        case 13..<16:
+            if let spec = try context.fetchFirst(FetchRequest(Spec.name, offset: random.below(count))) {
+                context.delete(spec)
+            }
+        case 16..<18:
+            document.undoManager.undo()
+        default:
+            if let spec = try context.fetchFirst(FetchRequest(Spec.name, offset: random.below(count))) {
+                spec[Spec.isDeprecated].toggle()
+            }
+        }
+    }
+
+    /// Imports a batch in a worker context; the importer saves the document after it, and the
+    /// child reports that save.
+    private func importBatch(_ file: SpecsPageFile) async throws {
+        let document = self.document
+        let importer = SpecsImporter(worker: document.newWorkerContext(name: "crash-test import")) {
+            try await document.autosave()
+            await CrashChild.reportSave(of: document)
+        }
+        try await importer.importPageFile(file)
+    }
+}

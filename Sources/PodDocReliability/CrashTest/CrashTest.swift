@@ -1,0 +1,152 @@
+import Foundation
+public import PodDocDocument
+import PodDocFileSystem
+
+// MARK: - CrashTest
+
+/// The parent side of a crash test: starts a child that edits a document with autosave on,
+/// kills it with `SIGKILL` (after a random while, or at a crash point inside a save), reopens
+/// the document and checks it, again and again.
+///
+/// ```swift
+/// var options = CrashTest.Options(kind: .pods, format: .archive)
+/// options.cycles = 200
+/// let report = try await CrashTest.run(options, childExecutable: child) { print($0.cycles) }
+/// print(report.table)
+/// ```
+public enum CrashTest {
+    /// How a document is stored.
+    public enum Format: String, Sendable, Hashable, Codable, CaseIterable {
+        /// A `Name.poddoc` folder, autosaved in place.
+        case package
+        /// A `Name.poddoc.tar.zst` file, autosaved into its per-user working copy.
+        case archive
+    }
+
+    /// What to run.
+    public struct Options: Sendable, Hashable {
+        /// How many children to start and kill.
+        public var cycles = 200
+        /// The kind of document the children edit.
+        public var kind: DocumentKind
+        /// Package or archive.
+        public var format: Format
+        /// Seeds every random choice; the same seed replays the same choices.
+        public var seed: UInt64 = 1
+        /// The children's autosave interval.
+        public var autosaveInterval: Duration = .milliseconds(25)
+        /// How long a child edits after opening before it is killed (drawn at random).
+        public var lifetime: ClosedRange<Duration> = .milliseconds(30) ... .milliseconds(250)
+        /// The share of cycles whose child gets a crash point inside a save (the others are
+        /// killed after their lifetime only).
+        public var crashPointShare = 0.5
+        /// Autosave between rounds of edits instead of on the document's timer, so that no
+        /// edit overlaps a save (see docs/RELIABILITY.md: outline edits made while a save runs
+        /// currently damage the outline's order in memory).
+        public var savesBetweenEdits = false
+        /// A page file of specs the pods children import from, in batches.
+        public var specsSample: URL = URL(fileURLWithPath: "SampleDocuments/specs-2014-sample.json")
+        /// Where the document and the working copies go; a fresh temporary folder when nil,
+        /// removed after a run that passed.
+        public var workFolder: URL?
+
+        /// Options for a kind and format, with the defaults above.
+        public init(kind: DocumentKind, format: Format) {
+            self.kind = kind
+            self.format = format
+        }
+    }
+
+    /// Runs the test.
+    ///
+    /// - Parameters:
+    ///   - options: What to run.
+    ///   - childExecutable: An executable that runs ``CrashChild/main(arguments:)`` with the
+    ///     arguments it is given (first the arguments in `childArguments`).
+    ///   - childArguments: Arguments that come before the child's own (e.g. a hidden
+    ///     subcommand's name).
+    ///   - progress: Called on the main actor after every cycle with the report so far.
+    /// - Returns: The report; ``CrashTestReport/passed`` says whether every cycle recovered.
+    /// - Throws: ``CrashTestError`` when the test cannot start (work folder, sample specs).
+    ///   A test stops at its first damaged document, which the report lists.
+    @MainActor
+    public static func run(_ options: Options, childExecutable: URL, childArguments: [String] = [],
+                           progress: ((CrashTestReport) -> Void)? = nil) async throws -> CrashTestReport {
+        let started = ContinuousClock.now
+        let setup = try CrashTestSetup(options)
+        var report = CrashTestReport(kind: options.kind.rawValue, format: options.format.rawValue, seed: options.seed,
+                                     autosaveMilliseconds: setup.autosaveMilliseconds)
+        var random = SeededRandom(seed: options.seed)
+        for cycle in 0..<options.cycles {
+            let crashPoint = Double.random(in: 0..<1, using: &random) < options.crashPointShare ? CrashPointChoice.random(&random, format: options.format) : nil
+            let child = setup.childConfiguration(seed: random.next(), crashPoint: crashPoint)
+            let lifetime = randomLifetime(options.lifetime, &random)
+            let run = await onThread {
+                ChildRun.run(executable: childExecutable, arguments: childArguments + child.arguments,
+                             environment: setup.childEnvironment, hasCrashPoint: crashPoint != nil, lifetime: lifetime)
+            }
+            let outcome = await CycleCheck.check(run, setup: setup)
+            report.record(outcome, cycle: cycle, crashPoint: crashPoint)
+            progress?(report)
+            if outcome.corrupt != nil || run.failure != nil { break }
+        }
+        report.seconds = (ContinuousClock.now - started) / .seconds(1)
+        if report.passed { setup.removeIfTemporary() }
+        return report
+    }
+
+    private static func randomLifetime(_ range: ClosedRange<Duration>, _ random: inout SeededRandom) -> Duration {
+        let low = range.lowerBound / .milliseconds(1), high = range.upperBound / .milliseconds(1)
+        return .milliseconds(Double.random(in: low...high, using: &random))
+    }
+
+    /// Runs blocking work on a thread of its own, off the main actor and the shared pool.
+    private static func onThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: work()) }
+        }
+    }
+}
+
+// MARK: - Where the crash points go
+
+/// The save steps a child may die at: every system call a save makes once the document is
+/// open, on every file it writes (metadata, staged additional content, working-copy origin,
+/// the archive).
+enum CrashPointChoice {
+    static let calls: [SystemCall] = [.write, .fsync, .rename, .renameExchange, .directoryFsync, .unlink, .mkdir]
+    static let pathParts: [String?] = [nil, nil, "DocumentMetadata.json", "AdditionalContent"]
+
+    /// A crash point on a file the format's saves write (archives also write `origin.json`),
+    /// early enough that it is reached within a child's lifetime.
+    static func random(_ random: inout SeededRandom, format: CrashTest.Format) -> CrashPoint {
+        let parts = format == .archive ? pathParts + ["origin.json"] : pathParts
+        return CrashPoint(systemCall: calls[random.below(calls.count)], skip: random.below(3),
+                          pathPart: parts[random.below(parts.count)])
+    }
+}
+
+// MARK: - Recording outcomes
+
+extension CrashTestReport {
+    mutating func record(_ outcome: CycleOutcome, cycle: Int, crashPoint: CrashPoint?) {
+        cycles += 1
+        savesReported += outcome.savesReported
+        if outcome.diedAtCrashPoint { crashPointKills += 1 }
+        if outcome.unreportedCommit { unreportedCommits += 1 }
+        if outcome.diedAtCrashPoint || outcome.unreportedCommit || outcome.saveInterrupted { killsInsideSave += 1 }
+        if outcome.recoveredWorkingCopy { recoveredWorkingCopies += 1 }
+        largestLostEditWindow = max(largestLostEditWindow, outcome.lostEdits)
+        let point = crashPoint.map { " (crash point \($0.argument))" } ?? ""
+        if let failure = outcome.childFailure { failures.append("cycle \(cycle)\(point): \(failure)") }
+        if let corrupt = outcome.corrupt {
+            self.corrupt += 1
+            failures.append("cycle \(cycle)\(point): corrupt: \(corrupt)")
+        }
+        if let lost = outcome.lost {
+            savedWorkLost += 1
+            failures.append("cycle \(cycle)\(point): saved work lost: \(lost)")
+        }
+        if outcome.childFailure == nil && outcome.corrupt == nil && outcome.lost == nil { recovered += 1 }
+    }
+}
