@@ -17,7 +17,7 @@ store-tour: bootstrap
 
 ## The whole test suite: every test, the store tests under ThreadSanitizer, every fuzz target
 ## for a bounded time, and the crash test at full length (see docs/RELIABILITY.md).
-test: test-unit test-tsan test-fuzz test-crash
+test: test-unit test-tsan test-fuzz test-crash test-two-hosts
 
 # One build of every target (tests, poddoc-fuzz, poddoc-crash-child) for all the test steps.
 build-tests: bootstrap
@@ -35,7 +35,7 @@ test-tsan: bootstrap
 
 ## Every fuzz target for FUZZ_SECONDS seconds each; e.g. `make fuzz FUZZ_SECONDS=600` for a
 ## long run, or `.build/debug/poddoc-fuzz opml --seconds 3600` for one target.
-FUZZ_SECONDS ?= 10
+FUZZ_SECONDS ?= 5
 test-fuzz fuzz: build-tests
 	.build/debug/poddoc-fuzz --seconds $(FUZZ_SECONDS) --fixtures Tests/Fixtures
 
