@@ -29,6 +29,11 @@ final class VerificationTests: DocumentTestCase {
         try Data("A".utf8).write(to: layout.additionalContent.appending(path: "a.txt"))
         document.metadata.storeHash = "sha256:00"
         document.metadata.saveSequence += 5
+        // A hash that describes an earlier save (autosaves leave it behind) is not compared.
+        document.metadata.storeHashSaveSequence = document.metadata.saveSequence - 1
+        let behind = try await document.verify()
+        XCTAssertEqual(behind.problems.count, 1, "\(behind.problems)")
+        document.metadata.storeHashSaveSequence = document.metadata.saveSequence
         let stale = try await document.verify()
         XCTAssertEqual(stale.problems.count, 2, "\(stale.problems)")
         XCTAssertTrue(stale.problems[0].contains("sha256:00"), stale.problems[0])
