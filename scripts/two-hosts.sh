@@ -13,17 +13,29 @@ repo="$(cd "$(dirname "$0")/.." && pwd)"
 poddoc="$(realpath "${1:-$repo/.build/debug/poddoc}")"
 sample="$repo/SampleDocuments/specs-2014-sample.json"
 
-if [ "$(id -u)" != 0 ] || ! command -v ip > /dev/null || ! ip netns add poddoc-probe 2> /dev/null; then
-  echo "two-hosts: skipped (needs root and network namespaces: run as root on a machine with iproute2)"
+# Probe: a namespace with a veth pair and a working link, or skip.
+probe() {
+  ip netns add poddoc-probe 2> /dev/null || return 1
+  ip netns exec poddoc-probe ip link add poddoc-probe-a type veth peer name poddoc-probe-b 2> /dev/null \
+    && ip netns exec poddoc-probe ip link set lo up 2> /dev/null
+  local ok=$?
+  ip netns del poddoc-probe 2> /dev/null || true
+  return $ok
+}
+if [ "$(id -u)" != 0 ] || ! command -v ip > /dev/null || ! probe; then
+  echo "two-hosts: skipped (needs root, iproute2, network namespaces and veth pairs)"
   exit 0
 fi
-ip netns del poddoc-probe
 
 work="$(mktemp -d)"
 A=poddoc-host-a B=poddoc-host-b
 server=""
+# Stops every process left in a namespace (the server, and anything a failure left behind).
+stop_all() { ip netns pids "$1" 2> /dev/null | xargs -r kill 2> /dev/null || true; }
 cleanup() {
-  if [ -n "$server" ]; then kill "$server" 2> /dev/null || true; wait "$server" 2> /dev/null || true; fi
+  stop_all "$A"
+  stop_all "$B"
+  if [ -n "$server" ]; then wait "$server" 2> /dev/null || true; fi
   ip netns del "$A" 2> /dev/null || true
   ip netns del "$B" 2> /dev/null || true
   rm -rf "$work"
@@ -53,7 +65,9 @@ echo "== host A: a pods document from the bundled sample, served on 10.77.0.1:80
 on_a new Specs.poddoc --kind pods > /dev/null
 on_a import Specs.poddoc --from "$sample" > /dev/null
 hash_a="$(on_a check Specs.poddoc --json | json_field storeHash)"
-on_a serve Specs.poddoc --host 10.77.0.1 --port 8080 --json > "$work/serve.json" &
+# Started directly (`ip netns exec` execs poddoc), so that $! is the server itself.
+(cd "$work/a" && exec ip netns exec "$A" env -i PATH="$PATH" HOME="$work/a/home" TZ=Europe/Paris LANG=C.UTF-8 LC_ALL=C.UTF-8 \
+  "$poddoc" serve Specs.poddoc --host 10.77.0.1 --port 8080 --json > "$work/serve.json") &
 server=$!
 for _ in $(seq 100); do [ -s "$work/serve.json" ] && break; sleep 0.1; done
 [ -s "$work/serve.json" ] || fail "poddoc serve did not start on host A"
@@ -64,7 +78,7 @@ on_b import Copy.poddoc --from http://10.77.0.1:8080/specs > /dev/null
 on_a export Specs.poddoc "$work/a/specs.json" --format json > /dev/null
 on_b export Copy.poddoc "$work/b/specs.json" --format json > /dev/null
 cmp -s "$work/a/specs.json" "$work/b/specs.json" || fail "the specs imported on host B differ from host A's"
-kill "$server"; wait "$server" || true; server=""
+stop_all "$A"; wait "$server" || true; server=""
 specs_count() { "$@" --json | sed -e 's/.*"specs":\([0-9]*\).*/\1/'; }
 before="$(specs_count on_a info Specs.poddoc)"
 echo "   the same $before specs on both hosts"
