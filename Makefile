@@ -17,11 +17,8 @@ store-tour: bootstrap
 
 ## The whole test suite: every test, the store tests under ThreadSanitizer, every fuzz target
 ## for a bounded time, the crash test at full length and the two-host test (see
-## docs/RELIABILITY.md). The sanitizer build and run overlap the unit tests (mostly one
-## thread), which keeps CI within its time on two cores.
-test: build-tests
-	$(MAKE) -j2 test-unit test-tsan
-	$(MAKE) test-fuzz test-crash test-two-hosts
+## docs/RELIABILITY.md). A fresh clone takes about 15 minutes on the project machine.
+test: test-unit test-tsan test-fuzz test-crash test-two-hosts
 
 # One build of every target (tests, poddoc-fuzz, poddoc-crash-child) for all the test steps.
 build-tests: bootstrap

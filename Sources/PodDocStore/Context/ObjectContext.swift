@@ -29,7 +29,7 @@ import Synchronization
 /// ```
 // @unchecked Sendable: every mutable property below the "queue-confined state" mark is read
 // and written only on `queue`, which `preconditionOnQueue()` checks at each public entry
-// point; `links` (children and observers, reached from other threads) is a Mutex.
+// point; `links` (children and observers, reached from other threads) is behind a lock (`Locked`).
 public final class ObjectContext: @unchecked Sendable {
     /// Where a context runs.
     public enum ConcurrencyType: Sendable {
@@ -54,7 +54,7 @@ public final class ObjectContext: @unchecked Sendable {
     let model: ObjectModel
     let queue: DispatchQueue
     private let queueToken: QueueToken
-    let links = Mutex(Links())
+    let links = Locked(Links())
 
     // MARK: Queue-confined state
 

@@ -155,7 +155,7 @@ public struct BatchUpsertResult: Sendable, Hashable {
 /// Where the outcome of a staged ``BatchUpsert`` appears once the root context's save has
 /// written it.
 public final class BatchUpsertReceipt: Sendable {
-    private let outcome = Mutex<BatchUpsertResult?>(nil)
+    private let outcome = Locked<BatchUpsertResult?>(nil)
 
     init() {}
 
