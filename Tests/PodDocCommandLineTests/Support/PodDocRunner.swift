@@ -159,3 +159,8 @@ class CommandLineTestCase: XCTestCase {
         return result
     }
 }
+
+/// A test setup that failed (a fixture could not be made): the test fails with this message.
+struct TestSetupFailure: Error, CustomStringConvertible {
+    let description: String
+}
