@@ -79,7 +79,7 @@ function __poddoc_parse_tokens -S
                 __poddoc_parse_subcommand 2 'recover' 'discard' 'json' 'version' 'h/help'
             end
         case 'crash-test'
-            __poddoc_parse_subcommand 0 'cycles=' 'kind=' 'format=' 'seed=' 'autosave-interval=' 'specs=' 'work-folder=' 'saves-between-edits' 'no-saves-between-edits' 'json' 'version' 'h/help'
+            __poddoc_parse_subcommand 0 'cycles=' 'kind=' 'format=' 'seed=' 'autosave-interval=' 'specs=' 'work-folder=' 'json' 'version' 'h/help'
         case 'help'
             __poddoc_parse_subcommand -r 1 'version'
         end
@@ -341,8 +341,6 @@ complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options 
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc crash-test" autosave-interval' -l 'autosave-interval' -d 'The child\'s autosave interval, in milliseconds.' -rfka ''
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc crash-test" specs' -l 'specs' -d 'The page file of specs the pods child imports from.' -rF
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc crash-test" work-folder' -l 'work-folder' -d 'Keep the documents in this folder (default: a temporary folder, removed when the test passes).' -rfa '(__poddoc_complete_directories)'
-complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc crash-test" saves-between-edits' -l 'saves-between-edits' -d 'Autosave between rounds of edits instead of on the timer (default for outlines: edits made while a save runs are not yet safe for the outline\'s order in memory; see docs/RELIABILITY.md).'
-complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc crash-test" no-saves-between-edits' -l 'no-saves-between-edits' -d 'Autosave between rounds of edits instead of on the timer (default for outlines: edits made while a save runs are not yet safe for the outline\'s order in memory; see docs/RELIABILITY.md).'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc crash-test" json' -l 'json' -d 'Print the result as JSON (shapes in docs/CLI.md).'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc crash-test" version' -l 'version' -d 'Show the version.'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc crash-test" h help' -s 'h' -l 'help' -d 'Show help information.'

@@ -22,9 +22,6 @@ final class CrashTestTests: XCTestCase {
         options.cycles = environment["PODDOC_CRASH_CYCLES"].flatMap(Int.init) ?? 6
         options.seed = environment["PODDOC_CRASH_SEED"].flatMap(UInt64.init) ?? 2026
         options.specsSample = repositoryRoot.appending(path: "SampleDocuments/specs-2014-sample.json")
-        // Outline edits made while a save runs damage the outline's order in memory (a store
-        // merge bug, see docs/RELIABILITY.md); until it is fixed, outline children save between edits.
-        options.savesBetweenEdits = kind == .outline
         let report = try await CrashTest.run(options, childExecutable: try childExecutable())
         print(report.table)
         if let folder = environment["PODDOC_CRASH_REPORTS"] {
@@ -42,7 +39,7 @@ final class CrashTestTests: XCTestCase {
         let configuration = ChildConfiguration(
             document: URL(fileURLWithPath: "/tmp/a b/Crash.poddoc"), kind: .outline, seed: 42, autosaveMilliseconds: 25,
             specBatches: URL(fileURLWithPath: "/tmp/batches"),
-            crashPoint: CrashPoint(systemCall: .directoryFsync, skip: 3, pathPart: "DocumentMetadata.json"), savesBetweenEdits: true)
+            crashPoint: CrashPoint(systemCall: .directoryFsync, skip: 3, pathPart: "DocumentMetadata.json"))
         XCTAssertEqual(try ChildConfiguration(arguments: configuration.arguments), configuration)
     }
 

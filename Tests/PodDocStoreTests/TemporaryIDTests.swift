@@ -43,3 +43,54 @@ final class TemporaryIDTests: StoreTestCase {
         XCTAssertNotEqual(temporary, ObjectID.permanent(entity: "Item", rowID: 1))
     }
 }
+
+/// A child context reading from its parent while the root saves: the parent answers with
+/// the permanent IDs the save just gave, while the child still holds the objects under their
+/// temporary IDs. The child must still see each object once, with its own unsaved values.
+final class ReadingDuringARootSaveTests: StoreTestCase {
+    /// A worker with an item pushed to the root under a temporary ID and edited again
+    /// since; the root's queue is held until `release` is signalled, then it saves.
+    private func stackWithARootSaveWaiting() throws -> (worker: ObjectContext, id: ObjectID, release: DispatchSemaphore) {
+        let root = ObjectContext(store: try makeStore())
+        let worker = ObjectContext(.privateQueue, parent: root)
+        let id = try worker.performAndWait { ctx -> ObjectID in
+            let item = ctx.insert("Item")
+            item[Item.title] = "pushed"
+            try ctx.save()
+            item[Item.title] = "edited since"
+            return item.objectID
+        }
+        XCTAssertTrue(id.isTemporary)
+        let started = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        Task.detached {
+            try await root.perform { ctx in
+                started.signal()
+                release.wait()
+                try ctx.save()
+            }
+        }
+        started.wait()
+        // The child's read below reaches the root's queue while the save is held; the save
+        // then runs first, and the read sees its permanent IDs.
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(300)) { release.signal() }
+        return (worker, id, release)
+    }
+
+    func testAFetchDuringTheRootSaveSeesEachObjectOnce() throws {
+        let (worker, _, _) = try stackWithARootSaveWaiting()
+        let titles = try worker.performAndWait { ctx in try ctx.fetch(FetchRequest("Item")).map { $0[Item.title] } }
+        XCTAssertEqual(titles, ["edited since"])
+        XCTAssertEqual(try worker.performAndWait { try $0.count(for: FetchRequest("Item")) }, 1)
+    }
+
+    func testALookUpDuringTheRootSaveFindsTheEditedObject() throws {
+        let (worker, id, _) = try stackWithARootSaveWaiting()
+        try worker.performAndWait { ctx in
+            let other = ctx.insert("Item")  // an unsaved change of the entity, so reads overlay
+            other[Item.title] = "other"
+            let sorted = try ctx.fetch(FetchRequest("Item", sortBy: [FetchSort(Item.title)])).map { $0[Item.title] }
+            XCTAssertEqual(sorted, ["edited since", "other"])
+            XCTAssertEqual(try ctx.existingObject(with: id)?[Item.title], "edited since")
+        }
+    }
+}

@@ -43,9 +43,6 @@ struct CrashTestCommand: PodDocCommand {
     @Option(help: "Keep the documents in this folder (default: a temporary folder, removed when the test passes).", completion: .directory)
     var workFolder: String?
 
-    @Flag(inversion: .prefixedNo, help: "Autosave between rounds of edits instead of on the timer (default for outlines: edits made while a save runs are not yet safe for the outline's order in memory; see docs/RELIABILITY.md).")
-    var savesBetweenEdits: Bool?
-
     @OptionGroup var outputOptions: OutputOptions
     var json: Bool { outputOptions.json }
 
@@ -61,7 +58,6 @@ struct CrashTestCommand: PodDocCommand {
         options.autosaveInterval = .milliseconds(autosaveInterval)
         options.specsSample = URL(fileURLWithPath: specs)
         options.workFolder = workFolder.map { URL(fileURLWithPath: $0, isDirectory: true) }
-        options.savesBetweenEdits = savesBetweenEdits ?? (kind == .outline)
         let output = outputOptions.output
         let report = try await CrashTest.run(options, childExecutable: Self.executable, childArguments: [CrashChildCommand.name]) { report in
             if report.cycles % 25 == 0 { output.message("crash-test: \(report.cycles)/\(cycles) cycles, \(report.recovered) recovered") }

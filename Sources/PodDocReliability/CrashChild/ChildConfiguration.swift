@@ -22,20 +22,16 @@ public struct ChildConfiguration: Sendable, Hashable {
     public var specBatches: URL?
     /// Where the child kills itself inside a save, if anywhere.
     public var crashPoint: CrashPoint?
-    /// Autosave between rounds of edits (same save, same interval) instead of on the
-    /// document's timer, so no edit happens while a save runs.
-    public var savesBetweenEdits: Bool
 
     /// Describes a child.
     public init(document: URL, kind: DocumentKind, seed: UInt64, autosaveMilliseconds: Int,
-                specBatches: URL? = nil, crashPoint: CrashPoint? = nil, savesBetweenEdits: Bool = false) {
+                specBatches: URL? = nil, crashPoint: CrashPoint? = nil) {
         self.document = document
         self.kind = kind
         self.seed = seed
         self.autosaveMilliseconds = autosaveMilliseconds
         self.specBatches = specBatches
         self.crashPoint = crashPoint
-        self.savesBetweenEdits = savesBetweenEdits
     }
 
     /// The arguments to start the child with.
@@ -44,7 +40,6 @@ public struct ChildConfiguration: Sendable, Hashable {
                          "--autosave-ms", String(autosaveMilliseconds)]
         if let specBatches { arguments += ["--spec-batches", specBatches.path] }
         if let crashPoint { arguments += ["--crash-at", crashPoint.argument] }
-        if savesBetweenEdits { arguments += ["--saves-between-edits", "yes"] }
         return arguments
     }
 
@@ -72,11 +67,10 @@ public struct ChildConfiguration: Sendable, Hashable {
         }
         self.init(document: URL(fileURLWithPath: try required("document")), kind: kind, seed: seed,
                   autosaveMilliseconds: milliseconds, specBatches: values["spec-batches"].map { URL(fileURLWithPath: $0) },
-                  crashPoint: try values["crash-at"].map { (text) throws(CrashTestError) in try CrashPoint(argument: text) },
-                  savesBetweenEdits: values["saves-between-edits"] == "yes")
+                  crashPoint: try values["crash-at"].map { (text) throws(CrashTestError) in try CrashPoint(argument: text) })
     }
 
-    static let usage = "Usage: --document PATH --kind pods|outline --seed N --autosave-ms N [--spec-batches FOLDER] [--crash-at CALL:SKIP[:PATH-PART]] [--saves-between-edits yes]"
+    static let usage = "Usage: --document PATH --kind pods|outline --seed N --autosave-ms N [--spec-batches FOLDER] [--crash-at CALL:SKIP[:PATH-PART]]"
 }
 
 // MARK: - CrashPoint

@@ -33,8 +33,7 @@ public enum CrashChild {
     static func run(_ configuration: ChildConfiguration) async throws {
         var options = ManagedDocument.OpenOptions()
         options.hashesEveryAutosave = true  // each SAVED line carries the hash of that save
-        let interval = Duration.milliseconds(configuration.autosaveMilliseconds)
-        options.autosaveInterval = configuration.savesBetweenEdits ? nil : interval
+        options.autosaveInterval = .milliseconds(configuration.autosaveMilliseconds)
         options.recovery = .recover
         let crashPlan = configuration.crashPoint?.faultPlan()
         if let crashPlan { options.fileSystem = FileSystem(faults: crashPlan.plan) }
@@ -53,8 +52,6 @@ public enum CrashChild {
         crashPlan?.trigger.arm()
 
         var random = SeededRandom(seed: configuration.seed)
-        let clock = ContinuousClock()
-        var lastSave = clock.now
         let workload: any ChildWorkload = switch configuration.kind {
         case .pods: try PodsWorkload(document: document, specBatches: configuration.specBatches)
         case .outline: try OutlineWorkload(document: document)
@@ -71,11 +68,6 @@ public enum CrashChild {
             }
             document.mainContext.processPendingChanges()
             ChildLine.edits(edits).print()
-            if configuration.savesBetweenEdits, clock.now - lastSave >= interval {
-                try await document.autosave()
-                reportSave(of: document)
-                lastSave = clock.now
-            }
             if document.format.isArchive, random.oneIn(40) {
                 try await document.save()  // Re-packs the archive.
                 reportSave(of: document)

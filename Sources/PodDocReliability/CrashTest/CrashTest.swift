@@ -40,10 +40,6 @@ public enum CrashTest {
         /// The share of cycles whose child gets a crash point inside a save (the others are
         /// killed after their lifetime only).
         public var crashPointShare = 0.5
-        /// Autosave between rounds of edits instead of on the document's timer, so that no
-        /// edit overlaps a save (see docs/RELIABILITY.md: outline edits made while a save runs
-        /// currently damage the outline's order in memory).
-        public var savesBetweenEdits = false
         /// A page file of specs the pods children import from, in batches.
         public var specsSample: URL = URL(fileURLWithPath: "SampleDocuments/specs-2014-sample.json")
         /// Where the document and the working copies go; a fresh temporary folder when nil,

@@ -43,7 +43,7 @@ struct CrashTestSetup: Sendable {
 
     func childConfiguration(seed: UInt64, crashPoint: CrashPoint?) -> ChildConfiguration {
         ChildConfiguration(document: document, kind: options.kind, seed: seed, autosaveMilliseconds: autosaveMilliseconds,
-                           specBatches: specBatches, crashPoint: crashPoint, savesBetweenEdits: options.savesBetweenEdits)
+                           specBatches: specBatches, crashPoint: crashPoint)
     }
 
     /// How the parent reopens the document: no autosave, recover any working copy, check

@@ -24,11 +24,9 @@ extension ObjectContext {
     func markDeleted(_ object: ManagedObject) {
         let row = object.row
         object.edits &+= 1
-        _undoManager?.register(.restore(DeletedObject(
-            object: object, row: row, snapshot: object.snapshot, snapshotVersion: object.snapshotVersion,
-            changedFields: object.changedFields, previousState: object.state)))
+        _undoManager?.register(.restore(DeletedObject(object: object, row: row, changedFields: object.changedFields)))
         untrackChange(object)
-        if object.state == .inserted {
+        if object.state == .inserted && !object.isBeingPushed {
             registry.removeValue(forKey: object.objectID)
             object.state = .deleted
         } else {

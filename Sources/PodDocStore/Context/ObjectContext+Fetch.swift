@@ -62,6 +62,10 @@ extension ObjectContext {
     /// The rows matching `query` as this context sees them: the parent's, overlaid with this
     /// context's own unsaved changes.
     func viewRows(_ query: Query) throws -> [VersionedRow] {
+        try readingConsistently { try overlaidRows(query) }
+    }
+
+    private func overlaidRows(_ query: Query) throws -> [VersionedRow] {
         let localCount = changedCounts[query.layout.ordinal]
         guard localCount > 0 else { return try sourceRows(query) }
         var parentQuery = query
@@ -95,13 +99,17 @@ extension ObjectContext {
     }
 
     func viewIDs(_ query: Query) throws -> [ObjectID] {
+        try readingConsistently { try overlaidIDs(query) }
+    }
+
+    private func overlaidIDs(_ query: Query) throws -> [ObjectID] {
         if !hasChanges(in: query.layout) {
             switch parent {
             case .store(let store): return try store.fetchIDs(query)
             case .context(let parent): return try parent.performAndWait { try $0.viewIDs(query) }
             }
         }
-        return try viewRows(query).map(\.id)
+        return try overlaidRows(query).map(\.id)
     }
 
     func viewCount(_ query: Query) throws -> Int {
@@ -116,6 +124,10 @@ extension ObjectContext {
 
     /// The rows of these objects as this context sees them; missing ones do not exist.
     func viewRows(for ids: [ObjectID], entity: String) throws -> [VersionedRow] {
+        try readingConsistently { try overlaidRows(for: ids, entity: entity) }
+    }
+
+    private func overlaidRows(for ids: [ObjectID], entity: String) throws -> [VersionedRow] {
         var rows: [VersionedRow] = []
         var missing: [ObjectID] = []
         for id in ids {
@@ -145,6 +157,23 @@ extension ObjectContext {
         switch parent {
         case .store(let store): return try store.rows(for: ids, entity: model.layout(entity))
         case .context(let parent): return try parent.performAndWait { try $0.viewRows(for: ids, entity: entity) }
+        }
+    }
+
+    /// Runs a read that overlays this context's changes on its parent's answer so that both
+    /// use the same IDs: a root save finishing on its queue meanwhile can make IDs permanent
+    /// in the parent's answer while this context still holds the temporary ones, so the read
+    /// starts with this context's objects renamed, and runs again if any ID became
+    /// permanent while it ran (rare: only when a root save ends during the read).
+    func readingConsistently<T>(_ read: () throws -> T) throws -> T {
+        guard case .context = parent else { return try read() }
+        while true {
+            let generation = store.aliasGeneration.load(ordering: .acquiring)
+            // Odd: a root save is filling in permanent keys right now (a few microseconds).
+            guard generation & 1 == 0 else { continue }
+            if generation != appliedAliasGeneration { adoptPermanentIDs() }
+            let result = try read()
+            if store.aliasGeneration.load(ordering: .acquiring) == generation { return result }
         }
     }
 

@@ -26,8 +26,8 @@ extension ObjectContext {
     /// that the object exists.
     public func object(with id: ObjectID) -> ManagedObject {
         preconditionOnQueue()
+        if let object = registered(id) { return object }
         let id = resolve(id)
-        if let object = registry[id] { return object }
         let object = ManagedObject(id: id, layout: model.layout(id.entityName), context: self)
         registry[id] = object
         return object
@@ -39,13 +39,22 @@ extension ObjectContext {
     /// - Throws: ``StoreError`` when the store cannot be read.
     public func existingObject(with id: ObjectID) throws -> ManagedObject? {
         preconditionOnQueue()
+        if let object = registered(id), !object.isFault { return object.state == .deleted ? nil : object }
         let id = resolve(id)
-        if let object = registry[id], !object.isFault { return object.state == .deleted ? nil : object }
         guard let row = try sourceRows(for: [id], entity: id.entityName).first else { return nil }
         let object = self.object(with: id)
         object.snapshot = row.row
         object.snapshotVersion = row.version
         return object
+    }
+
+    /// The registered object with this ID, under whichever of its two IDs the context holds
+    /// it. A root save running on another queue can make an ID permanent at any moment, and
+    /// the context renames its objects at its next use (``adoptPermanentIDs()``), so an ID
+    /// read a moment ago can still be the temporary one of an object the context now holds
+    /// under its permanent ID.
+    func registered(_ id: ObjectID) -> ManagedObject? {
+        registry[id] ?? (id.isTemporary ? registry[resolve(id)] : nil)
     }
 
     /// The permanent ID for `id` if it has become permanent, else `id`.

@@ -69,6 +69,8 @@ extension ObjectContext {
         guard !changed.isEmpty || !stagedBatches.isEmpty else { return }
         let (changes, objects) = makeChangeSet()
         try validateDeletes(objects.deleted)
+        objects.setBeingPushed(true)
+        defer { objects.setBeingPushed(false) }
         let outcome = try await parent.perform { try $0.acceptPush(changes) }
         finishSave(objects, outcome)
         finishBatches(changes, outcome)
@@ -84,6 +86,12 @@ extension ObjectContext {
         var inserted: [(object: ManagedObject, edits: UInt64)] = []
         var updated: [(object: ManagedObject, edits: UInt64)] = []
         var deleted: [(object: ManagedObject, edits: UInt64)] = []
+
+        func setBeingPushed(_ value: Bool) {
+            for list in [inserted, updated, deleted] {
+                for (object, _) in list { object.isBeingPushed = value }
+            }
+        }
     }
 
     /// The context's changes, ready to cross to the parent's queue.
@@ -152,11 +160,27 @@ extension ObjectContext {
                 untrackChange(object)
                 settle(object, kept)
                 announceUpdate(object)
+            } else if object.edits != edits, object.state != .deleted {
+                // Brought back (undo) while the parent applied the delete: the parent no
+                // longer has it, so what remains is an insert under its old ID.
+                reinsert(object)
             } else {
                 untrackChange(object)
                 registry.removeValue(forKey: object.objectID)
             }
         }
+    }
+
+    /// Makes `object` an insert of its current values (its parent no longer has it).
+    func reinsert(_ object: ManagedObject) {
+        untrackChange(object)
+        object.current = object.row
+        object.snapshot = nil
+        object.snapshotVersion = 0
+        object.changedFields = FieldSet(0..<object.layout.fieldCount)
+        object.state = .inserted
+        registry[object.objectID] = object
+        trackChange(object)
     }
 
     /// The parent now has `row` for an object edited again since the save began: it becomes

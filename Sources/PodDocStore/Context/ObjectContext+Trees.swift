@@ -19,7 +19,7 @@ extension ObjectContext {
     public func descendantLinks(of roots: [ObjectID], following relationship: ToOne) throws -> [ObjectLink] {
         preconditionOnQueue()
         let (layout, fk) = selfReference(relationship)
-        return try viewDescendantLinks(of: roots.map(resolve), layout: layout, foreignKey: fk)
+        return try viewDescendantLinks(of: roots, layout: layout, foreignKey: fk)
     }
 
     /// The objects above `id` in a tree kept by a self-referential to-one relationship, as
@@ -37,7 +37,7 @@ extension ObjectContext {
     public func ancestorIDs(of id: ObjectID, following relationship: ToOne) throws -> [ObjectID] {
         preconditionOnQueue()
         let (layout, fk) = selfReference(relationship)
-        return try viewAncestorLinks(of: resolve(id), layout: layout, foreignKey: fk).dropFirst().map(\.object)
+        return try viewAncestorLinks(of: id, layout: layout, foreignKey: fk).dropFirst().map(\.object)
     }
 
     private func selfReference(_ key: ToOne) -> (EntityLayout, Int) {
@@ -56,6 +56,10 @@ extension ObjectContext {
     /// outside the parent's answer has its parent-side descendants fetched in a further round
     /// (one query per level of such moves nested in each other, rarely more than one).
     func viewDescendantLinks(of roots: [ObjectID], layout: EntityLayout, foreignKey fk: Int) throws -> [ObjectLink] {
+        try readingConsistently { try overlaidDescendantLinks(of: roots.map(resolve), layout: layout, foreignKey: fk) }
+    }
+
+    private func overlaidDescendantLinks(of roots: [ObjectID], layout: EntityLayout, foreignKey fk: Int) throws -> [ObjectLink] {
         var overlay = DescendantOverlay(roots: roots)
         for object in changedObjects(in: layout) where ownsLink(object, fk) {
             let parent = object.state == .deleted ? nil : object.current?.refs[fk].map(resolve)
@@ -95,6 +99,10 @@ extension ObjectContext {
     /// The links from `id` upward as this context sees them: the parent's chain, switching to
     /// this context's own row wherever it changed an object on the way.
     func viewAncestorLinks(of id: ObjectID, layout: EntityLayout, foreignKey fk: Int) throws -> [ObjectLink] {
+        try readingConsistently { try overlaidAncestorLinks(of: resolve(id), layout: layout, foreignKey: fk) }
+    }
+
+    private func overlaidAncestorLinks(of id: ObjectID, layout: EntityLayout, foreignKey fk: Int) throws -> [ObjectLink] {
         guard hasChanges(in: layout) else { return try sourceAncestorLinks(of: id, layout: layout, foreignKey: fk) }
         var links: [ObjectLink] = []
         var seen = Set<ObjectID>()

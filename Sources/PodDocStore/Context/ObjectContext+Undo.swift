@@ -15,8 +15,9 @@ extension ObjectContext {
         }
     }
 
-    /// Brings a deleted object back, as the same instance: to its exact earlier state when
-    /// the delete was not saved, or as an insert under its old ID when it was.
+    /// Brings a deleted object back, as the same instance: as a change against its snapshot
+    /// when the delete was not saved, or as an insert under its old ID when it was (or when
+    /// the parent never had the object).
     private func restore(_ deleted: DeletedObject) {
         let object = deleted.object
         let id = object.objectID
@@ -24,26 +25,29 @@ extension ObjectContext {
         // permanent IDs, or fetches (which compare permanent IDs) would not find it.
         var row = deleted.row
         row.resolveRefs(resolve)
-        var snapshot = deleted.snapshot
-        snapshot?.resolveRefs(resolve)
         object.edits &+= 1
-        if changed[id]?.state == .deleted {
+        if changed[id]?.state == .deleted, var snapshot = object.snapshot {
+            // The delete is not saved. The snapshot is the one the object has now: an
+            // asynchronous save may have given the parent newer values since the delete.
             untrackChange(object)
+            snapshot.resolveRefs(resolve)
             object.snapshot = snapshot
-            object.snapshotVersion = deleted.snapshotVersion
-            object.changedFields = deleted.changedFields
-            object.state = deleted.previousState
-            object.current = deleted.previousState == .clean ? nil : row
+            if object.isBeingPushed {
+                // The parent may have applied the delete already: every field is this
+                // context's to give back.
+                object.changedFields = FieldSet(0..<object.layout.fieldCount)
+            } else {
+                object.changedFields = deleted.changedFields
+                object.changedFields.formUnion(differingFields(row, snapshot))
+            }
+            object.state = object.changedFields.isEmpty ? .clean : .updated
+            object.current = object.state == .clean ? nil : row
             if object.state != .clean { trackChange(object) }
         } else {
+            // Saved, or never known to the parent: an insert under its old ID.
             object.context = self
-            registry[id] = object
-            object.snapshot = nil
-            object.snapshotVersion = 0
             object.current = row
-            object.changedFields = FieldSet(0..<object.layout.fieldCount)
-            object.state = .inserted
-            trackChange(object)
+            reinsert(object)
         }
         announceInsert(object)
         _undoManager?.register(.remove(id))

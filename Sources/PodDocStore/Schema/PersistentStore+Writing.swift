@@ -34,6 +34,7 @@ extension PersistentStore {
             throw StoreError.sqlite(error, while: "saving")
         }
         if !outcome.permanentIDs.isEmpty {
+            aliasGeneration.add(1, ordering: .releasing)
             for (temporary, permanent) in outcome.permanentIDs {
                 temporary.permanentKey?.value.store(permanent.key, ordering: .releasing)
             }

@@ -54,8 +54,10 @@ public final class PersistentStore: Sendable {
     /// A unique identifier of this store, made when it was created; used in object URIs.
     public let identifier: String
     let database: DatabaseQueue
-    /// Bumped whenever a root save makes temporary IDs permanent, so contexts know to rename
-    /// their objects.
+    /// Bumped twice whenever a root save makes temporary IDs permanent: to an odd number
+    /// before it fills in the permanent keys, to an even one after. Contexts compare it to
+    /// know when to rename their objects, and a read that saw the same even number before
+    /// and after knows no ID became permanent while it ran.
     let aliasGeneration = Atomic<Int>(0)
 
     /// Opens (or creates) a store.

@@ -11,11 +11,10 @@ enum UndoStep {
 /// A deleted object's state, kept so the delete can be undone with the same instance.
 struct DeletedObject {
     let object: ManagedObject
+    /// Its values when deleted.
     let row: RowData
-    let snapshot: RowData?
-    let snapshotVersion: Int64
+    /// The fields it had changed since its snapshot.
     let changedFields: FieldSet
-    let previousState: ManagedObject.State
 }
 
 /// A named group of steps: one user action.

@@ -11,12 +11,7 @@ final class OutlinePropertyTests: OutlineStoreTestCase {
     private static let sequences = 1_000
 
     func testRandomEditsUndoAndRedoKeepTheInvariantAndUndoBackToTheStart() throws {
-        let doc = try makeDocument()
-        let start = TreeGenerator.random(seed: 2024, count: 24, maxDepth: 4, notes: true, attributes: true)
-        try doc.outline.importOutline(start)
-        try doc.save()
-        doc.undo.removeAllActions()
-        let startRows = try doc.rows()
+        let (doc, start, startRows) = try makeStartingDocument(seed: 2024)
         var statistics: [String: Int] = [:]
         for sequence in 0..<Self.sequences {
             var random = SeededGenerator(seed: UInt64(sequence))
@@ -44,6 +39,71 @@ final class OutlinePropertyTests: OutlineStoreTestCase {
     }
 }
 
+/// The same random sequences with the document's real save protocol: the main context's
+/// asynchronous save, then the root's save on its own queue, with edits, undo and redo made
+/// while each runs. Every step must keep the invariant and match the model, whatever the
+/// saves do underneath.
+@MainActor
+final class OutlineEditsDuringSavesTests: OutlineStoreTestCase {
+    private static let sequences = 300
+
+    func testRandomEditsMadeWhileSavesRunKeepTheInvariant() async throws {
+        let (doc, start, startRows) = try makeStartingDocument(seed: 7)
+        var savesWithEdits = 0
+        for sequence in 0..<Self.sequences {
+            var random = SeededGenerator(seed: UInt64(sequence))
+            var run = Run(doc: doc, model: ReferenceOutline(start))
+            var step = 0
+            func steps(_ count: Int) throws {
+                for _ in 0..<count {
+                    let what = try run.step(&random, saving: false)
+                    try doc.assertOrderInvariant("sequence \(sequence), step \(step): \(what)")
+                    XCTAssertTrue(try doc.outline.exportOutline().hasSameItems(as: run.model.tree),
+                                  "sequence \(sequence), step \(step): \(what)")
+                    step += 1
+                }
+            }
+            for _ in 0..<Int.random(in: 2...5, using: &random) {
+                try steps(Int.random(in: 1...4, using: &random))
+                // Main → root: the edits of `steps` run between its two halves on the main actor.
+                let pushing = Task { try await doc.main.save() }
+                await Task.yield()
+                try steps(Int.random(in: 0...3, using: &random))
+                try await pushing.value
+                // Root → file on the root's queue, while the main actor edits on.
+                let root = doc.root
+                let writing = Task.detached { try await root.perform { try $0.save() } }
+                try steps(Int.random(in: 0...3, using: &random))
+                try await writing.value
+                await doc.main.perform { _ in }  // the root's did-save reaches the main context
+                try doc.assertOrderInvariant("sequence \(sequence), after a save")
+                XCTAssertTrue(try doc.outline.exportOutline().hasSameItems(as: run.model.tree), "sequence \(sequence), after a save")
+                savesWithEdits += 1
+                if testRun?.failureCount ?? 0 > 0 { return }
+            }
+            while doc.undo.canUndo { doc.undo.undo() }
+            XCTAssertEqual(doc.resolved(try doc.rows()), doc.resolved(startRows), "sequence \(sequence): undoing everything")
+            try doc.save()
+            doc.undo.removeAllActions()
+            if testRun?.failureCount ?? 0 > 0 { return }
+        }
+        print("outline edits during saves: \(Self.sequences) sequences, \(savesWithEdits) saves with edits around them")
+    }
+}
+
+extension OutlineStoreTestCase {
+    /// A saved document holding a random outline of 24 items, with nothing to undo: the
+    /// start of every sequence, with its tree and its rows.
+    fileprivate func makeStartingDocument(seed: UInt64) throws -> (TestDocument, OutlineTree, [ObjectID: ItemRow]) {
+        let doc = try makeDocument()
+        let start = TreeGenerator.random(seed: seed, count: 24, maxDepth: 4, notes: true, attributes: true)
+        try doc.outline.importOutline(start)
+        try doc.save()
+        doc.undo.removeAllActions()
+        return (doc, start, try doc.rows())
+    }
+}
+
 /// One random sequence: the document, the model it must match, and the model's undo history.
 private struct Run {
     let doc: TestDocument
@@ -58,24 +118,26 @@ private struct Run {
 
     var outline: OutlineStore { doc.outline }
 
-    /// Does one random thing to both and returns its name.
-    mutating func step(_ random: inout SeededGenerator) throws -> String {
+    /// Does one random thing to both and returns its name; `saving: false` leaves saves to
+    /// the caller.
+    mutating func step(_ random: inout SeededGenerator, saving: Bool = true) throws -> String {
         let items = model.paths
         let undoCount = doc.undo.undoCount
         switch Int.random(in: 0..<100, using: &random) {
         case 0..<12:
-            if undone.isEmpty { return try step(&random) }
+            if undone.isEmpty { return try step(&random, saving: saving) }
             doc.undo.undo()
             redone.append(model)
             model = undone.removeLast()
             return "undo"
         case 12..<20:
-            if redone.isEmpty { return try step(&random) }
+            if redone.isEmpty { return try step(&random, saving: saving) }
             doc.undo.redo()
             undone.append(model)
             model = redone.removeLast()
             return "redo"
         case 20..<25:
+            if !saving { return try step(&random, saving: false) }
             try doc.save()
             return "save"
         case 25..<40 where items.count < 60, 25..<40 where items.isEmpty:
@@ -180,7 +242,8 @@ private struct Run {
         } catch let error as OutlineError {
             XCTAssertEqual(error.code, code, error.message)
         }
-        XCTAssertEqual(try doc.rows(), before)
+        XCTAssertEqual(doc.resolved(try doc.rows()), doc.resolved(before))
         XCTAssertEqual(doc.undo.undoCount, undoCount)
     }
 }
+

@@ -49,6 +49,18 @@ final class TestDocument {
         return rows
     }
 
+    /// `rows` under the IDs they have now: a root save that finished on its queue since they
+    /// were read may have made some IDs permanent. Compare two readings through this.
+    func resolved(_ rows: [ObjectID: ItemRow]) -> [ObjectID: ItemRow] {
+        var result: [ObjectID: ItemRow] = [:]
+        for (id, row) in rows {
+            var row = row
+            row.parent = row.parent.map(main.resolve)
+            result[main.resolve(id)] = row
+        }
+        return result
+    }
+
     /// Checks that the children of every item are numbered exactly 0…n-1 and that there is
     /// one root.
     func assertOrderInvariant(_ message: @autoclosure () -> String = "", file: StaticString = #filePath, line: UInt = #line) throws {
