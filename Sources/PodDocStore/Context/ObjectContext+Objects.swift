@@ -1,3 +1,5 @@
+import Dispatch
+
 // MARK: - Inserting and finding objects
 
 extension ObjectContext {
@@ -140,18 +142,42 @@ extension ObjectContext {
     }
 
     /// Drops clean objects that nobody outside the context holds, when the registry has
-    /// doubled since the last sweep (or always, when `force`).
+    /// doubled since the last sweep (or always, when `force`); then frees the rows retired
+    /// since the last time.
     func sweep(force: Bool = false) {
+        defer { releaseRetiredRows() }
         guard force || registry.count > max(1024, registryCountAtLastSweep * 2) else { return }
         var index = registry.values.startIndex
         var unused: [ObjectID] = []
+        var kept: [(ObjectID, ManagedObject)] = []
         while index != registry.values.endIndex {
             if registry.values[index].state == .clean, isKnownUniquelyReferenced(&registry.values[index]) {
                 unused.append(registry.keys[index])
+                if let row = registry.values[index].snapshot { retiredRows.append(row) }
+                registry.values[index].snapshot = nil
+            } else {
+                kept.append((registry.keys[index], registry.values[index]))
             }
             registry.values.formIndex(after: &index)
         }
-        for id in unused { registry.removeValue(forKey: id) }
+        if unused.count > kept.count {
+            // Most go: a new table of those that stay is cheaper than removing each.
+            registry = Dictionary(uniqueKeysWithValues: kept)
+        } else {
+            for id in unused { registry.removeValue(forKey: id) }
+        }
         registryCountAtLastSweep = registry.count
+    }
+
+    /// Frees the rows retired since the last time: on a background queue when there are many
+    /// (the context's queue, often the main actor, is not kept busy freeing memory).
+    func releaseRetiredRows() {
+        guard retiredRows.count >= 256 else {
+            retiredRows.removeAll(keepingCapacity: true)
+            return
+        }
+        let rows = retiredRows
+        retiredRows = []
+        DispatchQueue.global(qos: .utility).async { withExtendedLifetime(rows) {} }
     }
 }

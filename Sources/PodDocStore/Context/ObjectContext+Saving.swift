@@ -210,6 +210,7 @@ extension ObjectContext {
 
     /// Makes `object` clean with `row` as its snapshot.
     func settle(_ object: ManagedObject, _ row: VersionedRow) {
+        if let old = object.snapshot { retiredRows.append(old) }
         object.snapshot = row.row
         object.snapshotVersion = row.version
         object.current = nil
@@ -226,3 +227,4 @@ extension ObjectContext {
         pending.renamed(old, to: id)
     }
 }
+

@@ -72,6 +72,9 @@ public final class ObjectContext: @unchecked Sendable {
     var pending = PendingChanges()
     var processingScheduled = false
     var performDepth = 0
+    /// Snapshots replaced by a save or a merge, or dropped by a sweep, freed at the end of
+    /// the next sweep (``releaseRetiredRows()``), off the context's queue when there are many.
+    var retiredRows: [RowData] = []
     var registryCountAtLastSweep = 0
     var changeObservers: [WeakObserver] = []
     var appliedAliasGeneration = 0
