@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 // MARK: - Fetching
 
 extension ObjectContext {
@@ -169,8 +175,11 @@ extension ObjectContext {
         guard case .context = parent else { return try read() }
         while true {
             let generation = store.aliasGeneration.load(ordering: .acquiring)
-            // Odd: a root save is filling in permanent keys right now (a few microseconds).
-            guard generation & 1 == 0 else { continue }
+            // Odd: a root save is filling in permanent keys right now (microseconds).
+            guard generation & 1 == 0 else {
+                sched_yield()
+                continue
+            }
             if generation != appliedAliasGeneration { adoptPermanentIDs() }
             let result = try read()
             if store.aliasGeneration.load(ordering: .acquiring) == generation { return result }
