@@ -74,8 +74,14 @@ final class CrashTestTests: XCTestCase {
         let candidates = [products, URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()]
             .map { $0.appending(path: "poddoc-crash-child") }
         guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-            throw XCTSkip("poddoc-crash-child was not built next to the tests (\(candidates.map(\.path)))")
+            // `swift test` builds every product: a missing child is a broken build, not a reason to skip.
+            throw MissingExecutable(description: "poddoc-crash-child was not built next to the tests (\(candidates.map(\.path)))")
         }
         return found
     }
+}
+
+/// A product the tests run was not built.
+private struct MissingExecutable: Error, CustomStringConvertible {
+    let description: String
 }

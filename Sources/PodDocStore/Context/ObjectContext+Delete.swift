@@ -26,7 +26,7 @@ extension ObjectContext {
         object.edits &+= 1
         _undoManager?.register(.restore(DeletedObject(object: object, row: row, changedFields: object.changedFields)))
         untrackChange(object)
-        if object.state == .inserted && !object.isBeingPushed {
+        if object.state == .inserted && !isBeingPushed(object) {
             registry.removeValue(forKey: object.objectID)
             object.state = .deleted
         } else {

@@ -69,8 +69,8 @@ extension ObjectContext {
         guard !changed.isEmpty || !stagedBatches.isEmpty else { return }
         let (changes, objects) = makeChangeSet()
         try validateDeletes(objects.deleted)
-        objects.setBeingPushed(true)
-        defer { objects.setBeingPushed(false) }
+        pushInFlight = true
+        defer { pushInFlight = false }
         let outcome = try await parent.perform { try $0.acceptPush(changes) }
         finishSave(objects, outcome)
         finishBatches(changes, outcome)
@@ -86,21 +86,17 @@ extension ObjectContext {
         var inserted: [(object: ManagedObject, edits: UInt64)] = []
         var updated: [(object: ManagedObject, edits: UInt64)] = []
         var deleted: [(object: ManagedObject, edits: UInt64)] = []
-
-        func setBeingPushed(_ value: Bool) {
-            for list in [inserted, updated, deleted] {
-                for (object, _) in list { object.isBeingPushed = value }
-            }
-        }
     }
 
     /// The context's changes, ready to cross to the parent's queue.
     func makeChangeSet() -> (ChangeSet, SavedObjects) {
         var changes = ChangeSet(policy: _mergePolicy, source: name, sourceID: ObjectIdentifier(self), batches: stagedBatches)
         var objects = SavedObjects()
+        pushCount &+= 1
         changes.updated.reserveCapacity(changed.count)
         objects.updated.reserveCapacity(changed.count)
         for object in changed.values {
+            object.pushNumber = pushCount
             let pushed = PushedObject(
                 id: object.objectID, row: object.current ?? object.row, changedFields: object.changedFields,
                 snapshot: object.snapshot, snapshotVersion: object.snapshotVersion)
@@ -169,6 +165,14 @@ extension ObjectContext {
                 registry.removeValue(forKey: object.objectID)
             }
         }
+    }
+
+    /// Whether the parent is applying a save of this object (an asynchronous save of a main
+    /// context). Meanwhile the parent's view of it may already be the saved one, so every
+    /// later change of it stays tracked, even one that undoes the saved change: an insert
+    /// deleted, or a delete undone.
+    func isBeingPushed(_ object: ManagedObject) -> Bool {
+        pushInFlight && object.pushNumber == pushCount
     }
 
     /// Makes `object` an insert of its current values (its parent no longer has it).

@@ -32,7 +32,7 @@ extension ObjectContext {
             untrackChange(object)
             snapshot.resolveRefs(resolve)
             object.snapshot = snapshot
-            if object.isBeingPushed {
+            if isBeingPushed(object) {
                 // The parent may have applied the delete already: every field is this
                 // context's to give back.
                 object.changedFields = FieldSet(0..<object.layout.fieldCount)

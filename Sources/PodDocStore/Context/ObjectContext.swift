@@ -76,6 +76,10 @@ public final class ObjectContext: @unchecked Sendable {
     /// the next sweep (``releaseRetiredRows()``), off the context's queue when there are many.
     var retiredRows: [RowData] = []
     var registryCountAtLastSweep = 0
+    /// Counts the change sets made; with `pushInFlight`, tells which objects a running
+    /// asynchronous save carries.
+    var pushCount: UInt64 = 0
+    var pushInFlight = false
     var changeObservers: [WeakObserver] = []
     var appliedAliasGeneration = 0
     /// Incremented each time pending changes are announced; see `ManagedObject.announced`.

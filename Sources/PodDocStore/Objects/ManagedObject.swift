@@ -36,11 +36,9 @@ public final class ManagedObject {
     /// Counts the object's edits, so a save that ran while the object was edited again does
     /// not mark the newer edits saved.
     var edits: UInt64 = 0
-    /// Whether the parent is applying a save of this object (an asynchronous save of a main
-    /// context). Meanwhile the parent's view of it may already be the saved one, so this
-    /// context keeps every later change of it tracked, even one that undoes the saved
-    /// change: an insert deleted, or a delete undone.
-    var isBeingPushed = false
+    /// The number of the context's last change set that carried this object (see
+    /// ``ObjectContext/isBeingPushed(_:)``).
+    var pushNumber: UInt64 = 0
 
     init(id: ObjectID, layout: EntityLayout, context: ObjectContext) {
         self.objectID = id

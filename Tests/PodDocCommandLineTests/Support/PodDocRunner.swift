@@ -103,7 +103,8 @@ class CommandLineTestCase: XCTestCase {
                           Bundle(for: CommandLineTestCase.self).bundleURL.deletingLastPathComponent()]
             .map { $0.appending(path: "poddoc") }
         guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-            throw XCTSkip("poddoc was not built next to the tests (\(candidates.map(\.path)))")
+            // `swift test` builds every product: a missing binary is a broken build, not a reason to skip.
+            throw TestSetupFailure(description: "poddoc was not built next to the tests (\(candidates.map(\.path)))")
         }
         return found
     }
