@@ -26,13 +26,17 @@ extension Archive {
     ///   - destination: The folder to create; it must not exist, its parent must.
     ///   - limits: Caps on total size, entry count and expansion ratio.
     ///   - manifestPolicy: Whether a manifest is verified or required.
+    ///   - verifying: A further check of the extracted folder, run while it is synced (see
+    ///     ``FileSystem/writeDirectory(at:replacingExisting:verifying:_:)``); what it throws
+    ///     is thrown as it is, and nothing is put in place.
     ///   - fileSystem: The file system to go through.
     /// - Throws: ``ArchiveError`` whose ``ArchiveError/entry`` names the offending entry and
     ///   whose code and message say why; ``ArchiveError/Code-swift.struct/destinationExists``
     ///   when `destination` exists.
     public static func extract(
         archive: URL, into destination: URL, limits: ExtractionLimits = ExtractionLimits(),
-        manifestPolicy: ManifestPolicy = .verifyIfPresent, fileSystem: FileSystem = FileSystem()
+        manifestPolicy: ManifestPolicy = .verifyIfPresent, verifying: (@Sendable (URL) throws -> Void)? = nil,
+        fileSystem: FileSystem = FileSystem()
     ) throws {
         let archivePath = archive.path
         var status = stat()
@@ -58,7 +62,7 @@ extension Archive {
         do {
             try withUTF8Locale {
                 let reader = try LibArchiveReader(path: archivePath)
-                try fileSystem.writeDirectory(at: destination, replacingExisting: false) { staging in
+                try fileSystem.writeDirectory(at: destination, replacingExisting: false, verifying: verifying) { staging in
                     var extraction = Extraction(
                         reader: reader, staging: staging, archivePath: archivePath, archiveSize: archiveSize,
                         limits: limits, fileSystem: fileSystem)

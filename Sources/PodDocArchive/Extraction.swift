@@ -86,7 +86,8 @@ struct Extraction {
             try fileSystem.createDirectory(at: url(of: folder))
         }
         guard kind == .file else { return }
-        var hasher = SHA256()
+        // Hashing runs on its own queue while this one decompresses and writes.
+        let hasher = BackgroundHasher()
         var size: Int64 = 0
         try fileSystem.createFile(at: url(of: path)) { sink in
             while true {
@@ -96,11 +97,11 @@ struct Extraction {
                 size += Int64(count)
                 try checkBudget(after: 0)
                 let chunk = UnsafeRawBufferPointer(rebasing: buffer[..<count])
-                hasher.update(bufferPointer: chunk)
+                hasher.update(chunk)
                 try sink.write(chunk)
             }
         }
-        digests[path.string] = (FileDigest.hex(hasher.finalize()), size)
+        digests[path.string] = (hasher.finish(), size)
     }
 
     private func checkedPath(_ header: LibArchiveReader.Header) throws -> EntryPath {

@@ -1,3 +1,4 @@
+import Synchronization
 import Foundation
 import Glibc
 
@@ -90,10 +91,15 @@ extension FileSystem {
     ///   - target: The folder to write; its parent must exist.
     ///   - replacingExisting: When `false`, an existing `target` is an error (checked before
     ///     `body` runs, and again atomically when moving into place).
+    ///   - verifying: A check of the filled folder, run on another thread while it is being
+    ///     synced (reading what was just written costs no disk time then). The folder goes
+    ///     into place only when the check passes; it must create nothing in the folder.
     ///   - body: Fills the folder it is given (the temporary folder).
-    /// - Throws: ``FileSystemError`` naming the failing step, or whatever `body` throws.
+    /// - Throws: ``FileSystemError`` naming the failing step, or whatever `body` or
+    ///   `verifying` throws.
     public func writeDirectory(
-        at target: URL, replacingExisting: Bool = true, _ body: (URL) throws -> Void
+        at target: URL, replacingExisting: Bool = true, verifying: (@Sendable (URL) throws -> Void)? = nil,
+        _ body: (URL) throws -> Void
     ) throws {
         let targetPath = target.path
         let existed = itemKind(atPath: targetPath) != nil
@@ -110,12 +116,38 @@ extension FileSystem {
             throw saveFailed(error, target: targetPath, targetExisted: existed)
         }
         do {
-            try body(URL(fileURLWithPath: staged, isDirectory: true))
-            try syncTree(staged)
+            let folder = URL(fileURLWithPath: staged, isDirectory: true)
+            try body(folder)
+            if let verifying {
+                try Self.concurrently({ try verifying(folder) }, with: { try syncTree(staged) })
+            } else {
+                try syncTree(staged)
+            }
         } catch {
             discard(staged)
             throw saveFailed(error, target: targetPath, targetExisted: existed)
         }
         try install(staged, at: targetPath, replacingExisting: replacingExisting)
     }
+
+    /// Runs `background` on another thread while `body` runs on this one; rethrows the
+    /// error of `body` first, then that of `background`.
+    private static func concurrently(_ background: @escaping @Sendable () throws -> Void, with body: () throws -> Void) throws {
+        let outcome = BackgroundOutcome()
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global(qos: .userInitiated).async {
+            let result = Result { try background() }
+            outcome.result.withLock { $0 = result }
+            done.signal()
+        }
+        let bodyResult = Result { try body() }
+        done.wait()
+        try bodyResult.get()
+        try outcome.result.withLock { $0 }?.get()
+    }
+}
+
+/// What a block run on another thread by `concurrently` ended with.
+private final class BackgroundOutcome: Sendable {
+    let result = Mutex<Result<Void, any Error>?>(nil)
 }

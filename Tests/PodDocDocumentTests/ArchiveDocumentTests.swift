@@ -102,11 +102,7 @@ final class ArchiveDocumentTests: DocumentTestCase {
     }
 
     func testDamagedAndHostileArchivesAreRefusedCleanly() async throws {
-        let archive = url("Good.poddoc.tar.zst")
-        let document = try await ManagedDocument.create(at: archive, kind: .outline, model: Note.model, options: options)
-        for i in 0..<300 { addNote(document, String(repeating: "note \(i) ", count: 20)) }
-        try await document.save()
-        try await document.close()
+        let archive = try await savedArchive(notes: 300)
         let good = try Data(contentsOf: archive)
 
         let truncated = url("Truncated.poddoc.tar.zst")
@@ -128,6 +124,45 @@ final class ArchiveDocumentTests: DocumentTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appending(path: "state/poddoc/working/escaped").path))
         let stray = try FileManager.default.subpathsOfDirectory(atPath: folder.appending(path: "state").path).filter { $0.hasSuffix("escaped") }
         XCTAssertEqual(stray, [], "nothing escaped the staging folder")
+    }
+
+    func testArchiveWithAValidManifestButACorruptStoreIsRefused() async throws {
+        let archive = try await savedArchive(notes: 2000)
+        // Damage a page of the store, then pack it again with a manifest that matches: only
+        // the store's integrity check can tell.
+        let unpacked = url("unpacked")
+        try Archive.extract(archive: archive, into: unpacked, manifestPolicy: .require)
+        let store = PackageLayout(root: unpacked).store
+        var bytes = try Data(contentsOf: store)
+        for i in stride(from: bytes.count / 2, to: bytes.count / 2 + 4096, by: 7) { bytes[i] ^= 0xFF }
+        try bytes.write(to: store)
+        let damaged = url("Damaged.poddoc.tar.zst")
+        try Archive.write(directory: unpacked, to: damaged, options: ArchiveWriteOptions(modificationTime: 0, includesManifest: true))
+
+        do {
+            let opened = try await ManagedDocument.open(damaged, model: Note.model, options: options)
+            try? await opened.close()
+            XCTFail("a store failing quick_check must be refused")
+        } catch let error as DocumentError {
+            XCTAssertEqual(error.code, .store, error.message)
+            XCTAssertTrue(error.message.contains("integrity check"), error.message)
+        }
+        // Nothing of it was put in place: the working copy has no package.
+        let copy = try WorkingCopy.forArchive(damaged, environment: options.environment)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: copy.package.path))
+        let staging = try FileManager.default.contentsOfDirectory(atPath: copy.folder.path).filter { $0.contains(".tmp-") }
+        XCTAssertEqual(staging, [])
+    }
+
+    /// `Good.poddoc.tar.zst`, an outline archive of `notes` notes of about 200 bytes, saved and
+    /// closed.
+    private func savedArchive(notes: Int) async throws -> URL {
+        let archive = url("Good.poddoc.tar.zst")
+        let document = try await ManagedDocument.create(at: archive, kind: .outline, model: Note.model, options: options)
+        for i in 0..<notes { addNote(document, String(repeating: "note \(i) ", count: 20)) }
+        try await document.save()
+        try await document.close()
+        return archive
     }
 
     private func assertRefused(_ archive: URL, line: UInt = #line) async {

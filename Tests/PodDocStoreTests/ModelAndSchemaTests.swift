@@ -120,6 +120,46 @@ final class ModelAndSchemaTests: StoreTestCase {
     }
 
     func testUntrustedCorruptStoreIsRefusedNotCrashed() throws {
+        try writeStoreWithFlippedPage()
+        XCTAssertThrowsError(try makeStore(options: .init(untrusted: true))) { error in
+            XCTAssertEqual((error as? StoreError)?.code, .corrupt, "\(error)")
+        }
+    }
+
+    func testIntegrityCheckOfAFileFromElsewhereCreatesNothingBesideIt() throws {
+        do {
+            let store = try makeStore()
+            try store.checkpoint()
+            try store.close()
+        }
+        let folder = storeURL.deletingLastPathComponent()
+        let before = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        try PersistentStore.checkIntegrity(ofFileAt: storeURL)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(), before, "no -wal or -shm")
+        // Checked already: opening keeps the defensive settings and skips quick_check.
+        var options = PersistentStore.Options(untrusted: true)
+        options.integrityChecked = true
+        try makeStore(options: options).close()
+
+        try writeStoreWithFlippedPage()
+        XCTAssertThrowsError(try PersistentStore.checkIntegrity(ofFileAt: storeURL)) { error in
+            XCTAssertEqual((error as? StoreError)?.code, .corrupt, "\(error)")
+            XCTAssertTrue("\(error)".contains(self.storeURL.path), "\(error)")
+        }
+        let notADatabase = folder.appending(path: "not a store ?#%.txt")
+        try Data(String(repeating: "not SQLite ", count: 500).utf8).write(to: notADatabase)
+        XCTAssertThrowsError(try PersistentStore.checkIntegrity(ofFileAt: notADatabase)) { error in
+            XCTAssertEqual((error as? StoreError)?.code, .corrupt, "\(error)")
+        }
+        XCTAssertThrowsError(try PersistentStore.checkIntegrity(ofFileAt: folder.appending(path: "missing"))) { error in
+            XCTAssertEqual((error as? StoreError)?.code, .sqlite, "\(error)")
+            XCTAssertTrue("\(error)".contains("missing"), "\(error)")
+        }
+    }
+
+    /// Writes a store of 2,000 pods, then flips bytes in a page of table data.
+    private func writeStoreWithFlippedPage() throws {
+        try? FileManager.default.removeItem(at: storeURL)
         do {
             let store = try makeStore()
             let root = ObjectContext(store: store)
@@ -138,9 +178,6 @@ final class ModelAndSchemaTests: StoreTestCase {
         var bytes = try Data(contentsOf: storeURL)
         for i in stride(from: bytes.count / 2, to: bytes.count / 2 + 4096, by: 7) { bytes[i] ^= 0xFF }
         try bytes.write(to: storeURL)
-        XCTAssertThrowsError(try makeStore(options: .init(untrusted: true))) { error in
-            XCTAssertEqual((error as? StoreError)?.code, .corrupt, "\(error)")
-        }
     }
 
     func testReadOnlyStoreRefusesSaves() throws {

@@ -68,7 +68,9 @@ extension DocumentError {
     /// Wraps an error from a lower layer, keeping a DocumentError as it is.
     static func wrap(_ error: any Error, _ code: Code, while action: String, path: String?) -> DocumentError {
         if let error = error as? DocumentError { return error }
-        let detail = (error as any CustomStringConvertible).description
+        // The cause's own message: a plain `as CustomStringConvertible` would bridge the error
+        // to NSError on Linux and print "Error Domain=…" instead.
+        let detail = (error as? any LocalizedError)?.errorDescription ?? String(describing: error)
         return DocumentError(code, "Could not \(action): \(detail)", path: path, cause: error)
     }
 }

@@ -106,7 +106,7 @@ struct DocumentFiles: Sendable {
     // MARK: - Opening the store
 
     /// Opens the store; when it must be migrated, a copy is kept until the migration succeeds.
-    func openStore(model: ObjectModel, readOnly: Bool, untrusted: Bool) throws -> PersistentStore {
+    func openStore(model: ObjectModel, readOnly: Bool, untrusted: UntrustedStore?) throws -> PersistentStore {
         guard FileManager.default.fileExists(atPath: layout.store.path) else {
             throw DocumentError(.missingStore, "\(layout.root.path) has no store (StoreContent/persistentStore is missing); the document is incomplete.", path: layout.root.path)
         }
@@ -115,8 +115,9 @@ struct DocumentFiles: Sendable {
             try? FileManager.default.removeItem(at: layout.storeBackup)
             try fileSystem.copyFile(at: layout.store, to: layout.storeBackup)
         }
-        let store = try PersistentStore(url: layout.store, model: model,
-                                        options: .init(readOnly: readOnly, untrusted: untrusted))
+        var options = PersistentStore.Options(readOnly: readOnly, untrusted: untrusted != nil)
+        options.integrityChecked = untrusted == .checked
+        let store = try PersistentStore(url: layout.store, model: model, options: options)
         if needsMigration { try fileSystem.removeItem(at: layout.storeBackup) }
         return store
     }

@@ -33,6 +33,13 @@ final class OpenedParts {
     }
 }
 
+/// How a store from elsewhere is opened: with the defensive settings, and `quick_check` unless
+/// it ran already while the store was unpacked.
+enum UntrustedStore {
+    case unchecked
+    case checked
+}
+
 /// Chooses the object model for a document's kind, once its metadata has been read.
 typealias ModelProvider = @Sendable (DocumentKind) throws -> ObjectModel
 
@@ -49,7 +56,7 @@ enum DocumentOpening {
         if isDirectory.boolValue {
             return try openPackage(PackageLayout(root: url), model: model, options: options,
                                    lockFile: PackageLayout(root: url).lock, workingCopy: nil, fileURL: url, format: .package,
-                                   untrusted: options.untrustedStore ?? false)
+                                   untrusted: (options.untrustedStore ?? false) ? .unchecked : nil)
         }
         let format: ArchiveFormat
         do {
@@ -63,7 +70,7 @@ enum DocumentOpening {
     // MARK: - Packages
 
     static func openPackage(_ layout: PackageLayout, model: ModelProvider, options: ManagedDocument.OpenOptions, lockFile: URL,
-                            workingCopy: WorkingCopy?, fileURL: URL?, format: DocumentFormat, untrusted: Bool,
+                            workingCopy: WorkingCopy?, fileURL: URL?, format: DocumentFormat, untrusted: UntrustedStore?,
                             heldLock: DocumentLock? = nil) throws -> OpenedParts {
         var files = DocumentFiles(layout: layout, fileSystem: options.fileSystem)
         guard FileManager.default.fileExists(atPath: layout.metadata.path) || FileManager.default.fileExists(atPath: layout.store.path) else {
@@ -132,6 +139,7 @@ enum DocumentOpening {
         try copy.prepareFolder(fileSystem: fs)
         let lock = try acquireLock(copy.folder.appendingPathComponent(lockName), readOnly: false, document: url, fileSystem: fs)
         var recovering = false
+        let untrusted = options.untrustedStore ?? true
         if copy.exists, let origin = copy.readOrigin(), origin.dirty {
             switch options.recovery {
             case .ask:
@@ -146,21 +154,32 @@ enum DocumentOpening {
         if !recovering {
             do {
                 try fs.removeItem(at: copy.package)
-                try Archive.extract(archive: url, into: copy.package, manifestPolicy: .require, fileSystem: fs)
+                // The store's integrity check reads it while the unpacked files are synced.
+                try Archive.extract(archive: url, into: copy.package, manifestPolicy: .require,
+                                    verifying: untrusted ? checkUnpackedStore : nil, fileSystem: fs)
                 try fs.removeItem(at: copy.package.appendingPathComponent(Manifest.fileName))
                 try copy.writeOrigin(.init(archivePath: url.standardizedFileURL.path, dirty: false, modified: Date()), fileSystem: fs)
             } catch {
                 lock?.release()
-                throw DocumentError.wrap(error, .archive, while: "unpack \(url.path)", path: url.path)
+                throw DocumentError.wrap(error, error is StoreError ? .store : .archive, while: "unpack \(url.path)", path: url.path)
             }
         }
         do {
             return try openPackage(PackageLayout(root: copy.package), model: model, options: options, lockFile: copy.folder.appendingPathComponent(lockName),
-                                   workingCopy: copy, fileURL: url, format: .archive(format), untrusted: options.untrustedStore ?? true, heldLock: lock)
+                                   workingCopy: copy, fileURL: url, format: .archive(format),
+                                   untrusted: untrusted ? (recovering ? .unchecked : .checked) : nil, heldLock: lock)
         } catch {
             lock?.release()
             throw error
         }
+    }
+
+    /// Runs the untrusted store's `quick_check` on an unpacked package (when it has a store;
+    /// opening reports a missing one).
+    @Sendable private static func checkUnpackedStore(_ package: URL) throws {
+        let store = PackageLayout(root: package).store
+        guard FileManager.default.fileExists(atPath: store.path) else { return }
+        try PersistentStore.checkIntegrity(ofFileAt: store)
     }
 
     // MARK: - Creating
@@ -178,7 +197,7 @@ enum DocumentOpening {
         case (let url?, .package):
             try wrapFiles("create \(url.path)", url) { try DocumentFiles.createPackage(at: url, kind: kind, model: model, fileSystem: fs) }
             return try openPackage(PackageLayout(root: url), model: provider, options: options, lockFile: PackageLayout(root: url).lock,
-                                   workingCopy: nil, fileURL: url, format: .package, untrusted: false)
+                                   workingCopy: nil, fileURL: url, format: .package, untrusted: nil)
         case (let url?, .archive(let archiveFormat)):
             let copy = try WorkingCopy.forArchive(url, environment: options.environment)
             try copy.prepareFolder(fileSystem: fs)
@@ -189,7 +208,7 @@ enum DocumentOpening {
                 try copy.writeOrigin(.init(archivePath: url.standardizedFileURL.path, dirty: true, modified: Date()), fileSystem: fs)
             }
             return try openPackage(PackageLayout(root: copy.package), model: provider, options: options, lockFile: copy.folder.appendingPathComponent(lockName),
-                                   workingCopy: copy, fileURL: url, format: .archive(archiveFormat), untrusted: false, heldLock: lock)
+                                   workingCopy: copy, fileURL: url, format: .archive(archiveFormat), untrusted: nil, heldLock: lock)
         case (nil, _):
             let copy = try WorkingCopy.untitled(environment: options.environment)
             try copy.prepareFolder(fileSystem: fs)
@@ -199,7 +218,7 @@ enum DocumentOpening {
                 try copy.writeOrigin(.init(archivePath: nil, dirty: true, modified: Date()), fileSystem: fs)
             }
             return try openPackage(PackageLayout(root: copy.package), model: provider, options: options, lockFile: copy.folder.appendingPathComponent(lockName),
-                                   workingCopy: copy, fileURL: nil, format: .package, untrusted: false, heldLock: lock)
+                                   workingCopy: copy, fileURL: nil, format: .package, untrusted: nil, heldLock: lock)
         }
     }
 

@@ -20,6 +20,9 @@ public final class PersistentStore: Sendable {
         /// The file came from elsewhere: open it defensively (`cell_size_check=ON`,
         /// `mmap_size=0`) and run `quick_check` before use.
         public var untrusted = false
+        /// With `untrusted`: the file passed ``PersistentStore/checkIntegrity(ofFileAt:)``
+        /// already, unchanged since; the defensive settings stay, `quick_check` is not run again.
+        public var integrityChecked = false
         /// SQLite's `synchronous` level. `.full` (the default) makes every completed root
         /// save survive power loss; `.normal` survives a crash of the process only.
         public var synchronous: Synchronous = .full
@@ -109,7 +112,10 @@ public final class PersistentStore: Sendable {
             try database.writeWithoutTransaction { db in
                 try db.execute(sql: "PRAGMA synchronous = \(synchronous.rawValue)")
             }
-            if options.untrusted { try PersistentStore.quickCheck(database, url: url) }
+            if options.untrusted && !options.integrityChecked {
+                let result = try database.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
+                try PersistentStore.checkQuickCheckResult(result, url: url)
+            }
             identifier = try SchemaManager(model: model, readOnly: options.readOnly).prepare(database, url: url)
         } catch {
             throw PersistentStore.openError(error, url: url)
@@ -160,8 +166,9 @@ public final class PersistentStore: Sendable {
 
     // MARK: - Opening errors
 
-    private static func quickCheck(_ database: DatabaseQueue, url: URL?) throws {
-        let result = try database.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
+    /// Throws ``StoreError`` `.corrupt`, quoting the first problems, unless `quick_check`
+    /// answered "ok".
+    static func checkQuickCheckResult(_ result: [String], url: URL?) throws {
         guard result == ["ok"] else {
             throw StoreError(.corrupt, "\(url?.path ?? "the store") failed its integrity check: \(result.prefix(3).joined(separator: "; ")). Restore it from a backup or an autosaved copy.")
         }
