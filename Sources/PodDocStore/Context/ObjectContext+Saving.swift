@@ -231,4 +231,3 @@ extension ObjectContext {
         pending.renamed(old, to: id)
     }
 }
-

@@ -31,42 +31,43 @@ extension PersistentStore {
         guard opened == SQLITE_OK, let connection else {
             throw StoreError(.sqlite, "Could not open \(url.path) to check it: \(message(connection, opened)). Check that the file exists and can be read.")
         }
-        var lines: [String] = []
-        do {
-            try execute("PRAGMA trusted_schema = OFF; PRAGMA cell_size_check = ON; PRAGMA mmap_size = 0", on: connection)
-            lines = try quickCheckLines(connection)
-        } catch let code as SQLiteCode {
-            let text = message(connection, code.value)
-            if code.value == SQLITE_NOTADB || code.value == SQLITE_CORRUPT {
-                throw StoreError(.corrupt, "\(url.path) failed its integrity check: \(text). Restore it from a backup or an autosaved copy.")
-            }
-            throw StoreError(.sqlite, "Could not check \(url.path): \(text).")
-        }
-        try checkQuickCheckResult(lines, url: url)
+        let settings = sqlite3_exec(connection, "PRAGMA trusted_schema = OFF; PRAGMA cell_size_check = ON; PRAGMA mmap_size = 0", nil, nil, nil)
+        guard settings == SQLITE_OK else { throw checkFailure(settings, connection, url: url) }
+        try quickCheck(connection, url: url)
     }
 
-    /// A SQLite result code other than `SQLITE_OK`.
-    private struct SQLiteCode: Error {
-        let value: Int32
-    }
-
-    private static func execute(_ sql: String, on connection: OpaquePointer) throws {
-        let code = sqlite3_exec(connection, sql, nil, nil, nil)
-        guard code == SQLITE_OK else { throw SQLiteCode(value: code) }
-    }
-
-    private static func quickCheckLines(_ connection: OpaquePointer) throws -> [String] {
+    /// Runs `quick_check` on an open connection (this file's own, or GRDB's for an untrusted
+    /// open) and throws unless it answers "ok".
+    ///
+    /// - Throws: ``StoreError`` `.corrupt` when the check fails or SQLite finds the file
+    ///   damaged or not a database on the way; `.sqlite` for other SQLite errors.
+    static func quickCheck(_ connection: OpaquePointer, url: URL?) throws {
         var statement: OpaquePointer?
-        let prepared = sqlite3_prepare_v2(connection, "PRAGMA quick_check", -1, &statement, nil)
         defer { sqlite3_finalize(statement) }
-        guard prepared == SQLITE_OK, let statement else { throw SQLiteCode(value: prepared) }
+        var code = sqlite3_prepare_v2(connection, "PRAGMA quick_check", -1, &statement, nil)
         var lines: [String] = []
-        while true {
-            let step = sqlite3_step(statement)
-            if step == SQLITE_DONE { return lines }
-            guard step == SQLITE_ROW else { throw SQLiteCode(value: step) }
-            lines.append(sqlite3_column_text(statement, 0).map { String(cString: $0) } ?? "")
+        if code == SQLITE_OK, let statement {
+            code = sqlite3_step(statement)
+            while code == SQLITE_ROW {
+                lines.append(sqlite3_column_text(statement, 0).map { String(cString: $0) } ?? "")
+                code = sqlite3_step(statement)
+            }
         }
+        guard code == SQLITE_OK || code == SQLITE_DONE else { throw checkFailure(code, connection, url: url) }
+        guard lines == ["ok"] else { throw integrityCheckFailed(lines, url: url) }
+    }
+
+    /// The error for a SQLite failure while checking: damage or a file that is not a
+    /// database fails the check; anything else is a SQLite error.
+    private static func checkFailure(_ code: Int32, _ connection: OpaquePointer, url: URL?) -> StoreError {
+        let text = message(connection, code)
+        if code == SQLITE_CORRUPT || code == SQLITE_NOTADB { return integrityCheckFailed([text], url: url) }
+        return StoreError(.sqlite, "Could not check \(url?.path ?? "the store"): \(text).")
+    }
+
+    /// The `.corrupt` error quoting the first of `problems`.
+    private static func integrityCheckFailed(_ problems: [String], url: URL?) -> StoreError {
+        StoreError(.corrupt, "\(url?.path ?? "the store") failed its integrity check: \(problems.prefix(3).joined(separator: "; ")). Restore it from a backup or an autosaved copy.")
     }
 
     private static func message(_ connection: OpaquePointer?, _ code: Int32) -> String {

@@ -113,8 +113,10 @@ public final class PersistentStore: Sendable {
                 try db.execute(sql: "PRAGMA synchronous = \(synchronous.rawValue)")
             }
             if options.untrusted && !options.integrityChecked {
-                let result = try database.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
-                try PersistentStore.checkQuickCheckResult(result, url: url)
+                try database.read { db in
+                    guard let connection = db.sqliteConnection else { return }
+                    try PersistentStore.quickCheck(connection, url: url)
+                }
             }
             identifier = try SchemaManager(model: model, readOnly: options.readOnly).prepare(database, url: url)
         } catch {
@@ -165,14 +167,6 @@ public final class PersistentStore: Sendable {
     }
 
     // MARK: - Opening errors
-
-    /// Throws ``StoreError`` `.corrupt`, quoting the first problems, unless `quick_check`
-    /// answered "ok".
-    static func checkQuickCheckResult(_ result: [String], url: URL?) throws {
-        guard result == ["ok"] else {
-            throw StoreError(.corrupt, "\(url?.path ?? "the store") failed its integrity check: \(result.prefix(3).joined(separator: "; ")). Restore it from a backup or an autosaved copy.")
-        }
-    }
 
     private static func openError(_ error: any Error, url: URL?) -> StoreError {
         if let error = error as? StoreError { return error }
