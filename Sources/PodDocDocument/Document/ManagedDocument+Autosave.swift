@@ -49,7 +49,7 @@ extension ManagedDocument {
             autosaveStatus.consecutiveFailures = 0
             onAutosave?(.saved(at: autosaveStatus.lastSuccess!, saveSequence: metadata.saveSequence, storeHash: metadata.storeHash))
         } catch {
-            let failure = DocumentError.wrap(error, Self.code(for: error), while: "autosave", path: fileURL?.path)
+            let failure = DocumentError.wrap(error, DocumentError.code(for: error), while: "autosave", path: fileURL?.path)
             autosaveStatus.lastError = failure
             autosaveStatus.consecutiveFailures += 1
             onAutosave?(.failed(failure))

@@ -134,7 +134,7 @@ extension ManagedDocument {
             try await finishSave(kind)
         } catch {
             if additional != nil { additionalContentChanged = true }
-            throw DocumentError.wrap(error, Self.code(for: error), while: "save \(displayName)", path: fileURL?.path)
+            throw DocumentError.wrap(error, DocumentError.code(for: error), while: "save \(displayName)", path: fileURL?.path)
         }
     }
 
@@ -160,7 +160,7 @@ extension ManagedDocument {
             metadata = try await Self.onDisk { try files.refreshStoreHash(previous, store: store) }
             stamp = try await Self.onDisk { stamped.flatMap(FileStamp.of) }
         } catch {
-            throw DocumentError.wrap(error, Self.code(for: error), while: "hash the store of \(displayName)", path: fileURL?.path)
+            throw DocumentError.wrap(error, DocumentError.code(for: error), while: "hash the store of \(displayName)", path: fileURL?.path)
         }
     }
 
@@ -207,15 +207,6 @@ extension ManagedDocument {
     func checkOpen() throws {
         if state.contains(.closed) {
             throw DocumentError(.closed, "\(displayName) is closed; open it again.", path: fileURL?.path)
-        }
-    }
-
-    static func code(for error: any Error) -> DocumentError.Code {
-        switch error {
-        case let error as DocumentError: return error.code
-        case is StoreError: return .store
-        case is ArchiveError: return .archive
-        default: return .fileSystem
         }
     }
 }

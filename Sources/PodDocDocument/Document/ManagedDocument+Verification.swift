@@ -17,7 +17,7 @@ extension ManagedDocument {
         do {
             return try await Self.onDisk { try files.verify(store: store, metadata: metadata) }
         } catch {
-            throw DocumentError.wrap(error, Self.code(for: error), while: "verify \(files.layout.root.path)", path: files.layout.root.path)
+            throw DocumentError.wrap(error, DocumentError.code(for: error), while: "verify \(files.layout.root.path)", path: files.layout.root.path)
         }
     }
 }

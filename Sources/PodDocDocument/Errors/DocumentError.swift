@@ -1,4 +1,6 @@
 import Foundation
+import PodDocArchive
+import PodDocStore
 
 /// An error from opening, saving, locking or recovering a document.
 ///
@@ -72,6 +74,18 @@ extension DocumentError {
         // to NSError on Linux and print "Error Domain=…" instead.
         let detail = (error as? any LocalizedError)?.errorDescription ?? String(describing: error)
         return DocumentError(code, "Could not \(action): \(detail)", path: path, cause: error)
+    }
+
+    /// The code for an error from a lower layer: a store error is `.store`, an archive error
+    /// `.archive`, a DocumentError keeps its own, anything else (the file system's) is
+    /// `fallback`.
+    static func code(for error: any Error, otherwise fallback: Code = .fileSystem) -> Code {
+        switch error {
+        case let error as DocumentError: return error.code
+        case is StoreError: return .store
+        case is ArchiveError: return .archive
+        default: return fallback
+        }
     }
 }
 

@@ -161,7 +161,7 @@ enum DocumentOpening {
                 try copy.writeOrigin(.init(archivePath: url.standardizedFileURL.path, dirty: false, modified: Date()), fileSystem: fs)
             } catch {
                 lock?.release()
-                throw DocumentError.wrap(error, error is StoreError ? .store : .archive, while: "unpack \(url.path)", path: url.path)
+                throw DocumentError.wrap(error, DocumentError.code(for: error, otherwise: .archive), while: "unpack \(url.path)", path: url.path)
             }
         }
         do {

@@ -31,7 +31,7 @@ extension PersistentStore {
         guard opened == SQLITE_OK, let connection else {
             throw StoreError(.sqlite, "Could not open \(url.path) to check it: \(message(connection, opened)). Check that the file exists and can be read.")
         }
-        let settings = sqlite3_exec(connection, "PRAGMA trusted_schema = OFF; PRAGMA cell_size_check = ON; PRAGMA mmap_size = 0", nil, nil, nil)
+        let settings = sqlite3_exec(connection, "PRAGMA trusted_schema = OFF; " + untrustedFileSettings, nil, nil, nil)
         guard settings == SQLITE_OK else { throw checkFailure(settings, connection, url: url) }
         try quickCheck(connection, url: url)
     }

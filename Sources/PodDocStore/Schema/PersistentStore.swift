@@ -91,9 +91,7 @@ public final class PersistentStore: Sendable {
                 return c < 0 ? .orderedAscending : (c == 0 ? .orderedSame : .orderedDescending)
             })
             try db.execute(sql: "PRAGMA trusted_schema = OFF")
-            if untrusted {
-                try db.execute(sql: "PRAGMA cell_size_check = ON; PRAGMA mmap_size = 0")
-            }
+            if untrusted { try db.execute(sql: PersistentStore.untrustedFileSettings) }
             // 64 MiB of page cache: a save of a hundred thousand objects then stays in memory
             // until it commits, instead of spilling pages to the WAL half-way.
             try db.execute(sql: "PRAGMA cache_size = -65536")
@@ -165,6 +163,11 @@ public final class PersistentStore: Sendable {
             throw StoreError.sqlite(error, while: "closing the store")
         }
     }
+
+    /// The settings for a file from elsewhere, besides `trusted_schema=OFF` (always on): SQLite
+    /// checks cell sizes as it reads pages, and reads with `read()` rather than a memory map,
+    /// so a damaged file gives an error instead of a crash.
+    static let untrustedFileSettings = "PRAGMA cell_size_check = ON; PRAGMA mmap_size = 0"
 
     // MARK: - Opening errors
 
