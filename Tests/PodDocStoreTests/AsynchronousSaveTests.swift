@@ -23,14 +23,19 @@ final class AsynchronousSaveTests: StoreTestCase {
     /// objects. Then saves the root to the file.
     private func saveWithEditsInFlight(_ during: () throws -> Void) async throws {
         let finished = Locked(false)
+        // The root's queue is held until the save has made its change set, so the save cannot
+        // finish before this test looks, however the threads are scheduled.
+        let rootHeld = DispatchSemaphore(value: 0)
+        root.queue.async { rootHeld.wait() }
         let saving = Task {
             try await self.main.save()
             finished.withLock { $0 = true }
         }
-        // The save task runs up to its first suspension (the root applying the push); its
-        // continuation is queued on the main actor behind this test, which goes on first.
-        await Task.yield()
+        while !main.pushInFlight, !finished.withLock({ $0 }) { await Task.yield() }
         XCTAssertFalse(finished.withLock { $0 }, "the save must still be running")
+        // From here to `during`'s end this test keeps the main actor, so the save cannot
+        // settle its objects before `during` has run (reads in `during` wait for the root).
+        rootHeld.signal()
         try during()
         try await saving.value
         try await root.perform { try $0.save() }
