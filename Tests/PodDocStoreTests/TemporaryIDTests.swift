@@ -35,6 +35,28 @@ final class TemporaryIDTests: StoreTestCase {
         XCTAssertNil(box, "once the contexts renamed their objects and the caller dropped its copies, nothing keeps the ID")
     }
 
+    /// Until a root save's notification reaches a context, its saved objects still name their
+    /// references by temporary IDs. An object edited in that window must be filed under its
+    /// parent's permanent ID, or a fetch by parent misses it.
+    func testAnObjectEditedBeforeTheRootSaveNotificationArrivesIsStillFoundByItsParent() throws {
+        let root = ObjectContext(store: try makeStore())
+        let worker = ObjectContext(.privateQueue, parent: root)
+        try worker.performAndWait { ctx in
+            let parent = ctx.insert("Item"), child = ctx.insert("Item")
+            parent[Item.title] = "parent"
+            child[Item.title] = "child"
+            child[Item.parent] = parent
+            try ctx.save()
+            // The notification of this save reaches the worker after this block.
+            try root.performAndWait { try $0.save() }
+            XCTAssertEqual(try ctx.count(for: FetchRequest("Item")), 2)
+            XCTAssertFalse(parent.objectID.isTemporary, "the worker adopted the permanent IDs at its first use")
+            child[Item.title] = "renamed before the notification"
+            let found = try ctx.fetch(FetchRequest("Item", where: Item.parent == parent))
+            XCTAssertEqual(found.map { $0[Item.title] }, ["renamed before the notification"])
+        }
+    }
+
     func testEqualityAndHashingIgnoreTheBox() {
         let temporary = ObjectID.makeTemporary(entity: "Item")
         let parsed = ObjectID.parse(uri: temporary.uriRepresentation(storeIdentifier: "s"))?.id

@@ -35,6 +35,10 @@ extension ObjectContext {
             current = existing
         } else {
             current = object.row
+            // Until a root save's notification arrives, a saved object's snapshot may still
+            // name its references by the temporary IDs they were pushed under; its changes,
+            // which fetches match by reference, name them by their permanent IDs.
+            current.resolveRefs(resolve)
         }
         let old = current[field: field]
         guard old != value else {
