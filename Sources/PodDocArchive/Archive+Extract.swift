@@ -26,16 +26,16 @@ extension Archive {
     ///   - destination: The folder to create; it must not exist, its parent must.
     ///   - limits: Caps on total size, entry count and expansion ratio.
     ///   - manifestPolicy: Whether a manifest is verified or required.
-    ///   - verifying: A further check of the extracted folder, run while it is synced (see
-    ///     ``FileSystem/writeDirectory(at:replacingExisting:verifying:_:)``); what it throws
-    ///     is thrown as it is, and nothing is put in place.
+    ///   - checking: A check of one extracted file, run on another thread beside the
+    ///     extraction (``ExtractedFileCheck``); what it throws is thrown as it is, and nothing
+    ///     is put in place.
     ///   - fileSystem: The file system to go through.
     /// - Throws: ``ArchiveError`` whose ``ArchiveError/entry`` names the offending entry and
     ///   whose code and message say why; ``ArchiveError/Code-swift.struct/destinationExists``
     ///   when `destination` exists.
     public static func extract(
         archive: URL, into destination: URL, limits: ExtractionLimits = ExtractionLimits(),
-        manifestPolicy: ManifestPolicy = .verifyIfPresent, verifying: (@Sendable (URL) throws -> Void)? = nil,
+        manifestPolicy: ManifestPolicy = .verifyIfPresent, checking: ExtractedFileCheck? = nil,
         fileSystem: FileSystem = FileSystem()
     ) throws {
         let archivePath = archive.path
@@ -59,20 +59,24 @@ extension Archive {
                 archive: archivePath)
         }
         let archiveSize = Int64(status.st_size)
+        let fileCheck = checking.map(ConcurrentFileCheck.init)
         do {
             try withUTF8Locale {
                 let reader = try LibArchiveReader(path: archivePath)
-                try fileSystem.writeDirectory(at: destination, replacingExisting: false, verifying: verifying) { staging in
+                try fileSystem.writeDirectory(at: destination, replacingExisting: false, verifying: fileCheck?.finishWhileSyncing) { staging in
                     var extraction = Extraction(
                         reader: reader, staging: staging, archivePath: archivePath, archiveSize: archiveSize,
-                        limits: limits, fileSystem: fileSystem)
+                        limits: limits, fileCheck: fileCheck, fileSystem: fileSystem)
                     try extraction.run()
                     try verifyManifest(
                         in: staging, present: extraction.registry.containsFile(Manifest.fileName), digests: extraction.digests,
                         policy: manifestPolicy, archivePath: archivePath, fileSystem: fileSystem)
                 }
             }
-        } catch let error as FileSystemError {
+        } catch {
+            // A check still running when the extraction failed is waited for, not left behind.
+            fileCheck?.waitUntilDone()
+            guard let error = error as? FileSystemError else { throw error }
             throw ArchiveError(
                 code: .fileSystem,
                 message: "Could not extract '\(archivePath)': \(error.message)",

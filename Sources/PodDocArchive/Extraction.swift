@@ -18,6 +18,7 @@ struct Extraction {
     private let limits: ExtractionLimits
     private let archiveSize: Int64
     private let fileSystem: FileSystem
+    private let fileCheck: ConcurrentFileCheck?
     private(set) var registry = NameRegistry()
     /// The SHA-256 of every file extracted, by path, taken as it was written (so verifying the
     /// manifest reads nothing again).
@@ -26,13 +27,15 @@ struct Extraction {
     private var createdCount = 0
     private var totalBytes: Int64 = 0
 
-    init(reader: LibArchiveReader, staging: URL, archivePath: String, archiveSize: Int64, limits: ExtractionLimits, fileSystem: FileSystem) {
+    init(reader: LibArchiveReader, staging: URL, archivePath: String, archiveSize: Int64, limits: ExtractionLimits,
+         fileCheck: ConcurrentFileCheck?, fileSystem: FileSystem) {
         self.reader = reader
         self.staging = staging
         self.archivePath = archivePath
         self.archiveSize = archiveSize
         self.limits = limits
         self.fileSystem = fileSystem
+        self.fileCheck = fileCheck
     }
 
     /// Extracts every entry.
@@ -89,7 +92,8 @@ struct Extraction {
         // Hashing runs on its own queue while this one decompresses and writes.
         let hasher = BackgroundHasher()
         var size: Int64 = 0
-        try fileSystem.createFile(at: url(of: path)) { sink in
+        let file = url(of: path)
+        try fileSystem.createFile(at: file) { sink in
             while true {
                 let count = try reader.readData(into: buffer, entry: name)
                 if count == 0 { break }
@@ -101,6 +105,8 @@ struct Extraction {
                 try sink.write(chunk)
             }
         }
+        // The file is written and closed: its check runs beside the rest of the extraction.
+        if let fileCheck, fileCheck.check.path == path.string { fileCheck.start(at: file) }
         digests[path.string] = (hasher.finish(), size)
     }
 

@@ -157,6 +157,44 @@ final class ModelAndSchemaTests: StoreTestCase {
         }
     }
 
+    /// The check of a store's bytes in memory agrees with the check of its file: a good store
+    /// (in WAL mode, as poddoc writes them) passes, a damaged page or bytes that are not a
+    /// database fail with `.corrupt` naming the file, and only the header's two journal-mode
+    /// bytes of the image may change.
+    func testIntegrityCheckOfAnImageInMemoryAgreesWithTheFileCheck() throws {
+        do {
+            let store = try makeStore()
+            try store.checkpoint()
+            try store.close()
+        }
+        func checkImage(of bytes: Data, named url: URL) throws -> Data {
+            var image = bytes
+            try image.withUnsafeMutableBytes { try PersistentStore.checkIntegrity(ofImage: $0, of: url) }
+            return image
+        }
+        let good = try Data(contentsOf: storeURL)
+        XCTAssertEqual(Array(good[18...19]), [2, 2], "the store is in WAL mode")
+        let checked = try checkImage(of: good, named: storeURL)
+        var expected = good
+        expected[18] = 1
+        expected[19] = 1
+        XCTAssertEqual(checked, expected, "only the journal-mode bytes of the image change")
+        XCTAssertEqual(try Data(contentsOf: storeURL), good, "the file is not touched")
+
+        try writeStoreWithFlippedPage()
+        XCTAssertThrowsError(try checkImage(of: try Data(contentsOf: storeURL), named: storeURL)) { error in
+            XCTAssertEqual((error as? StoreError)?.code, .corrupt, "\(error)")
+            XCTAssertTrue("\(error)".contains(self.storeURL.path), "\(error)")
+        }
+        let notADatabase = Data(String(repeating: "not SQLite ", count: 500).utf8)
+        XCTAssertThrowsError(try checkImage(of: notADatabase, named: storeURL)) { error in
+            XCTAssertEqual((error as? StoreError)?.code, .corrupt, "\(error)")
+        }
+        XCTAssertThrowsError(try checkImage(of: Data(good.prefix(good.count / 2)), named: storeURL), "half a store") { error in
+            XCTAssertEqual((error as? StoreError)?.code, .corrupt, "\(error)")
+        }
+    }
+
     /// Writes a store of 2,000 pods, then flips bytes in a page of table data.
     private func writeStoreWithFlippedPage() throws {
         try? FileManager.default.removeItem(at: storeURL)

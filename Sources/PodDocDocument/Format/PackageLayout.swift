@@ -13,7 +13,9 @@ public struct PackageLayout: Sendable, Hashable {
     /// `StoreContent/`.
     public var storeContent: URL { root.appendingPathComponent("StoreContent", isDirectory: true) }
     /// `StoreContent/persistentStore`: the SQLite database.
-    public var store: URL { storeContent.appendingPathComponent("persistentStore") }
+    public var store: URL { root.appendingPathComponent(Self.storePath) }
+    /// The store's path relative to the root (as an archive names it).
+    static let storePath = "StoreContent/persistentStore"
     /// The store's write-ahead log, present while the store is open.
     public var storeWAL: URL { storeContent.appendingPathComponent("persistentStore-wal") }
     /// The store's shared-memory index, present while the store is open.

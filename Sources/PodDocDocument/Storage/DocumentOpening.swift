@@ -154,9 +154,9 @@ enum DocumentOpening {
         if !recovering {
             do {
                 try fs.removeItem(at: copy.package)
-                // The store's integrity check reads it while the unpacked files are synced.
+                // The store's integrity check runs beside the unpacking, on the store's bytes.
                 try Archive.extract(archive: url, into: copy.package, manifestPolicy: .require,
-                                    verifying: untrusted ? checkUnpackedStore : nil, fileSystem: fs)
+                                    checking: untrusted ? storeCheck : nil, fileSystem: fs)
                 try fs.removeItem(at: copy.package.appendingPathComponent(Manifest.fileName))
                 try copy.writeOrigin(.init(archivePath: url.standardizedFileURL.path, dirty: false, modified: Date()), fileSystem: fs)
             } catch {
@@ -174,12 +174,15 @@ enum DocumentOpening {
         }
     }
 
-    /// Runs the untrusted store's `quick_check` on an unpacked package (when it has a store;
-    /// opening reports a missing one).
-    @Sendable private static func checkUnpackedStore(_ package: URL) throws {
-        let store = PackageLayout(root: package).store
-        guard FileManager.default.fileExists(atPath: store.path) else { return }
-        try PersistentStore.checkIntegrity(ofFileAt: store)
+    /// The untrusted store's `quick_check`, run beside the unpacking as soon as the store is
+    /// written: on its bytes mapped into memory, or on the file when they cannot be (when the
+    /// archive has a store; opening reports a missing one).
+    private static let storeCheck = ExtractedFileCheck(path: PackageLayout.storePath) { file in
+        if let image = file.bytes {
+            try PersistentStore.checkIntegrity(ofImage: image, of: file.url)
+        } else {
+            try PersistentStore.checkIntegrity(ofFileAt: file.url)
+        }
     }
 
     // MARK: - Creating

@@ -36,6 +36,44 @@ extension PersistentStore {
         try quickCheck(connection, url: url)
     }
 
+    /// Runs SQLite's `quick_check` on the bytes of a store file held in memory (an image of
+    /// the file, byte for byte), with the same defensive settings as
+    /// ``checkIntegrity(ofFileAt:)``. Nothing is read from disk or written to it: the image is
+    /// opened read-only in SQLite's in-memory file system (`sqlite3_deserialize`).
+    ///
+    /// An extraction that keeps the store's bytes as it writes them can check them this way
+    /// while it finishes and syncs the rest, instead of reading the file back after the sync.
+    ///
+    /// The in-memory file system has no WAL, so a WAL-mode header (bytes 18 and 19 both 2) is
+    /// set to rollback-journal mode (1) in the image before SQLite reads it. Those two bytes
+    /// are not part of what `quick_check` verifies; nothing else in the image is written.
+    ///
+    /// - Parameters:
+    ///   - image: The file's bytes; nothing else may read or write them while the check runs.
+    ///   - url: The file the image is of, named in errors.
+    /// - Throws: ``StoreError`` `.corrupt` when the check fails or the bytes are not a SQLite
+    ///   database, `.sqlite` when SQLite cannot open the image.
+    public static func checkIntegrity(ofImage image: UnsafeMutableRawBufferPointer, of url: URL) throws {
+        var connection: OpaquePointer?
+        defer { sqlite3_close_v2(connection) }
+        let opened = sqlite3_open_v2(":memory:", &connection, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil)
+        guard opened == SQLITE_OK, let connection else {
+            throw StoreError(.sqlite, "Could not check \(url.path) in memory: \(message(connection, opened)).")
+        }
+        if let base = image.baseAddress {
+            if image.count > 19, image[18] == 2, image[19] == 2 {
+                image[18] = 1
+                image[19] = 1
+            }
+            let size = Int64(image.count)
+            let loaded = sqlite3_deserialize(connection, "main", base.assumingMemoryBound(to: UInt8.self), size, size, UInt32(SQLITE_DESERIALIZE_READONLY))
+            guard loaded == SQLITE_OK else { throw checkFailure(loaded, connection, url: url) }
+        }
+        let settings = sqlite3_exec(connection, "PRAGMA trusted_schema = OFF; " + untrustedFileSettings, nil, nil, nil)
+        guard settings == SQLITE_OK else { throw checkFailure(settings, connection, url: url) }
+        try quickCheck(connection, url: url)
+    }
+
     /// Runs `quick_check` on an open connection (this file's own, or GRDB's for an untrusted
     /// open) and throws unless it answers "ok".
     ///
