@@ -6,9 +6,10 @@ import Glibc
 /// A private, copy-on-write memory mapping of a file just extracted, for a check that would
 /// otherwise read it back with a system call per page (``ExtractedFileCheck``).
 ///
-/// The file's pages are still in the page cache, so mapping them costs a few page-table
-/// updates: no disk reads, no copy. Changes made through the mapping stay in this process
-/// (`MAP_PRIVATE`); the file keeps the bytes that were extracted.
+/// The file's pages are still in the page cache, so mapping them costs page-table updates
+/// only (the kernel maps a page's neighbours with each fault): no disk reads, no copy. Changes
+/// made through the mapping stay in this process (`MAP_PRIVATE`, copy-on-write); the file keeps
+/// the bytes that were extracted.
 ///
 /// A mapped file that another process truncates faults when read. The mapped files are those
 /// of a staging folder this extraction created under a unique name, so only the user's own
@@ -28,7 +29,8 @@ final class MappedFile: @unchecked Sendable {
         var status = stat()
         guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size > 0 else { return nil }
         let size = Int(status.st_size)
-        let mapped = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_POPULATE, fd, 0)
+        // No MAP_POPULATE: on a writable private mapping it would copy every page.
+        let mapped = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0)
         guard let mapped, mapped != MAP_FAILED else { return nil }
         bytes = UnsafeMutableRawBufferPointer(start: mapped, count: size)
     }
