@@ -4,7 +4,7 @@
 ///
 /// - ``write(directory:to:format:options:fileSystem:)`` writes reproducibly: the same tree and
 ///   options give byte-identical archives.
-/// - ``extract(archive:into:limits:manifestPolicy:fileSystem:)`` treats the archive as hostile
-///   until every entry has been checked.
+/// - ``extract(archive:into:limits:manifestPolicy:checking:fileSystem:)`` treats the archive
+///   as hostile until every entry has been checked.
 /// - ``detectFormat(of:)`` tells what an archive is from its content.
 public enum Archive {}
