@@ -41,8 +41,9 @@ extension PersistentStore {
     /// ``checkIntegrity(ofFileAt:)``. Nothing is read from disk or written to it: the image is
     /// opened read-only in SQLite's in-memory file system (`sqlite3_deserialize`).
     ///
-    /// An extraction that keeps the store's bytes as it writes them can check them this way
-    /// while it finishes and syncs the rest, instead of reading the file back after the sync.
+    /// An extraction can check a store it has just written this way, mapped from the page
+    /// cache, beside the rest of its work, instead of reading the file back with a system
+    /// call per page.
     ///
     /// The in-memory file system has no WAL, so a WAL-mode header (bytes 18 and 19 both 2) is
     /// set to rollback-journal mode (1) in the image before SQLite reads it. Those two bytes
