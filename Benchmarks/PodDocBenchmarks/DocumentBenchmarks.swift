@@ -122,12 +122,13 @@ enum DocumentBenchmarks {
         // sync of what it wrote (the part of the floor that durability adds); the integrity
         // check of the unpacked store alone.
         let unpacked = folder.appending(path: "unpacked-\(UUID().uuidString)")
+        let unpackedStore = PackageLayout(root: unpacked).store
         let extractOnly = try measure(setUp: { try? FileManager.default.removeItem(at: unpacked) }) { try Archive.extract(archive: ours, into: unpacked, manifestPolicy: .require) }
         // The disk's own limit: the unpacked store's bytes, already in memory, written to a new
         // file and synced (`dd conv=fsync`). Opening must put as much on disk durably.
         let durableCopy = folder.appending(path: "dd-copy")
         let durableWrite = try measure(setUp: { try? FileManager.default.removeItem(at: durableCopy) }) {
-            try run("/bin/dd", ["if=\(PackageLayout(root: unpacked).store.path)", "of=\(durableCopy.path)", "bs=1M", "conv=fsync", "status=none"])
+            try run("/bin/dd", ["if=\(unpackedStore.path)", "of=\(durableCopy.path)", "bs=1M", "conv=fsync", "status=none"])
         }
         let tarAndSync = try measure {
             let target = folder.appending(path: "untar-sync-\(UUID().uuidString)")
@@ -141,12 +142,12 @@ enum DocumentBenchmarks {
             try run("/bin/sync", ["-f", tarFile.path])
         }
         let checkOnly = try measure {
-            let store = try PersistentStore(url: PackageLayout(root: unpacked).store, model: try model(), options: .init(readOnly: true, untrusted: true))
+            let store = try PersistentStore(url: unpackedStore, model: try model(), options: .init(readOnly: true, untrusted: true))
             try store.close()
         }
-        var storeBytes = try Data(contentsOf: PackageLayout(root: unpacked).store)
+        var storeBytes = try Data(contentsOf: unpackedStore)
         let imageCheck = try measure {
-            try storeBytes.withUnsafeMutableBytes { try PersistentStore.checkIntegrity(ofImage: $0, of: PackageLayout(root: unpacked).store) }
+            try storeBytes.withUnsafeMutableBytes { try PersistentStore.checkIntegrity(ofImage: $0, of: unpackedStore) }
         }
         let ourSize = (try FileManager.default.attributesOfItem(atPath: ours.path)[.size] as? Int) ?? 0
         let tarSize = (try FileManager.default.attributesOfItem(atPath: tarFile.path)[.size] as? Int) ?? 0

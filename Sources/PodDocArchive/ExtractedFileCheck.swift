@@ -57,8 +57,9 @@ public struct ExtractedFile {
 final class ConcurrentFileCheck: Sendable {
     let check: ExtractedFileCheck
     private let outcome = Mutex<Result<Void, any Error>?>(nil)
-    private let started = Mutex(false)
-    private let done = DispatchSemaphore(value: 0)
+    /// Entered when the check starts, left when it ends: waiting on it returns at once when
+    /// the archive had no such file.
+    private let running = DispatchGroup()
 
     init(_ check: ExtractedFileCheck) {
         self.check = check
@@ -66,14 +67,12 @@ final class ConcurrentFileCheck: Sendable {
 
     /// Starts the check of the file at `url`, which is written and closed.
     func start(at url: URL) {
-        started.withLock { $0 = true }
         let check = check.check
-        DispatchQueue.global(qos: .userInitiated).async {
+        DispatchQueue.global(qos: .userInitiated).async(group: running) {
             let mapping = MappedFile(url)
             let result = Result { try check(ExtractedFile(url: url, bytes: mapping?.bytes)) }
             withExtendedLifetime(mapping) {}
             self.outcome.withLock { $0 = result }
-            self.done.signal()
         }
     }
 
@@ -83,16 +82,12 @@ final class ConcurrentFileCheck: Sendable {
     ///
     /// - Throws: What the check threw.
     @Sendable func finishWhileSyncing(_ staging: URL) throws {
-        guard waitUntilDone() else { return }
+        waitUntilDone()
         try outcome.withLock { $0 }?.get()
     }
 
-    /// Waits for the check if it started, and tells whether it did.
-    @discardableResult
-    func waitUntilDone() -> Bool {
-        guard started.withLock({ $0 }) else { return false }
-        done.wait()
-        done.signal()
-        return true
+    /// Waits for the check if it started.
+    func waitUntilDone() {
+        running.wait()
     }
 }
