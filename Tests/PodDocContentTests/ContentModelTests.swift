@@ -55,6 +55,49 @@ final class ContentModelTests: XCTestCase {
         try await reopened.close()
     }
 
+    /// A spec deleted and saved, then imported again, then the delete undone: the spec comes
+    /// back under its own ID with its own values, and the copy imported since goes, so the
+    /// store never holds the key twice (every later save would be refused) and older undo
+    /// steps still find the spec. Found by `poddoc crash-test --kind pods`.
+    func testUndoingTheDeleteOfASpecImportedAgainSinceKeepsOneSpecPerKey() async throws {
+        typealias Spec = PodSpecsSchema.PodSpecEntity
+        let document = try await ManagedDocument.create(at: folder.appendingPathComponent("undo.poddoc"), kind: .pods, options: options)
+        func importSample() async throws {
+            let importer = SpecsImporter(worker: document.newWorkerContext(name: "import")) { try await document.autosave() }
+            _ = try await importer.importPageFile(SpecsPageFile(url: Self.samplePage))
+        }
+        let main = document.mainContext
+        func specs(withKey key: String) throws -> [ManagedObject] {
+            Array(try main.fetch(FetchRequest(Spec.name, where: Spec.key == key)))
+        }
+        try await importSample()
+        let spec = try XCTUnwrap(try main.fetchFirst(FetchRequest(Spec.name, sortBy: [FetchSort(Spec.key)])))
+        let key = spec[Spec.key], id = spec.objectID, imported = spec[Spec.summary]
+        document.undoManager.group("Edit") { spec[Spec.summary] = "edited before the delete" }
+        document.undoManager.group("Delete") { main.delete(spec) }
+        try await document.autosave()
+        try await importSample()
+        let copy = try XCTUnwrap(try specs(withKey: key).first)
+        XCTAssertNotEqual(copy.objectID, id)
+
+        document.undoManager.undo()
+        try await document.autosave()
+        XCTAssertEqual(try specs(withKey: key).map(\.objectID), [id], "the spec is back under its own ID, and the copy is gone")
+        XCTAssertEqual(try specs(withKey: key).first?[Spec.summary], "edited before the delete")
+        XCTAssertEqual(try main.count(for: FetchRequest(Spec.name)), 300)
+
+        document.undoManager.undo()
+        try await document.autosave()
+        XCTAssertEqual(try specs(withKey: key).first?[Spec.summary], imported, "an older step still finds the spec")
+
+        document.undoManager.redo()
+        document.undoManager.redo()
+        try await document.autosave()
+        XCTAssertEqual(try specs(withKey: key).map(\.objectID), [copy.objectID], "redo deletes the spec again and brings the copy back")
+        XCTAssertEqual(try main.count(for: FetchRequest(Spec.name)), 300)
+        try await document.close()
+    }
+
     static let samplePage = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../../SampleDocuments/specs-2014-sample.json").standardizedFileURL
 }

@@ -44,12 +44,31 @@ extension ObjectContext {
             object.current = object.state == .clean ? nil : row
             if object.state != .clean { trackChange(object) }
         } else {
-            // Saved, or never known to the parent: an insert under its old ID.
+            // Saved, or never known to the parent: an insert under its old ID. An object
+            // that has taken one of its unique values since (the record imported again) goes,
+            // or the insert would break the unique index and every later save would fail;
+            // deleting it is recorded too, so redo brings it back.
+            if let holder = objectHoldingUniqueValues(of: row, layout: object.layout, besides: id) { delete(holder) }
             object.context = self
             object.current = row
             reinsert(object)
         }
         announceInsert(object)
         _undoManager?.register(.remove(id))
+    }
+
+    /// The object, other than `id`, that has one of the unique attribute values of `row`, as
+    /// this context sees it; nil when there is none, or when the parent cannot be read (the
+    /// save then reports the clash).
+    private func objectHoldingUniqueValues(of row: RowData, layout: EntityLayout, besides id: ObjectID) -> ManagedObject? {
+        for (field, attribute) in layout.attributes.enumerated() where attribute.isUnique && !row.values[field].isNull {
+            let query = Query(layout: layout, predicate: .oneOf(field, [row.values[field]]), sorts: [], limit: nil, offset: 0)
+            guard let rows = try? viewRows(query) else { return nil }
+            for found in rows where found.id != id {
+                let holder = register(found)
+                if holder.state != .deleted { return holder }
+            }
+        }
+        return nil
     }
 }
