@@ -17,6 +17,15 @@ public struct SaveNotification: Sendable {
     /// The saved rows of updated objects, with the fields each save changed.
     let updatedRows: [VersionedRow]
     let updatedFields: [FieldSet]
+    /// For each updated row of a root save, the child that pushed it as written, if any (see
+    /// ``ManagedObject/origin``): that child already holds the row and need not merge it.
+    let updatedOrigins: [ObjectIdentifier?]
+    /// For a root save, by child push: the store version written for each of the push's
+    /// updated objects whose row went to the store as pushed (0 for the others). Made on the
+    /// root's queue, so a child takes them as they are (``PushFlight/savedVersions``).
+    let pushedVersions: [PushKey: [Int64]]
+    /// How many of ``updatedOrigins`` name each child.
+    let pushedRowCounts: [ObjectIdentifier: Int]
     let deletedIDs: [ObjectID]
     /// Batch upserts the save wrote (root saves only).
     let batches: [WrittenBatch]
@@ -51,12 +60,31 @@ public struct SaveNotification: Sendable {
     /// The notification for a change set as the receiving side resolved it.
     init(changes: ChangeSet, outcome: PushOutcome, contextName: String, wroteToStore: Bool, model: ObjectModel) {
         var updatedRows: [VersionedRow] = [], updatedFields: [FieldSet] = [], deleted: [ObjectID] = []
+        var origins: [ObjectIdentifier?] = []
+        var pushedVersions: [PushKey: [Int64]] = [:]
+        var pushedRowCounts: [ObjectIdentifier: Int] = [:]
         updatedRows.reserveCapacity(changes.updated.count)
         updatedFields.reserveCapacity(changes.updated.count)
-        for (pushed, row) in zip(changes.updated, outcome.updated) {
+        origins.reserveCapacity(changes.updated.count)
+        var nextOrigin = changes.updatedOrigins.startIndex
+        for (index, (pushed, row)) in zip(changes.updated, outcome.updated).enumerated() {
+            var origin: PushOrigin?
+            if nextOrigin < changes.updatedOrigins.endIndex, changes.updatedOrigins[nextOrigin].index == index {
+                origin = changes.updatedOrigins[nextOrigin].origin
+                nextOrigin += 1
+            }
             if let row {
                 updatedRows.append(row)
                 updatedFields.append(pushed.changedFields)
+                // Written as the child pushed it (the store resolved no reference in it).
+                if wroteToStore, let origin, row.row == pushed.row {
+                    origins.append(origin.source)
+                    pushedRowCounts[origin.source, default: 0] += 1
+                    let key = PushKey(source: origin.source, push: origin.push)
+                    pushedVersions[key, default: []].setValue(row.version, at: origin.index)
+                } else {
+                    origins.append(nil)
+                }
             } else {
                 deleted.append(pushed.id)
             }
@@ -65,6 +93,7 @@ public struct SaveNotification: Sendable {
             if let kept {
                 updatedRows.append(kept)
                 updatedFields.append(FieldSet())
+                origins.append(nil)
             } else {
                 deleted.append(pushed.id)
             }
@@ -75,10 +104,27 @@ public struct SaveNotification: Sendable {
         self.insertedRows = outcome.inserted
         self.updatedRows = updatedRows
         self.updatedFields = updatedFields
+        self.updatedOrigins = origins
+        self.pushedVersions = pushedVersions
+        self.pushedRowCounts = pushedRowCounts
         self.deletedIDs = deleted
         self.batches = outcome.batches
         self.model = model
         self.source = changes.sourceID
+    }
+}
+
+/// One push of one child context.
+struct PushKey: Hashable, Sendable {
+    let source: ObjectIdentifier
+    let push: UInt64
+}
+
+private extension [Int64] {
+    /// Sets `value` at `index`, growing the array with zeros as needed.
+    mutating func setValue(_ value: Int64, at index: Int) {
+        if index >= count { append(contentsOf: repeatElement(0, count: index - count + 1)) }
+        self[index] = value
     }
 }
 

@@ -15,11 +15,17 @@ struct PushedObject: Sendable {
 struct ChangeSet: Sendable {
     var inserted: [PushedObject] = []
     var updated: [PushedObject] = []
+    /// For the updated objects that have one, by index in ``updated`` (ascending): the child
+    /// push that set the row, if nothing changed it since (see ``ManagedObject/origin``).
+    /// Only a context with children has any; kept apart so that ``PushedObject`` stays small.
+    var updatedOrigins: [(index: Int, origin: PushOrigin)] = []
     var deleted: [PushedObject] = []
     var policy: MergePolicy
     /// The saving context's name, for notifications and conflict messages.
     var source: String
     var sourceID: ObjectIdentifier
+    /// The saving context's change-set number (see ``PushOrigin``).
+    var pushNumber: UInt64
     /// Key/value pairs a root save writes into the store's metadata, in the same transaction.
     var storeMetadata: [String: String] = [:]
     /// Batch upserts staged in the saving context, in the order they were made.
@@ -40,6 +46,20 @@ struct PushOutcome: Sendable {
     var permanentIDs: [ObjectID: ObjectID] = [:]
     /// The change set's batch upserts as the store wrote them (root saves only).
     var batches: [WrittenBatch] = []
+    /// The indexes of the updated objects whose outcome is not the row they pushed (nil, or
+    /// other values): the saving context settles those one by one, and every other one by
+    /// itself later (see ``PushFlight``). Found on the receiving side, off the saving
+    /// context's queue.
+    var updatesNotAsPushed: [Int] = []
+
+    /// Finds ``updatesNotAsPushed``. A row taken as pushed shares the pushed row's storage,
+    /// so each comparison is immediate.
+    mutating func findUpdatesNotAsPushed(_ changes: ChangeSet) {
+        updatesNotAsPushed = changes.updated.indices.filter { i in
+            guard let row = updated[i] else { return true }
+            return row.row != changes.updated[i].row
+        }
+    }
 }
 
 // MARK: - Validation

@@ -15,7 +15,8 @@ extension ObjectContext {
             registry.removeValue(forKey: id)
             object.state = .deleted
         }
-        for row in note.updatedRows {
+        for i in othersUpdatedRows(note) {
+            let row = note.updatedRows[i]
             let id = resolve(row.id)
             mergeSavedRow(VersionedRow(id: id, row: row.row, version: row.version), into: registry[id])
         }
@@ -55,6 +56,25 @@ extension ObjectContext {
         }
     }
 
+    /// The indexes of a root save's updated rows that this context did not push itself.
+    ///
+    /// A row the root wrote exactly as this context pushed it needs no merge: this context's
+    /// object already has those values (as its snapshot, or under newer edits), and observers
+    /// heard of them when they were made. Such rows are not read here; the pushes' flights
+    /// take their store versions, prepared by the root, for the objects that have not settled
+    /// yet. (An object that settled already keeps the older version: the store then checks
+    /// its next save by value, which costs that save a read.)
+    private func othersUpdatedRows(_ note: SaveNotification) -> [Int] {
+        let me = ObjectIdentifier(self)
+        let own = note.pushedRowCounts[me] ?? 0
+        guard own > 0 else { return Array(note.updatedRows.indices) }
+        for (key, versions) in note.pushedVersions where key.source == me {
+            recentFlights.last(where: { $0.flight?.number == key.push })?.flight?.savedVersions = versions
+        }
+        guard own < note.updatedRows.count else { return [] }
+        return note.updatedOrigins.indices.filter { note.updatedOrigins[$0] != me }
+    }
+
     /// For a clean object that already has the saved values (this context pushed them), just
     /// records the new row version; nothing changed that observers should hear about.
     private func adoptVersionIfCurrent(_ object: ManagedObject, _ row: VersionedRow) -> Bool {
@@ -75,8 +95,20 @@ extension ObjectContext {
             applyPermanentIDs(note)
             if performDepth == 0 { processPendingChanges() }
         }
-        for child in liveChildren() {
-            child.queue.async { child.storeDidSave(note) }
+        for child in liveChildren() { child.deliverStoreDidSave(note) }
+    }
+
+    /// Hands a root save's notification to this context's queue (``storeDidSave(_:)``) in such
+    /// a way that this queue never frees it: a notification can hold thousands of rows, and
+    /// the last reference to a value captured by a closure goes with whichever thread drops
+    /// the closure last, often the receiving one. The closure captures only an unmanaged
+    /// reference; the context takes it back, and lets go of it off its queue.
+    func deliverStoreDidSave(_ note: SaveNotification) {
+        let reference = Unmanaged.passRetained(NoteDelivery(note: note))
+        queue.async {
+            let delivery = reference.takeRetainedValue()
+            self.storeDidSave(delivery.note)
+            releaseInBackground(consume delivery)
         }
     }
 
@@ -84,7 +116,10 @@ extension ObjectContext {
     private func applyPermanentIDs(_ note: SaveNotification) {
         adoptPermanentIDs()
         for row in note.insertedRows { if let object = registry[row.id] { _ = adoptVersionIfCurrent(object, row) } }
-        for row in note.updatedRows { if let object = registry[row.id] { _ = adoptVersionIfCurrent(object, row) } }
+        for i in othersUpdatedRows(note) {
+            let row = note.updatedRows[i]
+            if let object = registry[row.id] { _ = adoptVersionIfCurrent(object, row) }
+        }
     }
 
     /// Gives every object registered under a temporary ID that became permanent its
@@ -181,4 +216,11 @@ extension ObjectContext {
         pending.updated(object.objectID)
         scheduleProcessing()
     }
+}
+
+/// A did-save notification on its way to a context's queue (see
+/// ``ObjectContext/deliverStoreDidSave(_:)``).
+private final class NoteDelivery: Sendable {
+    let note: SaveNotification
+    init(note: SaveNotification) { self.note = note }
 }

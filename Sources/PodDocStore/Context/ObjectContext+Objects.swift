@@ -105,6 +105,7 @@ extension ObjectContext {
     func trackChange(_ object: ManagedObject) {
         let id = object.objectID
         if changed.updateValue(object, forKey: id) == nil {
+            flightInProgress?.trackedMeanwhile.append(object)
             changedCounts[object.layout.ordinal] += 1
             if object.state != .deleted, let current = object.current {
                 indexRefs(of: id, layout: object.layout, row: current, adding: true)
@@ -176,8 +177,6 @@ extension ObjectContext {
             retiredRows.removeAll(keepingCapacity: true)
             return
         }
-        let rows = retiredRows
-        retiredRows = []
-        DispatchQueue.global(qos: .utility).async { withExtendedLifetime(rows) {} }
+        releaseInBackground(taking: &retiredRows, leaving: [])
     }
 }

@@ -21,7 +21,10 @@ extension ObjectContext {
         registry.reserveCapacity(registry.count + changes.inserted.count + changes.updated.count)
         changed.reserveCapacity(changed.count + changes.inserted.count + changes.updated.count)
         outcome.inserted = changes.inserted.map(acceptInsert)
-        outcome.updated = changes.updated.map { acceptUpdate($0, policy: changes.policy) }
+        outcome.updated = changes.updated.indices.map { i in
+            acceptUpdate(changes.updated[i], policy: changes.policy,
+                         origin: PushOrigin(source: changes.sourceID, push: changes.pushNumber, index: i))
+        }
         var deletedHere: [ManagedObject] = []
         outcome.deleted = changes.deleted.map { pushed in
             let (kept, deleted) = acceptDelete(pushed, policy: changes.policy)
@@ -30,6 +33,7 @@ extension ObjectContext {
         }
         applyDeleteRules(deletedHere)
         stagedBatches += changes.batches
+        outcome.findUpdatesNotAsPushed(changes)
 
         let siblings = liveChildren().filter { ObjectIdentifier($0) != changes.sourceID }
         if !siblings.isEmpty {
@@ -97,7 +101,9 @@ extension ObjectContext {
         return VersionedRow(id: id, row: pushed.row, version: object.snapshotVersion)
     }
 
-    private func acceptUpdate(_ pushed: PushedObject, policy: MergePolicy) -> VersionedRow? {
+    /// Applies a pushed update; `origin` is remembered on the object when it takes the row
+    /// as pushed (see ``ManagedObject/origin``).
+    private func acceptUpdate(_ pushed: PushedObject, policy: MergePolicy, origin: PushOrigin) -> VersionedRow? {
         let id = resolve(pushed.id)
         let object = registry[id] ?? {
             let object = ManagedObject(id: id, layout: model.layout(id.entityName), context: self)
@@ -127,10 +133,12 @@ extension ObjectContext {
         }
         // The child's row when the values are the same: sharing its storage makes the
         // child's and the store's later comparisons of this row immediate.
-        if result == pushed.row { result = pushed.row }
+        let asPushed = result == pushed.row
+        if asPushed { result = pushed.row }
         untrackChange(object)
         object.changedFields.formUnion(changedFields)
         object.current = result
+        object.origin = asPushed ? origin : nil
         if object.state != .inserted { object.state = .updated }
         trackChange(object)
         announceUpdate(object)

@@ -27,18 +27,23 @@ extension ObjectContext {
             precondition(storeMetadata.isEmpty, "only a root context writes store metadata")
         }
         guard !changed.isEmpty || !stagedBatches.isEmpty || !storeMetadata.isEmpty else { return }
-        var (changes, objects) = makeChangeSet()
-        try validateDeletes(objects.deleted)
+        var (changes, objects, flight) = makeChangeSet()
         changes.storeMetadata = storeMetadata
         let outcome: PushOutcome
-        switch parent {
-        case .store(let store):
-            try changes.validateRequiredAttributes(model)
-            outcome = try store.write(changes)
-        case .context(let parent):
-            outcome = try parent.performAndWait { try $0.acceptPush(changes) }
+        do {
+            try validateDeletes(objects.deleted)
+            switch parent {
+            case .store(let store):
+                try changes.validateRequiredAttributes(model)
+                outcome = try store.write(changes)
+            case .context(let parent):
+                outcome = try parent.performAndWait { try $0.acceptPush(changes) }
+            }
+        } catch {
+            abandon(flight)
+            throw error
         }
-        finishSave(objects, outcome)
+        finishSave(objects, flight, outcome)
         finishBatches(changes, outcome)
         processPendingChanges()
         let wroteToStore = if case .store = parent { true } else { false }
@@ -46,9 +51,7 @@ extension ObjectContext {
         if hasSaveObservers || !children.isEmpty {
             let note = SaveNotification(changes: changes, outcome: outcome, contextName: name, wroteToStore: wroteToStore, model: model)
             publish(note)
-            for child in children {
-                child.queue.async { child.storeDidSave(note) }
-            }
+            for child in children { child.deliverStoreDidSave(note) }
         }
         sweep()
     }
@@ -67,36 +70,67 @@ extension ObjectContext {
         preconditionOnQueue()
         processPendingChanges()
         guard !changed.isEmpty || !stagedBatches.isEmpty else { return }
-        let (changes, objects) = makeChangeSet()
-        try validateDeletes(objects.deleted)
-        pushInFlight = true
-        defer { pushInFlight = false }
-        let outcome = try await parent.perform { try $0.acceptPush(changes) }
-        finishSave(objects, outcome)
+        let (changes, objects, flight) = makeChangeSet()
+        let outcome: PushOutcome
+        do {
+            try validateDeletes(objects.deleted)
+            pushInFlight = true
+            defer { pushInFlight = false }
+            outcome = try await parent.perform { try $0.acceptPush(changes) }
+        } catch {
+            abandon(flight)
+            throw error
+        }
+        finishSave(objects, flight, outcome)
         finishBatches(changes, outcome)
         processPendingChanges()
         if hasSaveObservers {
             publish(SaveNotification(changes: changes, outcome: outcome, contextName: name, wroteToStore: false, model: model))
         }
+        releaseInBackground(consume changes)
         sweep()
     }
 
-    /// The saved objects, in the change set's order, with their edit counts at the time.
+    /// The saved objects that stay in place during the save, in the change set's order, with
+    /// their edit counts at the time. Updated objects moved into the save's ``PushFlight``
+    /// are not listed.
     struct SavedObjects {
         var inserted: [(object: ManagedObject, edits: UInt64)] = []
-        var updated: [(object: ManagedObject, edits: UInt64)] = []
+        /// With each object's place in the change set's updated objects.
+        var updated: [(object: ManagedObject, edits: UInt64, index: Int)] = []
         var deleted: [(object: ManagedObject, edits: UInt64)] = []
+        /// Tracked objects the change set does not carry (clean again).
+        var untouched: [ManagedObject] = []
     }
 
-    /// The context's changes, ready to cross to the parent's queue.
-    func makeChangeSet() -> (ChangeSet, SavedObjects) {
-        var changes = ChangeSet(policy: _mergePolicy, source: name, sourceID: ObjectIdentifier(self), batches: stagedBatches)
-        var objects = SavedObjects()
+    /// The context's changes, ready to cross to the parent's queue, and the flight that
+    /// holds the updated objects' state until the save finishes.
+    ///
+    /// Updated objects move their state into the change set (see ``PushFlight``), unless
+    /// another save of this context still runs (a synchronous save during an asynchronous
+    /// one): then every object is copied, as inserted and deleted objects always are.
+    func makeChangeSet() -> (ChangeSet, SavedObjects, PushFlight) {
         pushCount &+= 1
+        var changes = ChangeSet(policy: _mergePolicy, source: name, sourceID: ObjectIdentifier(self), pushNumber: pushCount, batches: stagedBatches)
+        var objects = SavedObjects()
+        let flight = PushFlight(number: pushCount)
+        let moving = flightInProgress == nil
         changes.updated.reserveCapacity(changed.count)
-        objects.updated.reserveCapacity(changed.count)
         for object in changed.values {
+            if object.flight != nil { object.land() }
             object.pushNumber = pushCount
+            if moving, object._state == .updated, object._current != nil {
+                object.flight = flight
+                object.flightIndex = changes.updated.count
+                if let origin = object.origin { changes.updatedOrigins.append((changes.updated.count, origin)) }
+                var row: RowData?, snapshot: RowData?
+                swap(&row, &object._current)
+                swap(&snapshot, &object._snapshot)
+                changes.updated.append(PushedObject(
+                    id: object.objectID, row: row!, changedFields: object._changedFields,
+                    snapshot: snapshot, snapshotVersion: object._snapshotVersion))
+                continue
+            }
             let pushed = PushedObject(
                 id: object.objectID, row: object.current ?? object.row, changedFields: object.changedFields,
                 snapshot: object.snapshot, snapshotVersion: object.snapshotVersion)
@@ -105,22 +139,60 @@ extension ObjectContext {
                 changes.inserted.append(pushed)
                 objects.inserted.append((object, object.edits))
             case .updated:
+                if let origin = object.origin { changes.updatedOrigins.append((changes.updated.count, origin)) }
+                objects.updated.append((object, object.edits, changes.updated.count))
                 changes.updated.append(pushed)
-                objects.updated.append((object, object.edits))
             case .deleted:
                 changes.deleted.append(pushed)
                 objects.deleted.append((object, object.edits))
             case .clean:
-                continue
+                objects.untouched.append(object)
             }
         }
-        return (changes, objects)
+        if moving {
+            flight.updated = changes.updated
+            flightInProgress = flight
+        }
+        return (changes, objects, flight)
+    }
+
+    /// Gives back the moved state of a save that failed: the objects stay changed, as they
+    /// were before it.
+    private func abandon(_ flight: PushFlight) {
+        guard flightInProgress === flight else { return }
+        flightInProgress = nil
+        for index in flight.updated.indices { landMoved(index, of: flight) }
+    }
+
+    /// Brings a moved object's state back from its flight now, if it is still there.
+    private func landMoved(_ index: Int, of flight: PushFlight) {
+        let id = flight.updated[index].id
+        if let object = changed[id] ?? registered(id), object.flight === flight { object.land() }
     }
 
     /// Brings the saved objects up to date with what the parent (or store) made of them. An
     /// object edited again while the parent worked (an asynchronous save) takes the saved row
     /// as its snapshot and keeps its newer edits unsaved.
-    private func finishSave(_ objects: SavedObjects, _ outcome: PushOutcome) {
+    ///
+    /// Moved objects that the parent took as pushed are not visited: they leave the tracked
+    /// changes all together, and each settles when next used (``ManagedObject/land()``).
+    private func finishSave(_ objects: SavedObjects, _ flight: PushFlight, _ outcome: PushOutcome) {
+        var updated = objects.updated
+        if flightInProgress === flight {
+            flightInProgress = nil
+            for index in outcome.updatesNotAsPushed { landMoved(index, of: flight) }
+            let moved = !flight.updated.isEmpty
+            flight.finish(with: outcome)
+            retrackAfterFlight(flight, objects)
+            updated += flight.landedEarly
+            flight.landedEarly = []
+            flight.trackedMeanwhile = []
+            if moved {
+                recentFlights.removeAll { $0.flight == nil }
+                if recentFlights.count >= 8 { recentFlights.removeFirst() }
+                recentFlights.append(WeakFlight(flight: flight))
+            }
+        }
         for ((object, edits), row) in zip(objects.inserted, outcome.inserted) {
             if object.edits != edits {
                 rebase(object, on: row)
@@ -130,8 +202,8 @@ extension ObjectContext {
             settle(object, row)
             if row.id != object.objectID { rename(object, to: row.id) }
         }
-        for ((object, edits), row) in zip(objects.updated, outcome.updated) {
-            guard let row else {
+        for (object, edits, index) in updated {
+            guard let row = outcome.updated[index] else {
                 // Deleted elsewhere, and the merge policy let that win.
                 untrackChange(object)
                 registry.removeValue(forKey: object.objectID)
@@ -163,6 +235,33 @@ extension ObjectContext {
             } else {
                 untrackChange(object)
                 registry.removeValue(forKey: object.objectID)
+            }
+        }
+    }
+
+    /// Rebuilds the tracked changes after a save that moved objects: what stays tracked is
+    /// what the save left in place, what began to be tracked meanwhile and the objects that
+    /// took their state back early; the moved objects still in the flight leave all at once.
+    private func retrackAfterFlight(_ flight: PushFlight, _ objects: SavedObjects) {
+        var kept: [ObjectID: ManagedObject] = [:]
+        func keep(_ object: ManagedObject) {
+            if changed[object.objectID] === object { kept[object.objectID] = object }
+        }
+        for (object, _) in objects.inserted { keep(object) }
+        for (object, _, _) in objects.updated { keep(object) }
+        for (object, _) in objects.deleted { keep(object) }
+        for object in objects.untouched { keep(object) }
+        for object in flight.trackedMeanwhile { keep(object) }
+        for (object, _, _) in flight.landedEarly { keep(object) }
+        // The old tables hold a reference to every moved object and a set per destination of
+        // their references: let go of them off the context's queue.
+        releaseInBackground(taking: &changed, leaving: kept)
+        if !refIndex.isEmpty { releaseInBackground(taking: &refIndex, leaving: [:]) }
+        for i in changedCounts.indices { changedCounts[i] = 0 }
+        for object in kept.values {
+            changedCounts[object.layout.ordinal] += 1
+            if object.state != .deleted, let current = object.current {
+                indexRefs(of: object.objectID, layout: object.layout, row: current, adding: true)
             }
         }
     }

@@ -80,6 +80,11 @@ public final class ObjectContext: @unchecked Sendable {
     /// asynchronous save carries.
     var pushCount: UInt64 = 0
     var pushInFlight = false
+    /// The save whose change set holds moved objects' state, while it runs.
+    var flightInProgress: PushFlight?
+    /// Recent saves whose objects may not have settled yet, to tell them the store versions
+    /// a root save wrote their rows at (see ``PushFlight/savedVersions``).
+    var recentFlights: [WeakFlight] = []
     var changeObservers: [WeakObserver] = []
     var appliedAliasGeneration = 0
     /// Incremented each time pending changes are announced; see `ManagedObject.announced`.
@@ -267,6 +272,10 @@ final class QueueToken: Sendable {
         DispatchQueue.main.setSpecific(key: key, value: token)
         return token
     }()
+}
+
+struct WeakFlight {
+    weak var flight: PushFlight?
 }
 
 struct WeakContext: Sendable {

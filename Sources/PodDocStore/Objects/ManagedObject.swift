@@ -16,29 +16,38 @@
 public final class ManagedObject {
     enum State: UInt8 { case clean, inserted, updated, deleted }
 
+    // The stored properties a save reads and writes come first, so that each object it
+    // visits costs as few cache lines as possible.
+
+    /// The save whose change set holds this object's unsaved row, and the object's place in
+    /// it (see ``PushFlight``); nil when the object holds its own state.
+    var flight: PushFlight?
+    var flightIndex = 0
+    /// The number of the context's last change set that carried this object (see
+    /// ``ObjectContext/isBeingPushed(_:)``).
+    var pushNumber: UInt64 = 0
+    // The object's own copies of its state. While a save carries the object (``flight``),
+    // its unsaved row, snapshot and changed fields live in the save's change set instead,
+    // and the accessors below bring them back (``land()``) before anyone reads or writes them.
+    var _state: State = .clean
+    var _current: RowData?
+    var _snapshot: RowData?
+    var _snapshotVersion: Int64 = 0
+    var _changedFields = FieldSet()
     /// The object's identity; temporary until the root context saves it.
     public internal(set) var objectID: ObjectID
+    /// In a parent context: the child whose push set `current` last, with the push's number
+    /// and the object's place in it; nil once anything else changed it. A root save tells
+    /// that child which of its rows it wrote as pushed, so the child need not merge them.
+    var origin: PushOrigin?
     let layout: EntityLayout
     /// The context the object belongs to; nil once that context is gone.
     public internal(set) weak var context: ObjectContext?
-
-    /// The row as read from the parent (nil while a fault, and for inserted objects).
-    var snapshot: RowData?
-    /// The store version `snapshot` was read at (0: never saved).
-    var snapshotVersion: Int64 = 0
-    /// The row with this context's changes (nil when unchanged).
-    var current: RowData?
-    /// Fields changed in this context since the last save.
-    var changedFields = FieldSet()
-    var state: State = .clean
     /// The context's pending-changes generation in which this object was last announced.
     var announced: UInt64 = 0
     /// Counts the object's edits, so a save that ran while the object was edited again does
     /// not mark the newer edits saved.
     var edits: UInt64 = 0
-    /// The number of the context's last change set that carried this object (see
-    /// ``ObjectContext/isBeingPushed(_:)``).
-    var pushNumber: UInt64 = 0
 
     init(id: ObjectID, layout: EntityLayout, context: ObjectContext) {
         self.objectID = id
@@ -48,6 +57,32 @@ public final class ManagedObject {
 
     /// The entity name.
     public var entityName: String { layout.name }
+
+    /// The row as read from the parent (nil while a fault, and for inserted objects).
+    var snapshot: RowData? {
+        get { if flight != nil { land() }; return _snapshot }
+        set { if flight != nil { land() }; _snapshot = newValue }
+    }
+    /// The store version `snapshot` was read at (0: never saved).
+    var snapshotVersion: Int64 {
+        get { if flight != nil { land() }; return _snapshotVersion }
+        set { if flight != nil { land() }; _snapshotVersion = newValue }
+    }
+    /// The row with this context's changes (nil when unchanged). Setting it forgets the
+    /// push that set it (``origin``).
+    var current: RowData? {
+        get { if flight != nil { land() }; return _current }
+        set { if flight != nil { land() }; _current = newValue; origin = nil }
+    }
+    /// Fields changed in this context since the last save.
+    var changedFields: FieldSet {
+        get { if flight != nil { land() }; return _changedFields }
+        set { if flight != nil { land() }; _changedFields = newValue }
+    }
+    var state: State {
+        get { if flight != nil { land() }; return _state }
+        set { if flight != nil { land() }; _state = newValue }
+    }
 
     /// Whether the object was inserted in its context and not saved yet.
     public var isInserted: Bool { state == .inserted }

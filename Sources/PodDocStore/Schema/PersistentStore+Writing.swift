@@ -86,6 +86,7 @@ private struct StoreWriter {
             try statement.execute()
         }
         outcome.permanentIDs = assigned
+        outcome.findUpdatesNotAsPushed(changes)
         return outcome
     }
 

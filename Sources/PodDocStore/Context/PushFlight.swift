@@ -1,0 +1,99 @@
+/// One save of a context, from the moment its change set is made until every object it
+/// carried has its state back: what lets a save of many updated objects cost the saving
+/// context's queue (often the main actor) almost nothing per object.
+///
+/// When a context saves, each updated object's unsaved row, snapshot and changed fields are
+/// *moved* into the change set (no copy, no reference counting on the rows), and the object
+/// points here instead (``ManagedObject/flight``). When the parent has taken the save, the
+/// context records the ``outcome`` once; the objects are not visited. Each object settles by
+/// itself the next time anything reads or writes its state (``ManagedObject/land()``): clean,
+/// with the row it pushed as its snapshot.
+///
+/// An object touched while the save still runs (read, edited, undone…) takes its state back
+/// at once and is listed in ``landedEarly``; the save settles those one by one, as it does
+/// inserted and deleted objects, which never move here.
+///
+/// Confined to the context's queue, as the objects are.
+final class PushFlight {
+    /// The context's change-set number (``ObjectContext/pushCount``) of this save.
+    let number: UInt64
+    /// The change set's updated objects, each holding the state its object moved here; let
+    /// go of (off the context's queue) once the save finishes, when the objects that have
+    /// not settled need only their new rows, which ``outcome`` holds.
+    var updated: [PushedObject] = []
+    /// What the parent made of the change set, once the save finished.
+    var outcome: PushOutcome?
+    /// By index in ``updated``, the store version a root save wrote the pushed row at (0 or
+    /// missing: not known). Taken from the root's did-save notification when it names this
+    /// push as the origin of rows it wrote, so that objects settling later know their row's
+    /// store version.
+    var savedVersions: [Int64] = []
+    /// Objects that took their state back before the save finished, with their edit count
+    /// then (the one they were pushed with) and their index in ``updated``.
+    var landedEarly: [(object: ManagedObject, edits: UInt64, index: Int)] = []
+    /// Objects whose changes began to be tracked while the save ran.
+    var trackedMeanwhile: [ManagedObject] = []
+
+    init(number: UInt64) {
+        self.number = number
+    }
+
+    deinit {
+        // The last object to settle would free the outcome's rows on the context's queue.
+        guard let outcome, outcome.updated.count >= 256 else { return }
+        var held = (outcome, savedVersions)
+        self.outcome = nil
+        savedVersions = []
+        releaseInBackground(taking: &held, leaving: (PushOutcome(), []))
+    }
+
+    /// Records that the parent took the save: the objects still here settle from `outcome`
+    /// when next used, and the old snapshots go (off the context's queue).
+    func finish(with outcome: PushOutcome) {
+        self.outcome = outcome
+        releaseInBackground(taking: &updated, leaving: [])
+    }
+}
+
+/// Which push of which child set an object's row in a parent context (see
+/// ``ManagedObject/origin``).
+struct PushOrigin: Sendable, Equatable {
+    /// The child context that pushed.
+    let source: ObjectIdentifier
+    /// The child's change-set number.
+    let push: UInt64
+    /// The object's place among the change set's updated objects.
+    let index: Int
+}
+
+extension ManagedObject {
+    /// Brings the object's state back from the save that carries it: settled (clean, with
+    /// the pushed row as its snapshot) when the save finished, or as it was pushed while the
+    /// save still runs (the save then settles it itself).
+    func land() {
+        guard let flight else { return }
+        self.flight = nil
+        if let outcome = flight.outcome {
+            // The save settles every object whose outcome is not its pushed row itself; an
+            // object it could not find (its context was reset meanwhile) settles here the same.
+            if let row = outcome.updated[flightIndex] {
+                let saved = flightIndex < flight.savedVersions.count ? flight.savedVersions[flightIndex] : 0
+                _snapshot = row.row
+                _snapshotVersion = saved != 0 ? saved : row.version
+                _state = .clean
+            } else {
+                _snapshot = nil
+                _state = .deleted
+            }
+            _current = nil
+            _changedFields = FieldSet()
+            origin = nil
+        } else {
+            let pushed = flight.updated[flightIndex]
+            _current = pushed.row
+            _snapshot = pushed.snapshot
+            _changedFields = pushed.changedFields
+            flight.landedEarly.append((self, edits, flightIndex))
+        }
+    }
+}

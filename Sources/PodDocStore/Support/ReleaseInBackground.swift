@@ -1,0 +1,36 @@
+import Dispatch
+
+/// Takes `value` out of its storage, leaves `replacement` there, and frees the value on a
+/// background queue rather than on the caller's: for the large arrays and tables a save
+/// leaves behind (thousands of rows, references to thousands of objects), whose freeing
+/// would otherwise keep the context's queue — often the main actor — busy.
+///
+/// The caller keeps no reference once this returns, not even to the closure's context (a
+/// closure holding the value would be freed by whichever thread lets go of it last, often
+/// the caller): the one reference left is an unmanaged one, which the background queue
+/// releases. The value is only destroyed there, never read.
+func releaseInBackground<Value>(taking value: inout Value, leaving replacement: Value) {
+    var taken = replacement
+    swap(&taken, &value)
+    releaseInBackground(consume taken)
+}
+
+/// Frees `value`, which the caller gives up (`consume`), on a background queue; see
+/// ``releaseInBackground(taking:leaving:)``.
+func releaseInBackground<Value>(_ value: consuming Value) {
+    // The box made here is released at the end of the statement; the unmanaged reference
+    // is then the only one.
+    let reference = Unmanaged.passRetained(ReleasedBox(value: value))
+    DispatchQueue.global(qos: .utility).async { reference.release() }
+}
+
+// @unchecked Sendable: the box crosses to another thread only to be destroyed there; the
+// closure never reads `value`. Destroying it only decrements reference counts, which Swift
+// does atomically, and an object whose last reference it held is deinitialized there after
+// every other thread has let go of it, so nothing else can be using that object. The
+// managed objects it may hold have no deinit of their own: their deinit frees their stored
+// rows, which are values.
+private final class ReleasedBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(value: consuming Value) { self.value = value }
+}
