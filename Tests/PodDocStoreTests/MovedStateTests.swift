@@ -42,6 +42,8 @@ final class MovedStateTests: StoreTestCase {
         XCTAssertFalse(main.hasChanges)
         XCTAssertTrue(main.changed.isEmpty, "the saved objects leave the tracked changes all together")
         XCTAssertNotNil(items[499].flight, "an object nobody used since the save has not been visited")
+        XCTAssertEqual(items[499].flight?.updated.count, 0, "the old snapshots went when the save finished")
+        XCTAssertEqual(items[499].flight?.savedRows?.count, 500, "only the rows the parent kept stay")
         XCTAssertFalse(items[499].hasChanges)
         XCTAssertNil(items[499].flight, "using it settled it")
         XCTAssertEqual(items[499][Item.title], "edited 499")

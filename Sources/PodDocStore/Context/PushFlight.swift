@@ -5,9 +5,9 @@
 /// When a context saves, each updated object's unsaved row, snapshot and changed fields are
 /// *moved* into the change set (no copy, no reference counting on the rows), and the object
 /// points here instead (``ManagedObject/flight``). When the parent has taken the save, the
-/// context records the ``outcome`` once; the objects are not visited. Each object settles by
-/// itself the next time anything reads or writes its state (``ManagedObject/land()``): clean,
-/// with the row it pushed as its snapshot.
+/// context records the parent's rows once (``savedRows``); the objects are not visited. Each
+/// object settles by itself the next time anything reads or writes its state
+/// (``ManagedObject/land()``): clean, with the row it pushed as its snapshot.
 ///
 /// An object touched while the save still runs (read, edited, undone…) takes its state back
 /// at once and is listed in ``landedEarly``; the save settles those one by one, as it does
@@ -19,10 +19,12 @@ final class PushFlight {
     let number: UInt64
     /// The change set's updated objects, each holding the state its object moved here; let
     /// go of (off the context's queue) once the save finishes, when the objects that have
-    /// not settled need only their new rows, which ``outcome`` holds.
+    /// not settled need only their new rows, which ``savedRows`` holds.
     var updated: [PushedObject] = []
-    /// What the parent made of the change set, once the save finished.
-    var outcome: PushOutcome?
+    /// Once the save finished, what the parent made of each updated object of the change set,
+    /// in its order: the row it kept (nil: deleted there). Only this part of the outcome is
+    /// kept, for the objects still to settle.
+    var savedRows: [VersionedRow?]?
     /// By index in ``updated``, the store version a root save wrote the pushed row at (0 or
     /// missing: not known). Taken from the root's did-save notification when it names this
     /// push as the origin of rows it wrote, so that objects settling later know their row's
@@ -39,18 +41,18 @@ final class PushFlight {
     }
 
     deinit {
-        // The last object to settle would free the outcome's rows on the context's queue.
-        guard let outcome, outcome.updated.count >= 256 else { return }
-        var held = (outcome, savedVersions)
-        self.outcome = nil
+        // The last object to settle would free the saved rows on the context's queue.
+        guard let savedRows, savedRows.count >= 256 else { return }
+        var held = (savedRows, savedVersions)
+        self.savedRows = nil
         savedVersions = []
-        releaseInBackground(taking: &held, leaving: (PushOutcome(), []))
+        releaseInBackground(taking: &held, leaving: ([], []))
     }
 
-    /// Records that the parent took the save: the objects still here settle from `outcome`
+    /// Records that the parent took the save: the objects still here settle from its rows
     /// when next used, and the old snapshots go (off the context's queue).
     func finish(with outcome: PushOutcome) {
-        self.outcome = outcome
+        savedRows = outcome.updated
         releaseInBackground(taking: &updated, leaving: [])
     }
 }
@@ -73,10 +75,10 @@ extension ManagedObject {
     func land() {
         guard let flight else { return }
         self.flight = nil
-        if let outcome = flight.outcome {
+        if let savedRows = flight.savedRows {
             // The save settles every object whose outcome is not its pushed row itself; an
             // object it could not find (its context was reset meanwhile) settles here the same.
-            if let row = outcome.updated[flightIndex] {
+            if let row = savedRows[flightIndex] {
                 let saved = flightIndex < flight.savedVersions.count ? flight.savedVersions[flightIndex] : 0
                 _snapshot = row.row
                 _snapshotVersion = saved != 0 ? saved : row.version
