@@ -274,6 +274,7 @@ final class QueueToken: Sendable {
     }()
 }
 
+/// A save a context remembers without keeping it alive (see `ObjectContext.recentFlights`).
 struct WeakFlight {
     weak var flight: PushFlight?
 }

@@ -59,7 +59,7 @@ final class PushFlight {
 
 /// Which push of which child set an object's row in a parent context (see
 /// ``ManagedObject/origin``).
-struct PushOrigin: Sendable, Equatable {
+struct PushOrigin: Sendable {
     /// The child context that pushed.
     let source: ObjectIdentifier
     /// The child's change-set number.
