@@ -28,8 +28,9 @@ func releaseInBackground<Value>(_ value: consuming Value) {
 // closure never reads `value`. Destroying it only decrements reference counts, which Swift
 // does atomically, and an object whose last reference it held is deinitialized there after
 // every other thread has let go of it, so nothing else can be using that object. The
-// managed objects it may hold have no deinit of their own: their deinit frees their stored
-// rows, which are values.
+// managed objects it may hold have no deinit of their own (theirs frees their stored rows,
+// which are values, and their flight); a `PushFlight`'s deinit only reads its own stored
+// arrays, then hands them on here.
 private final class ReleasedBox<Value>: @unchecked Sendable {
     let value: Value
     init(value: consuming Value) { self.value = value }
