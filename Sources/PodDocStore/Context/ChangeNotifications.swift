@@ -24,8 +24,6 @@ public struct SaveNotification: Sendable {
     /// updated objects whose row went to the store as pushed (0 for the others). Made on the
     /// root's queue, so a child takes them as they are (``PushFlight/savedVersions``).
     let pushedVersions: [PushKey: [Int64]]
-    /// How many of ``updatedOrigins`` name each child.
-    let pushedRowCounts: [ObjectIdentifier: Int]
     let deletedIDs: [ObjectID]
     /// Batch upserts the save wrote (root saves only).
     let batches: [WrittenBatch]
@@ -62,7 +60,6 @@ public struct SaveNotification: Sendable {
         var updatedRows: [VersionedRow] = [], updatedFields: [FieldSet] = [], deleted: [ObjectID] = []
         var origins: [ObjectIdentifier?] = []
         var pushedVersions: [PushKey: [Int64]] = [:]
-        var pushedRowCounts: [ObjectIdentifier: Int] = [:]
         updatedRows.reserveCapacity(changes.updated.count)
         updatedFields.reserveCapacity(changes.updated.count)
         origins.reserveCapacity(changes.updated.count)
@@ -79,7 +76,6 @@ public struct SaveNotification: Sendable {
                 // Written as the child pushed it (the store resolved no reference in it).
                 if wroteToStore, let origin, row.row == pushed.row {
                     origins.append(origin.source)
-                    pushedRowCounts[origin.source, default: 0] += 1
                     let key = PushKey(source: origin.source, push: origin.push)
                     pushedVersions[key, default: []].setValue(row.version, at: origin.index)
                 } else {
@@ -106,7 +102,6 @@ public struct SaveNotification: Sendable {
         self.updatedFields = updatedFields
         self.updatedOrigins = origins
         self.pushedVersions = pushedVersions
-        self.pushedRowCounts = pushedRowCounts
         self.deletedIDs = deleted
         self.batches = outcome.batches
         self.model = model

@@ -26,6 +26,15 @@ struct ChangeSet: Sendable {
     var sourceID: ObjectIdentifier
     /// The saving context's change-set number (see ``PushOrigin``).
     var pushNumber: UInt64
+    /// Adds an updated object, with the push that set its row if it has one.
+    ///
+    /// - Returns: its index in ``updated``.
+    mutating func appendUpdated(_ pushed: PushedObject, origin: PushOrigin?) -> Int {
+        if let origin { updatedOrigins.append((updated.count, origin)) }
+        updated.append(pushed)
+        return updated.count - 1
+    }
+
     /// Key/value pairs a root save writes into the store's metadata, in the same transaction.
     var storeMetadata: [String: String] = [:]
     /// Batch upserts staged in the saving context, in the order they were made.

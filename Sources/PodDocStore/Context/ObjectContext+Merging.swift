@@ -64,15 +64,12 @@ extension ObjectContext {
     /// take their store versions, prepared by the root, for the objects that have not settled
     /// yet. (An object that settled already keeps the older version: the store then checks
     /// its next save by value, which costs that save a read.)
-    private func othersUpdatedRows(_ note: SaveNotification) -> [Int] {
+    private func othersUpdatedRows(_ note: SaveNotification) -> LazyFilterSequence<Range<Int>> {
         let me = ObjectIdentifier(self)
-        let own = note.pushedRowCounts[me] ?? 0
-        guard own > 0 else { return Array(note.updatedRows.indices) }
         for (key, versions) in note.pushedVersions where key.source == me {
             recentFlights.last(where: { $0.flight?.number == key.push })?.flight?.savedVersions = versions
         }
-        guard own < note.updatedRows.count else { return [] }
-        return note.updatedOrigins.indices.filter { note.updatedOrigins[$0] != me }
+        return note.updatedOrigins.indices.lazy.filter { note.updatedOrigins[$0] != me }
     }
 
     /// For a clean object that already has the saved values (this context pushed them), just
@@ -95,19 +92,30 @@ extension ObjectContext {
             applyPermanentIDs(note)
             if performDepth == 0 { processPendingChanges() }
         }
-        for child in liveChildren() { child.deliverStoreDidSave(note) }
+        for child in liveChildren() { child.deliver(note, as: .storeDidSave) }
     }
 
-    /// Hands a root save's notification to this context's queue (``storeDidSave(_:)``) in such
-    /// a way that this queue never frees it: a notification can hold thousands of rows, and
-    /// the last reference to a value captured by a closure goes with whichever thread drops
-    /// the closure last, often the receiving one. The closure captures only an unmanaged
-    /// reference; the context takes it back, and lets go of it off its queue.
-    func deliverStoreDidSave(_ note: SaveNotification) {
+    /// What a notification handed to a context's queue is (see ``deliver(_:as:)``).
+    enum Delivery: Sendable {
+        /// A root save: permanent IDs and versions always, values when merging automatically.
+        case storeDidSave
+        /// A sibling's save into the parent: merged when merging automatically.
+        case siblingSave
+    }
+
+    /// Hands a save notification to this context's queue in such a way that this queue never
+    /// frees it: a notification can hold thousands of rows, and the last reference to a value
+    /// captured by a closure goes with whichever thread drops the closure last, often the
+    /// receiving one. The closure captures only an unmanaged reference; the context takes it
+    /// back, and lets go of it off its queue.
+    func deliver(_ note: SaveNotification, as kind: Delivery) {
         let reference = Unmanaged.passRetained(NoteDelivery(note: note))
         queue.async {
             let delivery = reference.takeRetainedValue()
-            self.storeDidSave(delivery.note)
+            switch kind {
+            case .storeDidSave: self.storeDidSave(delivery.note)
+            case .siblingSave: if self._automaticallyMerges { self.mergeChanges(from: delivery.note) }
+            }
             releaseInBackground(consume delivery)
         }
     }
@@ -218,8 +226,7 @@ extension ObjectContext {
     }
 }
 
-/// A did-save notification on its way to a context's queue (see
-/// ``ObjectContext/deliverStoreDidSave(_:)``).
+/// A save notification on its way to a context's queue (see ``ObjectContext/deliver(_:as:)``).
 private final class NoteDelivery: Sendable {
     let note: SaveNotification
     init(note: SaveNotification) { self.note = note }

@@ -38,11 +38,7 @@ extension ObjectContext {
         let siblings = liveChildren().filter { ObjectIdentifier($0) != changes.sourceID }
         if !siblings.isEmpty {
             let note = SaveNotification(changes: changes, outcome: outcome, contextName: changes.source, wroteToStore: false, model: model)
-            for child in siblings {
-                child.queue.async {
-                    if child._automaticallyMerges { child.mergeChanges(from: note) }
-                }
-            }
+            for child in siblings { child.deliver(note, as: .siblingSave) }
         }
         return outcome
     }

@@ -51,7 +51,7 @@ extension ObjectContext {
         if hasSaveObservers || !children.isEmpty {
             let note = SaveNotification(changes: changes, outcome: outcome, contextName: name, wroteToStore: wroteToStore, model: model)
             publish(note)
-            for child in children { child.deliverStoreDidSave(note) }
+            for child in children { child.deliver(note, as: .storeDidSave) }
         }
         sweep()
     }
@@ -120,15 +120,13 @@ extension ObjectContext {
             if object.flight != nil { object.land() }
             object.pushNumber = pushCount
             if moving, object._state == .updated, object._current != nil {
-                object.flight = flight
-                object.flightIndex = changes.updated.count
-                if let origin = object.origin { changes.updatedOrigins.append((changes.updated.count, origin)) }
                 var row: RowData?, snapshot: RowData?
                 swap(&row, &object._current)
                 swap(&snapshot, &object._snapshot)
-                changes.updated.append(PushedObject(
+                object.flight = flight
+                object.flightIndex = changes.appendUpdated(PushedObject(
                     id: object.objectID, row: row!, changedFields: object._changedFields,
-                    snapshot: snapshot, snapshotVersion: object._snapshotVersion))
+                    snapshot: snapshot, snapshotVersion: object._snapshotVersion), origin: object.origin)
                 continue
             }
             let pushed = PushedObject(
@@ -139,9 +137,7 @@ extension ObjectContext {
                 changes.inserted.append(pushed)
                 objects.inserted.append((object, object.edits))
             case .updated:
-                if let origin = object.origin { changes.updatedOrigins.append((changes.updated.count, origin)) }
-                objects.updated.append((object, object.edits, changes.updated.count))
-                changes.updated.append(pushed)
+                objects.updated.append((object, object.edits, changes.appendUpdated(pushed, origin: object.origin)))
             case .deleted:
                 changes.deleted.append(pushed)
                 objects.deleted.append((object, object.edits))
