@@ -40,15 +40,19 @@ FUZZ_SECONDS ?= 5
 test-fuzz fuzz: build-tests
 	.build/debug/poddoc-fuzz --seconds $(FUZZ_SECONDS) --fixtures Tests/Fixtures
 
-## `poddoc crash-test`: CRASH_CYCLES kills per kind (pods, outline) and format (package,
-## archive), the four in parallel; each JSON report goes to .build/crash-reports/.
+## `poddoc crash-test`: CRASH_CYCLES kills per kind (pods, outline), format (package,
+## archive) and seed (CRASH_SEEDS), the four kinds and formats in parallel, each through its
+## seeds in turn; each JSON report goes to .build/crash-reports/.
 CRASH_CYCLES ?= 200
+CRASH_SEEDS ?= 1 2
 test-crash: build-tests
-	@mkdir -p .build/crash-reports
+	@rm -rf .build/crash-reports; mkdir -p .build/crash-reports
 	@status=0; pids=""; \
 	for kind in pods outline; do for format in package archive; do \
-		.build/debug/poddoc crash-test --kind $$kind --format $$format --cycles $(CRASH_CYCLES) --json \
-			> .build/crash-reports/crash-$$kind-$$format.json & pids="$$pids $$!"; \
+		( for seed in $(CRASH_SEEDS); do \
+			.build/debug/poddoc crash-test --kind $$kind --format $$format --cycles $(CRASH_CYCLES) --seed $$seed --json \
+				> .build/crash-reports/crash-$$kind-$$format-$$seed.json || exit 1; \
+		done ) & pids="$$pids $$!"; \
 	done; done; \
 	for pid in $$pids; do wait $$pid || status=1; done; \
 	cat .build/crash-reports/*.json; echo; exit $$status

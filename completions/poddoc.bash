@@ -294,7 +294,7 @@ _poddoc_import() {
 
 _poddoc_export() {
     repeating_flags=()
-    non_repeating_flags=(--recover --discard --json --version -h --help)
+    non_repeating_flags=(--recover --discard --force --json --version -h --help)
     repeating_options=()
     non_repeating_options=(--format)
     __poddoc_offer_flags_options 2

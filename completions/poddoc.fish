@@ -31,7 +31,7 @@ function __poddoc_parse_tokens -S
         case 'import'
             __poddoc_parse_subcommand 1 'recover' 'discard' 'from=' 'resume' 'opml=' 'markdown=' 'text=' 'outline-json=' 'under=' 'json' 'version' 'h/help'
         case 'export'
-            __poddoc_parse_subcommand 2 'recover' 'discard' 'format=' 'json' 'version' 'h/help'
+            __poddoc_parse_subcommand 2 'recover' 'discard' 'format=' 'force' 'json' 'version' 'h/help'
         case 'save'
             __poddoc_parse_subcommand 1 'recover' 'discard' 'as=' 'format=' 'json' 'version' 'h/help'
         case 'check'
@@ -187,6 +187,7 @@ complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options 
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc export" discard' -l 'discard' -d 'Discard the autosaved work waiting in the working copy.'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc export" -eq 2' -F
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc export" format' -l 'format' -d 'archive (.tar.zst, .zip or .tar.gz by the name) | json | csv | specs (pods) | opml | markdown | text | json (outline).' -rfka 'archive json opml markdown text csv specs'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc export" force' -l 'force' -d 'Replace an existing file or folder at OUTPUT: the export is written beside it and swapped in only when complete, so a failure leaves the old one.'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc export" json' -l 'json' -d 'Print the result as JSON (shapes in docs/CLI.md).'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc export" version' -l 'version' -d 'Show the version.'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc export" h help' -s 'h' -l 'help' -d 'Show help information.'
@@ -339,7 +340,7 @@ complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options 
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc crash-test" format' -l 'format' -d 'A package, or an archive (autosaved in its working copy).' -rfka 'package archive'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc crash-test" seed' -l 'seed' -d 'The seed of every random choice; the same seed repeats the same test.' -rfka ''
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc crash-test" autosave-interval' -l 'autosave-interval' -d 'The child\'s autosave interval, in milliseconds.' -rfka ''
-complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc crash-test" specs' -l 'specs' -d 'The page file of specs the pods child imports from.' -rF
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc crash-test" specs' -l 'specs' -d 'A page file of specs for the pods child to import from (such as SampleDocuments/specs-2014-sample.json); by default 300 made-up specs.' -rF
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc crash-test" work-folder' -l 'work-folder' -d 'Keep the documents in this folder (default: a temporary folder, removed when the test passes).' -rfa '(__poddoc_complete_directories)'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc crash-test" json' -l 'json' -d 'Print the result as JSON (shapes in docs/CLI.md).'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc crash-test" version' -l 'version' -d 'Show the version.'

@@ -12,9 +12,10 @@ extension FileSystem {
     /// - Parameters:
     ///   - data: The new contents.
     ///   - target: The file to write; its folder must exist.
+    ///   - replacingExisting: When `false`, an existing `target` is an error.
     /// - Throws: ``FileSystemError`` naming the failing step; the previous version is unchanged.
-    public func write(_ data: Data, to target: URL) throws {
-        try write(to: target) { try $0.write(data) }
+    public func write(_ data: Data, to target: URL, replacingExisting: Bool = true) throws {
+        try write(to: target, replacingExisting: replacingExisting) { try $0.write(data) }
     }
 
     /// Writes a file durably and atomically, streaming its contents through a sink.
@@ -31,13 +32,16 @@ extension FileSystem {
     ///
     /// - Parameters:
     ///   - target: The file to write; its folder must exist.
+    ///   - replacingExisting: When `false`, an existing `target` is an error (checked before
+    ///     `body` runs, and again atomically when moving into place).
     ///   - body: Writes the new contents; the sink is valid only during this call.
     /// - Throws: ``FileSystemError`` naming the failing step, or whatever `body` throws.
     ///   A ``FileSystemError/Code-swift.struct/cleanupFailed`` error means the new version was
     ///   saved (or the previous one could not be put back); its message says what is where.
-    public func write(to target: URL, _ body: (FileSink) throws -> Void) throws {
+    public func write(to target: URL, replacingExisting: Bool = true, _ body: (FileSink) throws -> Void) throws {
         let targetPath = target.path
         let existed = itemKind(atPath: targetPath) != nil
+        if existed && !replacingExisting { throw alreadyExists(targetPath) }
         let staged = TemporarySibling.path(for: targetPath, kind: "tmp")
         do {
             let fd = try openFile(staged, flags: O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: 0o644)
@@ -60,7 +64,7 @@ extension FileSystem {
         } catch {
             throw saveFailed(error, target: targetPath, targetExisted: existed)
         }
-        try install(staged, at: targetPath, replacingExisting: true)
+        try install(staged, at: targetPath, replacingExisting: replacingExisting)
     }
 
     /// Copies a file durably: the copy is written with ``write(to:_:)``, so when this returns
@@ -103,12 +107,7 @@ extension FileSystem {
     ) throws {
         let targetPath = target.path
         let existed = itemKind(atPath: targetPath) != nil
-        if existed && !replacingExisting {
-            throw FileSystemError(
-                code: .alreadyExists,
-                message: "Could not create '\(targetPath)': something with that name already exists. Choose another name, or move it away first.",
-                path: targetPath)
-        }
+        if existed && !replacingExisting { throw alreadyExists(targetPath) }
         let staged = TemporarySibling.path(for: targetPath, kind: "tmp")
         do {
             try makeDirectory(staged, mode: 0o755)
@@ -128,6 +127,12 @@ extension FileSystem {
             throw saveFailed(error, target: targetPath, targetExisted: existed)
         }
         try install(staged, at: targetPath, replacingExisting: replacingExisting)
+    }
+
+    private func alreadyExists(_ path: String) -> FileSystemError {
+        FileSystemError(code: .alreadyExists,
+                        message: "Could not create '\(path)': something with that name already exists. Choose another name, or move it away first.",
+                        path: path)
     }
 
     /// Runs `background` on another thread while `body` runs on this one; rethrows the

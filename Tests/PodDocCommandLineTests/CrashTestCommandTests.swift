@@ -30,6 +30,20 @@ final class CrashTestCommandTests: CommandLineTestCase {
         XCTAssertTrue(table.contains("result                        PASS"), table)
     }
 
+    /// The installed binary runs a pods crash test from any folder: with no `--specs` it
+    /// imports made-up specs instead of reading the repository's sample by a relative path.
+    func testPodsCrashTestRunsFromAnyFolderWithoutASpecsFile() throws {
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("SampleDocuments")), "the test runs outside the repository")
+        for format in ["package", "archive"] {
+            let report = try succeed("crash-test", "--kind", "pods", "--format", format, "--cycles", "3", "--seed", "5", "--json").json(ReportShape.self)
+            XCTAssertEqual(report.recovered, 3, "\(format): \(report.failures)")
+            XCTAssertEqual(report.failures, [])
+        }
+        let missing = try run(["crash-test", "--kind", "pods", "--specs", "SampleDocuments/specs-2014-sample.json"])
+        XCTAssertNotEqual(missing.status, 0)
+        XCTAssertTrue(missing.stderr.contains("Could not read the sample specs"), missing.stderr)
+    }
+
     func testBadOptionsAreUsageErrors() throws {
         let result = try run(["crash-test", "--cycles", "0"])
         XCTAssertEqual(result.status, 64, result.stderr)

@@ -37,8 +37,8 @@ struct CrashTestCommand: PodDocCommand {
     @Option(help: "The child's autosave interval, in milliseconds.")
     var autosaveInterval = 25
 
-    @Option(help: "The page file of specs the pods child imports from.", completion: .file())
-    var specs = "SampleDocuments/specs-2014-sample.json"
+    @Option(help: "A page file of specs for the pods child to import from (such as SampleDocuments/specs-2014-sample.json); by default 300 made-up specs.", completion: .file())
+    var specs: String?
 
     @Option(help: "Keep the documents in this folder (default: a temporary folder, removed when the test passes).", completion: .directory)
     var workFolder: String?
@@ -56,7 +56,7 @@ struct CrashTestCommand: PodDocCommand {
         options.cycles = cycles
         options.seed = seed
         options.autosaveInterval = .milliseconds(autosaveInterval)
-        options.specsSample = URL(fileURLWithPath: specs)
+        options.specsSample = specs.map { URL(fileURLWithPath: $0) }
         options.workFolder = workFolder.map { URL(fileURLWithPath: $0, isDirectory: true) }
         let output = outputOptions.output
         let report = try await CrashTest.run(options, childExecutable: Self.executable, childArguments: [CrashChildCommand.name]) { report in

@@ -17,11 +17,14 @@ struct ExportContent: DocumentOperation {
         case archive, json, opml, markdown, text, csv, specs
     }
 
-    @Argument(help: "Where to write (must not be the document itself).", completion: .file())
+    @Argument(help: "Where to write: a new file (a new folder for specs), outside the document.", completion: .file())
     var output: String
 
     @Option(help: "archive (.tar.zst, .zip or .tar.gz by the name) | json | csv | specs (pods) | opml | markdown | text | json (outline).")
     var format: Format
+
+    @Flag(help: "Replace an existing file or folder at OUTPUT: the export is written beside it and swapped in only when complete, so a failure leaves the old one.")
+    var force = false
 
     /// What `export` prints with `--json`.
     struct Shape: Encodable {
@@ -33,8 +36,9 @@ struct ExportContent: DocumentOperation {
     }
 
     func perform(in session: DocumentSession) async throws {
-        let url = URL(fileURLWithPath: output)
         let document = session.document
+        let url = try OutputPath(output, document: document, replacing: force).url
+        let replacing = force
         let shape: Shape
         switch (format, document.metadata.kind) {
         case (.archive, _):
@@ -45,7 +49,7 @@ struct ExportContent: DocumentOperation {
             try await Progress.watching("export") { try await document.save(to: url, format: target) }
             shape = Shape(output: output, format: target.description, files: 1, specs: nil, bytes: Self.size(of: url))
         case (.json, .pods), (.csv, .pods), (.specs, .pods):
-            let exporter = SpecsExporter(store: document.rootContext.store)
+            let exporter = SpecsExporter(store: document.rootContext.store, replacingExisting: replacing)
             let format = self.format
             let summary = try await Progress.watching("export") {
                 try await Task.detached { () throws -> ExportSummary in
@@ -60,7 +64,7 @@ struct ExportContent: DocumentOperation {
         case (.opml, .outline), (.markdown, .outline), (.text, .outline), (.json, .outline):
             let formats: [Format: OutlineFormat] = [.opml: .opml, .markdown: .markdown, .text: .plainText, .json: .json]
             let data = try session.outline().exportOutline(as: formats[format]!)
-            try await Task.detached { try FileSystem().write(data, to: url) }.value
+            try await Task.detached { try FileSystem().write(data, to: url, replacingExisting: replacing) }.value
             shape = Shape(output: output, format: format.rawValue, files: 1, specs: nil, bytes: data.count)
         default:
             let kind = document.metadata.kind

@@ -39,11 +39,8 @@ struct SaveDocument: DocumentOperation {
                                 text: "Saved \(path) (save \(document.metadata.saveSequence)).")
             return
         }
-        let url = URL(fileURLWithPath: destination)
+        let url = try OutputPath(destination, document: document, replacing: false).url
         let target = format.flatMap(DocumentFormat.init(name:)) ?? DocumentFormat(inferringFrom: url)
-        if FileManager.default.fileExists(atPath: url.path) {
-            throw CommandFailure(.document, code: "exists", "\(destination) already exists; choose another name or remove it first.")
-        }
         try await Progress.watching("save") { try await document.save(as: url, format: target) }
         session.currentItem = nil
         session.output.emit(Shape(path: destination, format: target.description, saveSequence: document.metadata.saveSequence),

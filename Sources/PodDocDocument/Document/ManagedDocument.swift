@@ -73,6 +73,9 @@ public final class ManagedDocument {
     }
     /// The previous holder, when opening took over a lock left by a process that died.
     public internal(set) var lockTakeover: LockTakeover?
+    /// The package an archive (or never-saved) document is edited and autosaved in; nil for
+    /// a package document, which is edited in place.
+    public var workingCopyPackage: URL? { workingCopy?.package }
 
     var options: OpenOptions
     var store: PersistentStore
@@ -110,9 +113,17 @@ public final class ManagedDocument {
         if let interval = options.autosaveInterval, !parts.readOnly { startAutosave(every: interval) }
     }
 
+    /// Sets up a new root and main context: undo, merging, and a merge policy that resolves
+    /// every conflict the one writer of a document can meet (the user's edits against an
+    /// import's, an object brought back by undo against a copy imported since), so that no
+    /// sequence of edits leaves the document unable to save. The user's side wins, property
+    /// by property, as Core Data's `NSMergeByPropertyObjectTrumpMergePolicy` does for a user
+    /// interface context; see ``MergePolicy`` for unique values.
     func attachMainContext() {
         mainContext.undoManager = undoManager
         mainContext.automaticallyMergesChangesFromParent = true
+        mainContext.mergePolicy = .inMemoryWins
+        rootContext.performAndWait { $0.mergePolicy = .inMemoryWins }
     }
 
     // MARK: - Opening and creating

@@ -21,16 +21,17 @@ public enum CrashChild {
     ///   which it prints on standard error.
     @MainActor
     public static func main(arguments: [String]) async -> Int32 {
+        let log = OperationLog()
         do {
-            try await run(try ChildConfiguration(arguments: arguments))
+            try await run(try ChildConfiguration(arguments: arguments), log: log)
         } catch {
-            FileHandle.standardError.write(Data("crash-test child: \(error)\n".utf8))
+            FileHandle.standardError.write(Data("crash-test child: \(error)\n\(log.report)\n".utf8))
         }
         return 1
     }
 
     @MainActor
-    static func run(_ configuration: ChildConfiguration) async throws {
+    static func run(_ configuration: ChildConfiguration, log: OperationLog) async throws {
         var options = ManagedDocument.OpenOptions()
         options.hashesEveryAutosave = true  // each SAVED line carries the hash of that save
         options.autosaveInterval = .milliseconds(configuration.autosaveMilliseconds)
@@ -43,8 +44,12 @@ public enum CrashChild {
             : try await ManagedDocument.create(at: url, kind: configuration.kind, options: options)
         document.onAutosave = { event in
             switch event {
-            case let .saved(_, sequence, hash): ChildLine.saved(sequence: sequence, storeHash: hash).print()
-            case .failed(let error): FileHandle.standardError.write(Data("crash-test child: autosave failed: \(error)\n".utf8))
+            case let .saved(_, sequence, hash):
+                log.record("autosaved: save \(sequence)")
+                ChildLine.saved(sequence: sequence, storeHash: hash).print()
+            case .failed(let error):
+                log.record("autosave failed: \(error)")
+                FileHandle.standardError.write(Data("crash-test child: autosave failed: \(error)\n".utf8))
             }
         }
         var edits = EditCounter.read(document.additionalContent)
@@ -52,9 +57,10 @@ public enum CrashChild {
         crashPlan?.trigger.arm()
 
         var random = SeededRandom(seed: configuration.seed)
+        log.record("opened at save \(document.metadata.saveSequence) with \(edits) edits")
         let workload: any ChildWorkload = switch configuration.kind {
-        case .pods: try PodsWorkload(document: document, specBatches: configuration.specBatches)
-        case .outline: try OutlineWorkload(document: document)
+        case .pods: try PodsWorkload(document: document, specBatches: configuration.specBatches, log: log)
+        case .outline: try OutlineWorkload(document: document, log: log)
         }
         while true {
             for _ in 0...random.below(6) {
@@ -69,6 +75,7 @@ public enum CrashChild {
             document.mainContext.processPendingChanges()
             ChildLine.edits(edits).print()
             if document.format.isArchive, random.oneIn(40) {
+                log.record("save (re-packs the archive)")
                 try await document.save()  // Re-packs the archive.
                 reportSave(of: document)
             }
@@ -86,6 +93,7 @@ public enum CrashChild {
 /// The random edits of one kind of document.
 @MainActor
 protocol ChildWorkload {
-    /// Makes one random edit (an import counts as one).
+    /// Makes one random edit (an import counts as one), recorded in the operation log with
+    /// the objects it touched.
     func edit(using random: inout SeededRandom) async throws
 }

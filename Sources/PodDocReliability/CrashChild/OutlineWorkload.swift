@@ -11,12 +11,14 @@ final class OutlineWorkload: ChildWorkload {
     private let outline: OutlineStore
     /// Items the workload knows of; stale ones (deleted, undone) drop out when an edit says so.
     private var items: [ObjectID]
+    private let log: OperationLog
 
     /// Most items the outline grows to before deletions take over.
     private static let largestOutline = 150
 
-    init(document: ManagedDocument) throws {
+    init(document: ManagedDocument, log: OperationLog) throws {
         self.document = document
+        self.log = log
         outline = try OutlineStore(context: document.mainContext)
         let root = outline.rootID
         items = try document.mainContext.fetchIDs(FetchRequest(OutlineSchema.entityName)).filter { $0 != root }
@@ -28,15 +30,32 @@ final class OutlineWorkload: ChildWorkload {
         let target = items.isEmpty ? outline.rootID : items[random.below(items.count)]
         let other = items.isEmpty ? outline.rootID : items[random.below(items.count)]
         let underRoot = random.oneIn(3), number = random.below(1_000_000), position = random.below(1_000)
+        let parent = underRoot ? outline.rootID : other
+        log.record(describe(choice, target: target, other: parent, number: number, position: position))
         do {
-            try apply(choice, to: target, other: underRoot ? outline.rootID : other, number: number, position: position)
+            try apply(choice, to: target, other: parent, number: number, position: position)
         } catch {
+            log.record("  refused: \(error.code)")
             // A stale item drops out; a refused edit changes nothing, and the next one will do.
             if error.code == .notFound {
                 items.removeAll { $0 == target || $0 == other }
             } else if ![.moveIntoItself, .cannotIndent, .cannotOutdent, .rootItem].contains(error.code) {
                 throw error
             }
+        }
+    }
+
+    /// What ``apply(_:to:other:number:position:)`` will do, for the operation log.
+    private func describe(_ choice: Int, target: ObjectID, other: ObjectID, number: Int, position: Int) -> String {
+        switch choice {
+        case 0..<7: "add 'item \(number)' under \(other) at \(position)"
+        case 7..<11: "rename \(target) to 'renamed \(number)'"
+        case 11..<13: "set the note of \(target) (\(number))"
+        case 13..<15: "move \(target) under \(other)"
+        case 15: "indent \(target)"
+        case 16: "outdent \(target)"
+        case 17: "delete \(target)"
+        default: "undo \(document.undoManager.undoActionName.map { "'\($0)'" } ?? "(nothing to undo)")"
         }
     }
 

@@ -11,10 +11,12 @@ final class PodsWorkload: ChildWorkload {
     private typealias Spec = PodSpecsSchema.PodSpecEntity
     private let document: ManagedDocument
     private let batches: [SpecsPageFile]
+    private let log: OperationLog
 
     /// - Parameter specBatches: A folder of page files (`*.json`) to import from.
-    init(document: ManagedDocument, specBatches: URL?) throws {
+    init(document: ManagedDocument, specBatches: URL?, log: OperationLog) throws {
         self.document = document
+        self.log = log
         guard let specBatches else {
             throw CrashTestError(.usage, "A pods child needs --spec-batches FOLDER: page files to import from.")
         }
@@ -35,24 +37,34 @@ final class PodsWorkload: ChildWorkload {
         switch choice {
         case 3..<13:
             if let spec = try context.fetchFirst(FetchRequest(Spec.name, offset: random.below(count))) {
-                spec[Spec.summary] = "edited \(random.below(1_000_000))"
+                let summary = "edited \(random.below(1_000_000))"
+                log.record("summary of \(describe(spec)) = \(summary)")
+                spec[Spec.summary] = summary
             }
         case 13..<16:
             if let spec = try context.fetchFirst(FetchRequest(Spec.name, offset: random.below(count))) {
+                log.record("delete \(describe(spec))")
                 context.delete(spec)
             }
         case 16..<18:
+            log.record("undo \(document.undoManager.undoActionName.map { "'\($0)'" } ?? "(nothing to undo)")")
             document.undoManager.undo()
         default:
             if let spec = try context.fetchFirst(FetchRequest(Spec.name, offset: random.below(count))) {
+                log.record("toggle isDeprecated of \(describe(spec))")
                 spec[Spec.isDeprecated].toggle()
             }
         }
     }
 
+    private func describe(_ spec: ManagedObject) -> String {
+        "\(spec.objectID) \(spec[Spec.key])"
+    }
+
     /// Imports a batch in a worker context; the importer saves the document after it, and the
     /// child reports that save.
     private func importBatch(_ file: SpecsPageFile) async throws {
+        log.record("import \(file.url.lastPathComponent) in a worker, then autosave")
         let document = self.document
         let importer = SpecsImporter(worker: document.newWorkerContext(name: "crash-test import")) {
             try await document.autosave()

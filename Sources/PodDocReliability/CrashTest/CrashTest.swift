@@ -40,8 +40,9 @@ public enum CrashTest {
         /// The share of cycles whose child gets a crash point inside a save (the others are
         /// killed after their lifetime only).
         public var crashPointShare = 0.5
-        /// A page file of specs the pods children import from, in batches.
-        public var specsSample: URL = URL(fileURLWithPath: "SampleDocuments/specs-2014-sample.json")
+        /// A page file of specs the pods children import from, in batches; nil for a page of
+        /// 300 made-up specs (``GeneratedSpecs``), so the test needs no file.
+        public var specsSample: URL?
         /// Where the document and the working copies go; a fresh temporary folder when nil,
         /// removed after a run that passed.
         public var workFolder: URL?

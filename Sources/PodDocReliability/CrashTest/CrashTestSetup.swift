@@ -71,16 +71,23 @@ struct CrashTestSetup: Sendable {
         if isTemporary { try? FileManager.default.removeItem(at: folder) }
     }
 
-    /// Splits the sample page file into page files of ``specsPerBatch`` specs.
-    private static func writeBatches(of sample: URL, into batches: URL) throws -> URL {
-        let data: Data
-        do {
-            data = try Data(contentsOf: sample)
-        } catch {
-            throw CrashTestError(.setup, "Could not read the sample specs \(sample.path) (\(error.localizedDescription)); pass the path of SampleDocuments/specs-2014-sample.json.")
+    /// Splits the sample page file (or the generated page) into page files of
+    /// ``specsPerBatch`` specs.
+    private static func writeBatches(of sample: URL?, into batches: URL) throws -> URL {
+        let page: [String: Any]?
+        if let sample {
+            let data: Data
+            do {
+                data = try Data(contentsOf: sample)
+            } catch {
+                throw CrashTestError(.setup, "Could not read the sample specs \(sample.path) (\(error.localizedDescription)); pass a page file of specs, or no --specs for made-up ones.")
+            }
+            page = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        } else {
+            page = GeneratedSpecs.page()
         }
-        guard let page = try JSONSerialization.jsonObject(with: data) as? [String: Any], let specs = page["result"] as? [Any], !specs.isEmpty else {
-            throw CrashTestError(.setup, "\(sample.path) is not a page of specs ({\"number_of_pages\": 1, \"result\": [...]}).")
+        guard let specs = page?["result"] as? [Any], !specs.isEmpty else {
+            throw CrashTestError(.setup, "\(sample?.path ?? "The specs") is not a page of specs ({\"number_of_pages\": 1, \"result\": [...]}).")
         }
         try? FileManager.default.removeItem(at: batches)
         try FileManager.default.createDirectory(at: batches, withIntermediateDirectories: true)

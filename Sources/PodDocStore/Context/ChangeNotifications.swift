@@ -94,6 +94,7 @@ public struct SaveNotification: Sendable {
                 deleted.append(pushed.id)
             }
         }
+        deleted += outcome.displaced
         self.contextName = contextName
         self.wroteToStore = wroteToStore
         self.permanentIDs = outcome.permanentIDs

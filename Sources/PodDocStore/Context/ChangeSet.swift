@@ -51,6 +51,9 @@ struct PushOutcome: Sendable {
     /// For each deleted object: nil when deleted, or the row it keeps when the merge policy
     /// cancelled the delete.
     var deleted: [VersionedRow?] = []
+    /// Rows the store deleted because an object of the save took their unique values (root
+    /// saves only; see ``MergePolicy``): every context lets them go.
+    var displaced: [ObjectID] = []
     /// Temporary IDs that became permanent (root saves only).
     var permanentIDs: [ObjectID: ObjectID] = [:]
     /// The change set's batch upserts as the store wrote them (root saves only).

@@ -1,7 +1,18 @@
 /// How a save resolves a conflict: an object it changed or deleted was changed or deleted
-/// elsewhere (by another context, or another process) since this context read it.
+/// elsewhere (by another context, or another process) since this context read it, or an
+/// object it saves has a unique value that another object took meanwhile.
 ///
 /// The names follow Core Data's merge policies.
+///
+/// **Unique values.** An object that is inserted (a new one, or a deleted one brought back by
+/// undo) or re-created (an update of an object deleted elsewhere, under a policy where ours
+/// survives) may find its unique value held by another row: a batch import wrote the same key
+/// meanwhile, or the code inserted a duplicate. Under ``error`` the save fails with
+/// ``StoreError/Code/uniqueConstraint`` naming the key, with nothing written. Under every
+/// other policy the
+/// saving object keeps the value, and the other row is deleted in the same transaction (the
+/// root's did-save lists it as deleted, so every context lets it go): the store never holds a
+/// unique value twice, and the saving object keeps the ID its context and undo steps name.
 public enum MergePolicy: Sendable, Hashable {
     /// Refuse to save and report every conflict (``StoreError/Code/mergeConflict``). The default.
     case error

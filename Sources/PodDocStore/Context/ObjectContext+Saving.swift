@@ -44,6 +44,7 @@ extension ObjectContext {
             throw error
         }
         finishSave(objects, flight, outcome)
+        forgetDisplaced(outcome.displaced)
         finishBatches(changes, outcome)
         processPendingChanges()
         let wroteToStore = if case .store = parent { true } else { false }
@@ -232,6 +233,18 @@ extension ObjectContext {
                 untrackChange(object)
                 registry.removeValue(forKey: object.objectID)
             }
+        }
+    }
+
+    /// Lets go of the objects whose rows the store deleted because an object of this save
+    /// took their unique values (see ``MergePolicy``).
+    private func forgetDisplaced(_ ids: [ObjectID]) {
+        for id in ids {
+            pending.deleted(id)
+            guard let object = registry[id] else { continue }
+            untrackChange(object)
+            registry.removeValue(forKey: id)
+            object.state = .deleted
         }
     }
 

@@ -163,7 +163,7 @@ private struct StoreWriter {
             if changes.policy == .error {
                 conflicts.append(MergeConflict(objectID: id, kind: .deletedElsewhere, properties: [], foundIn: "store"))
             } else if changes.policy.oursSurvives {
-                try insertRow(layout, id, row, version: object.snapshotVersion + 1)
+                try insertTakingUniqueValues(layout, id, row, version: object.snapshotVersion + 1)
                 outcome.updated.append(VersionedRow(id: id, row: row, version: object.snapshotVersion + 1))
             } else {
                 outcome.updated.append(nil)
@@ -193,8 +193,25 @@ private struct StoreWriter {
         let layout = layout(of: object.id)
         let id = permanent(object.id)
         let row = try resolved(object.row, of: object.id)
-        try insertRow(layout, id, row, version: 1)
+        try insertTakingUniqueValues(layout, id, row, version: 1)
         outcome.inserted.append(VersionedRow(id: id, row: row, version: 1))
+    }
+
+    /// Inserts a row; when another row holds one of its unique values (a batch import wrote
+    /// the same key meanwhile), that row goes first under every policy but `.error`, which
+    /// refuses the save (`.uniqueConstraint`, naming the key; see ``MergePolicy``).
+    private mutating func insertTakingUniqueValues(_ layout: EntityLayout, _ id: ObjectID, _ row: RowData, version: Int64) throws {
+        do {
+            try insertRow(layout, id, row, version: version)
+        } catch let error as StoreError where error.code == .uniqueConstraint && changes.policy != .error {
+            let holders = try rowsHoldingUniqueValues(layout, of: row, besides: id)
+            guard !holders.isEmpty else { throw error }  // not a unique attribute (the ID itself)
+            for holder in holders {
+                try deleteRow(layout, holder)
+                outcome.displaced.append(holder)
+            }
+            try insertRow(layout, id, row, version: version)
+        }
     }
 
     // MARK: - SQL
@@ -305,6 +322,30 @@ private struct StoreWriter {
         let statement = try statement(StatementKey(kind: .unindexText, entity: layout.name, fields: FieldSet()), layout)
         statement.bind(.integer(id.key), at: 1)
         try statement.execute()
+    }
+
+    /// The rows other than `id` that hold one of `row`'s unique values (compared as the
+    /// unique index compares: with the column's collation).
+    private func rowsHoldingUniqueValues(_ layout: EntityLayout, of row: RowData, besides id: ObjectID) throws -> [ObjectID] {
+        var holders: [ObjectID] = []
+        for (field, attribute) in layout.attributes.enumerated() where attribute.isUnique && !row.values[field].isNull {
+            let statement = try RawStatement(db, "SELECT \"id\" FROM \(layout.table) WHERE \(columnName(layout, field)) = ? AND \"id\" != ?")
+            statement.bind(row.values[field], at: 1)
+            statement.bind(.integer(id.key), at: 2)
+            while try statement.step() {
+                let holder = ObjectID(entityName: layout.name, key: statement.int64(0))
+                if !holders.contains(holder) { holders.append(holder) }
+            }
+        }
+        return holders
+    }
+
+    /// Deletes a row whatever its version, with its text.
+    private mutating func deleteRow(_ layout: EntityLayout, _ id: ObjectID) throws {
+        let statement = try RawStatement(db, "DELETE FROM \(layout.table) WHERE \"id\" = ?")
+        statement.bind(.integer(id.key), at: 1)
+        try statement.execute()
+        try unindexText(layout, id)
     }
 
     private func diskRow(_ layout: EntityLayout, _ id: ObjectID) throws -> VersionedRow? {

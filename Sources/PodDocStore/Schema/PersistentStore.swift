@@ -80,7 +80,10 @@ public final class PersistentStore: Sendable {
         config.foreignKeysEnabled = true
         config.busyMode = .timeout(options.busyTimeout)
         config.label = "poddoc.store"
-        if url != nil && !options.readOnly { config.journalMode = .wal }
+        // WAL is set here rather than with GRDB's `journalMode = .wal`, whose set-up creates and
+        // drops a table on every open without a WAL file (bumping the schema cookie and the
+        // change counter): opening a document and closing it unchanged writes nothing.
+        let usesWAL = url != nil && !options.readOnly
         let untrusted = options.untrusted
         let synchronous = options.synchronous
         let trace = options.traceSQL
@@ -90,6 +93,12 @@ public final class PersistentStore: Sendable {
                 let c = VersionOrder.compare(a, b)
                 return c < 0 ? .orderedAscending : (c == 0 ? .orderedSame : .orderedDescending)
             })
+            if usesWAL {
+                // A no-op on a store already in WAL mode (every store poddoc made).
+                guard try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") == "wal" else {
+                    throw StoreError(.sqlite, "Could not switch \(db.description) to write-ahead logging.")
+                }
+            }
             try db.execute(sql: "PRAGMA trusted_schema = OFF")
             if untrusted { try db.execute(sql: PersistentStore.untrustedFileSettings) }
             // 64 MiB of page cache: a save of a hundred thousand objects then stays in memory

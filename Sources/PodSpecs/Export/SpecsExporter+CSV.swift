@@ -22,7 +22,7 @@ extension SpecsExporter {
         var summary = ExportSummary(files: 1)
         try run("export CSV to \(file.path)") { db in
             let cursor = try rows(db)
-            try fileSystem.write(to: file) { sink in
+            try fileSystem.write(to: file, replacingExisting: replacesExisting) { sink in
                 var buffer = SpecsExporter.csvLine(SpecsExporter.csvColumns)
                 while let row = try cursor.next() {
                     let name: String = row[2], version: String = row[3]

@@ -23,11 +23,18 @@ public struct SpecsExporter: Sendable {
     public let store: PersistentStore
     /// The file system written through.
     public let fileSystem: FileSystem
+    /// Whether an existing target is replaced (swapped out whole once the export is
+    /// complete); when false, an existing target is an error and is left as it is.
+    public let replacesExisting: Bool
 
     /// Makes an exporter.
-    public init(store: PersistentStore, fileSystem: FileSystem = FileSystem()) {
+    ///
+    /// - Parameter replacingExisting: Whether an existing file or folder at the target may be
+    ///   replaced; when false, the export refuses it (`.fileSystem`, `alreadyExists`).
+    public init(store: PersistentStore, fileSystem: FileSystem = FileSystem(), replacingExisting: Bool = true) {
         self.store = store
         self.fileSystem = fileSystem
+        self.replacesExisting = replacingExisting
     }
 
     // MARK: - Pages
@@ -35,7 +42,7 @@ public struct SpecsExporter: Sendable {
     /// Writes a folder of page files `page-0.json`, `page-1.json`… in the web service's format.
     ///
     /// - Parameters:
-    ///   - folder: The folder to create (replaced whole if it exists).
+    ///   - folder: The folder to create (replaced whole if it exists and ``replacesExisting``).
     ///   - pageSize: Specs per page.
     /// - Throws: ``PodSpecsError`` (`.store`, `.fileSystem`); the previous folder is kept.
     /// - Precondition: `pageSize` is at least 1.
@@ -47,7 +54,7 @@ public struct SpecsExporter: Sendable {
             let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM \"\(E.name)\"") ?? 0
             let pages = (count + pageSize - 1) / pageSize
             let cursor = try rows(db)
-            try fileSystem.writeDirectory(at: folder) { staging in
+            try fileSystem.writeDirectory(at: folder, replacingExisting: replacesExisting) { staging in
                 for page in 0..<pages {
                     try fileSystem.createFile(at: staging.appending(path: "page-\(page).json")) { sink in
                         var out = PageWriter(sink: sink, numberOfPages: pages)
@@ -73,7 +80,7 @@ public struct SpecsExporter: Sendable {
         var summary = ExportSummary(files: 1)
         try run("export a page file to \(file.path)") { db in
             let cursor = try rows(db)
-            try fileSystem.write(to: file) { sink in
+            try fileSystem.write(to: file, replacingExisting: replacesExisting) { sink in
                 var out = PageWriter(sink: sink, numberOfPages: 1)
                 while let row = try cursor.next() {
                     try out.append(row[1] as String)
@@ -92,14 +99,14 @@ public struct SpecsExporter: Sendable {
     /// Specs whose name or version cannot be a file name (`.`, `..`, a NUL byte, over 200
     /// bytes) are refused and listed in the summary.
     ///
-    /// - Parameter folder: The `Specs` folder to create (replaced whole if it exists).
+    /// - Parameter folder: The `Specs` folder to create (replaced whole if it exists and ``replacesExisting``).
     /// - Throws: ``PodSpecsError`` (`.store`, `.fileSystem`); the previous folder is kept.
     @discardableResult
     public func exportTree(to folder: URL) throws -> ExportSummary {
         var summary = ExportSummary()
         try run("export a Specs folder to \(folder.path)") { db in
             let cursor = try rows(db)
-            try fileSystem.writeDirectory(at: folder) { staging in
+            try fileSystem.writeDirectory(at: folder, replacingExisting: replacesExisting) { staging in
                 var madeFolders = Set<String>()
                 while let row = try cursor.next() {
                     let name: String = row[2], version: String = row[3], json: String = row[1]
