@@ -210,7 +210,7 @@ _poddoc_new() {
 
 _poddoc_open() {
     repeating_flags=()
-    non_repeating_flags=(--recover --discard --json --version -h --help)
+    non_repeating_flags=(--recover --discard --read-only --json --version -h --help)
     repeating_options=()
     non_repeating_options=(--autosave-interval -c)
     __poddoc_offer_flags_options 1

@@ -2,8 +2,9 @@ import ArgumentParser
 import PodDocDocument
 
 /// A ``DocumentOperation`` as a command of its own: `poddoc outline add DOC TITLE`. It opens
-/// the document (read-only for operations that only read), runs the operation, saves what
-/// changed, and closes; a failed operation leaves the document as it was.
+/// the document (read-only for operations that only read: they write nothing to it, and work
+/// on read-only disks), runs the operation, saves what changed, and closes; a failed
+/// operation leaves the document as it was.
 struct OneShot<Operation: DocumentOperation>: PodDocCommand {
     static var configuration: CommandConfiguration {
         CommandConfiguration(commandName: Operation.name, abstract: Operation.abstract)
@@ -19,7 +20,7 @@ struct OneShot<Operation: DocumentOperation>: PodDocCommand {
         let output = outputOptions.output
         let operation = self.operation
         let group = Operation.kind.map { "\($0.rawValue) " } ?? ""
-        try await DocumentAccess.with(location, mode: Operation.changesDocument ? .edit(autosave: nil) : .read,
+        try await DocumentAccess.with(location, mode: operation.changesDocument ? .edit(autosave: nil) : .read,
                                       kind: Operation.kind, command: "poddoc \(group)\(Operation.name)") { document in
             try await operation.perform(in: DocumentSession(document: document, output: output))
         }

@@ -23,6 +23,9 @@ struct OpenCommand: PodDocCommand {
     @Option(name: .customShort("c"), help: ArgumentHelp("Run these commands (separated by ;) instead of reading standard input.", valueName: "commands"))
     var commands: String?
 
+    @Flag(name: .customLong("read-only"), help: "Open for reading only: nothing is locked or written, and a document on a read-only disk opens; `save --as` writes an editable copy.")
+    var readOnly = false
+
     @OptionGroup var outputOptions: OutputOptions
     var json: Bool { outputOptions.json }
     var cancelsOnInterrupt: Bool { false }
@@ -33,7 +36,7 @@ struct OpenCommand: PodDocCommand {
 
     func execute() async throws {
         let interval: Duration? = autosaveInterval > 0 ? .milliseconds(Int64(autosaveInterval * 1000)) : nil
-        let document = try await DocumentAccess.open(location, mode: .edit(autosave: interval), command: "poddoc open")
+        let document = try await DocumentAccess.open(location, mode: readOnly ? .read : .edit(autosave: interval), command: "poddoc open")
         let shell = Shell(document: document, output: outputOptions.output, interactive: commands == nil && Terminal.inputIsTerminal)
         let status = await shell.run(script: commands)
         if status != .success {

@@ -12,7 +12,14 @@ protocol DocumentOperation: ParsableArguments {
     static var kind: DocumentKind? { get }
     /// Whether it changes the document (a one-shot then opens it for writing and saves).
     static var changesDocument: Bool { get }
+    /// Whether this use of it changes the document; ``changesDocument`` unless the options
+    /// say otherwise (`save --as` only reads the document it copies).
+    var changesDocument: Bool { get }
 
     /// Does the work and prints the result.
     @MainActor func perform(in session: DocumentSession) async throws
+}
+
+extension DocumentOperation {
+    var changesDocument: Bool { Self.changesDocument }
 }

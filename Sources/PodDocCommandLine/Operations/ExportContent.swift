@@ -10,7 +10,7 @@ struct ExportContent: DocumentOperation {
     static let name = "export"
     static let abstract = "Export: archive (both kinds); json, csv, specs (pods); opml, markdown, text, json (outline)."
     static let kind: DocumentKind? = nil
-    static let changesDocument = true
+    static let changesDocument = false
 
     /// The export formats.
     enum Format: String, ExpressibleByArgument, CaseIterable {

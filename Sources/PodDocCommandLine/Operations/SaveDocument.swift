@@ -9,6 +9,8 @@ struct SaveDocument: DocumentOperation {
     static let abstract = "Save; with --as, save to a new place (package or archive) and continue there."
     static let kind: DocumentKind? = nil
     static let changesDocument = true
+    /// `save --as` only reads the document it copies (which may be on a read-only disk).
+    var changesDocument: Bool { destination == nil }
 
     @Option(name: .customLong("as"), help: ArgumentHelp("Where to write the document (must not exist).", valueName: "path"), completion: .file())
     var destination: String?

@@ -61,13 +61,15 @@ extension ManagedDocument {
     }
 
     /// Closes the store and lock without saving, then opens `url` and continues there with
-    /// new contexts.
-    func reopen(at url: URL, discardingWorkingCopy: Bool) async throws {
+    /// new contexts; `editable` opens it for writing even when this document was opened
+    /// read-only (a copy saved from it is the user's to edit).
+    func reopen(at url: URL, discardingWorkingCopy: Bool, editable: Bool = false) async throws {
         autosaveTask?.cancel()
         let wasUntitled = fileURL == nil
         try await releaseResources(removeWorkingCopy: discardingWorkingCopy || wasUntitled)
         var reopening = self.options
         reopening.recovery = .discard
+        if editable { reopening.readOnly = false }
         let options = reopening, model = self.model
         let parts = try await Self.onDisk { try DocumentOpening.open(url, model: { _ in model }, options: options) }
         store = parts.store

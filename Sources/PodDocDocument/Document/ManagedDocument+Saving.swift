@@ -34,7 +34,7 @@ extension ManagedDocument {
     ///   - format: Package or archive; by default from `url`'s ending.
     /// - Throws: ``DocumentError``.
     public func save(to url: URL, format: DocumentFormat? = nil) async throws {
-        try await serializedSave(.autosave)
+        if !state.contains(.editingDisabled) { try await serializedSave(.autosave) }  // read-only: nothing unsaved
         try await updateStoreHash()
         let target = format ?? DocumentFormat(inferringFrom: url)
         let files = self.files, store = self.store, modified = modificationTime
@@ -56,7 +56,7 @@ extension ManagedDocument {
     /// - Throws: ``DocumentError``.
     public func save(as url: URL, format: DocumentFormat? = nil) async throws {
         try await save(to: url, format: format)
-        try await reopen(at: url, discardingWorkingCopy: true)
+        try await reopen(at: url, discardingWorkingCopy: true, editable: true)
     }
 
     /// Drops every change since the last save or autosave.

@@ -100,6 +100,9 @@ enum DocumentOpening {
             store = try files.openStore(model: model(metadata.kind), readOnly: readOnly, untrusted: untrusted)
         } catch let error as StoreError where error.code == .newerSchema && !readOnly {
             throw DocumentError(.newerFormat, "\(layout.root.path): \(error.message)", path: layout.root.path, cause: error)
+        } catch let error as StoreError where error.code == .readOnly && !readOnly {
+            lock?.release()
+            throw readOnlyDocument(fileURL ?? layout.root, cause: error)
         } catch {
             throw DocumentError.wrap(error, .store, while: "open the store of \(layout.root.path)", path: layout.root.path)
         }
@@ -123,9 +126,17 @@ enum DocumentOpening {
             return try DocumentLock.acquire(lockFile, mode: .exclusive, toolVersion: PodDocVersion.writer, fileSystem: fileSystem)
         } catch let error as FileSystemError where error.code == .locked {
             throw DocumentError(.locked, "\(document.path) is open in another process: \(error.message) Close it there, or open it read-only.", path: document.path, cause: error)
+        } catch let error as FileSystemError where [EROFS, EACCES, EPERM].contains(error.errno ?? 0) {
+            throw readOnlyDocument(document, cause: error)
         } catch {
             throw DocumentError.wrap(error, .fileSystem, while: "lock \(document.path)", path: document.path)
         }
+    }
+
+    /// The error for a document this process cannot write: a read-only disk, a file marked
+    /// immutable, another user's folder.
+    static func readOnlyDocument(_ document: URL, cause: (any Error)?) -> DocumentError {
+        DocumentError(.readOnly, "\(document.path) is read-only here (a read-only disk, an immutable file, or not yours to write): commands that only read it work (`poddoc open --read-only` for a shell); to change it, save a copy elsewhere with `poddoc save \(document.path) --as NEW`.", path: document.path, cause: cause)
     }
 
     // MARK: - Archives

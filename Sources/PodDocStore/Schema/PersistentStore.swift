@@ -1,5 +1,6 @@
 import Foundation
 public import GRDB
+import GRDBSQLite
 import Synchronization
 
 /// A SQLite file (or an in-memory database) holding the objects of one ``ObjectModel``.
@@ -65,6 +66,9 @@ public final class PersistentStore: Sendable {
 
     /// Opens (or creates) a store.
     ///
+    /// A store opened read-only writes nothing, not even SQLite's `-wal` and `-shm` files
+    /// once it is closed, and opens on read-only file systems (see ``ReadAccess``).
+    ///
     /// - Parameters:
     ///   - url: The SQLite file; nil for an in-memory store.
     ///   - model: What the store holds.
@@ -75,8 +79,12 @@ public final class PersistentStore: Sendable {
         self.url = url
         self.model = model
         self.options = options
+        if let url, !options.readOnly, FileManager.default.fileExists(atPath: url.path), ReadAccess.choose(for: url) != .writableFile {
+            throw StoreError(.readOnly, "\(url.path) cannot be written (a read-only disk or file); open it read-only to read it, or save a copy elsewhere.")
+        }
         var config = Configuration()
-        config.readonly = options.readOnly
+        let readAccess = url.flatMap { options.readOnly ? ReadAccess.choose(for: $0) : nil }
+        config.readonly = options.readOnly && readAccess != .writableFile
         config.foreignKeysEnabled = true
         config.busyMode = .timeout(options.busyTimeout)
         config.label = "poddoc.store"
@@ -107,12 +115,19 @@ public final class PersistentStore: Sendable {
         }
         do {
             if let url {
-                database = try DatabaseQueue(path: url.path, configuration: config)
+                database = try DatabaseQueue(path: readAccess?.sqlitePath(for: url) ?? url.path, configuration: config)
             } else {
                 database = try DatabaseQueue(configuration: config)
             }
         } catch {
             throw PersistentStore.openError(error, url: url)
+        }
+        // SQLite falls back to reading a file it cannot open for writing; a writable open
+        // must say so now, not at the first save.
+        if let url, !options.readOnly,
+           database.inDatabase({ db in db.sqliteConnection.map { sqlite3_db_readonly($0, "main") == 1 } ?? false }) {
+            try? database.close()
+            throw StoreError(.readOnly, "\(url.path) cannot be written (a read-only disk or file); open it read-only to read it, or save a copy elsewhere.")
         }
         do {
             // After GRDB's own set-up, which puts WAL connections at NORMAL.

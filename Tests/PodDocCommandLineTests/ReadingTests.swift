@@ -1,0 +1,156 @@
+import Foundation
+import Glibc
+import XCTest
+
+/// Commands that only read, through the real binary: they leave every byte of the document as
+/// it was (no `-wal`/`-shm` left, no header rewritten), a command that fails does too, and
+/// they work where the document cannot be written: a read-only mount, an immutable file,
+/// another user's document. Writing commands there say "read-only".
+final class ReadingTests: CommandLineTestCase {
+    private var mounts: [String] = []
+
+    override func tearDownWithError() throws {
+        for mount in mounts.reversed() { _ = try? runTool("/usr/bin/umount", [mount]) }
+        try super.tearDownWithError()
+    }
+
+    /// Every file of a document with its SHA-256, by relative path.
+    private func hashes(_ root: String) throws -> [String: String] {
+        var result: [String: String] = [:]
+        for case let name as String in FileManager.default.enumerator(atPath: root)! {
+            var folder: ObjCBool = false
+            FileManager.default.fileExists(atPath: root + "/" + name, isDirectory: &folder)
+            if folder.boolValue { continue }
+            result[name] = try runTool("/usr/bin/sha256sum", [root + "/" + name]).stdout.split(separator: " ").first.map(String.init)
+        }
+        return result
+    }
+
+    @discardableResult
+    private func runTool(_ tool: String, _ arguments: [String]) throws -> RunResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        process.environment = environment
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile(), stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return RunResult(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    private func makeDocuments() throws -> (outline: String, pods: String) {
+        let outline = path("src/Notes.poddoc"), pods = path("src/Specs.poddoc")
+        try FileManager.default.createDirectory(atPath: path("src"), withIntermediateDirectories: true)
+        try succeed("new", outline, "--kind", "outline")
+        try succeed("outline", "add", outline, "Groceries")
+        try succeed("outline", "add", outline, "Milk", "--under", "1")
+        try succeed("new", pods, "--kind", "pods")
+        try succeed("import", pods, "--from", Self.sampleSpecs)
+        return (outline, pods)
+    }
+
+    /// The reading commands, each expected to succeed, for a document of each kind.
+    private func readingCommands(outline: String, pods: String, out: String) -> [[String]] {
+        [["info", outline], ["outline", "ls", outline], ["outline", "tree", outline], ["outline", "find", outline, "milk"],
+         ["check", outline], ["export", outline, out + "/n.opml", "--format", "opml"],
+         ["export", outline, out + "/n.md", "--format", "markdown"], ["export", outline, out + "/n.zip", "--format", "archive"],
+         ["info", pods], ["pods", "ls", pods, "AF"], ["pods", "search", pods, "json"], ["pods", "count", pods],
+         ["check", pods], ["export", pods, out + "/specs.csv", "--format", "csv"], ["export", pods, out + "/Specs", "--format", "specs"],
+         ["open", outline, "--read-only", "-c", "tree; export \(out)/shell.opml --format opml"]]
+    }
+
+    func testReadsAndFailedCommandsLeaveEveryByteAsItWas() throws {
+        let (outline, pods) = try makeDocuments()
+        let before = (try hashes(outline), try hashes(pods))
+        XCTAssertFalse(before.0.keys.contains { $0.hasSuffix("-wal") || $0.hasSuffix("-shm") }, "a closed document has no -wal/-shm: \(before.0.keys)")
+        try FileManager.default.createDirectory(atPath: path("out"), withIntermediateDirectories: true)
+        for command in readingCommands(outline: outline, pods: pods, out: path("out")) { try run(command).assertSucceeded(command) }
+        // Commands that fail: nothing of theirs may reach the document.
+        try fail(65, "outline", "rm", outline, "9")
+        try fail(66, "export", outline, path("out/n.opml"), "--format", "opml")
+        try fail(65, "pods", "show", pods, "NoSuchPod")
+        XCTAssertEqual(try hashes(outline), before.0, "the outline is byte for byte as it was")
+        XCTAssertEqual(try hashes(pods), before.1, "the pods document is byte for byte as it was")
+
+        // Two exports of an unchanged document, a second apart, are the same bytes.
+        try succeed("export", outline, path("out/again.zip"), "--format", "archive")
+        Thread.sleep(forTimeInterval: 1.1)
+        try succeed("export", outline, path("out/again2.zip"), "--format", "archive")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path("out/again.zip"))), try Data(contentsOf: URL(fileURLWithPath: path("out/again2.zip"))))
+    }
+
+    func testAReadOnlyMountIsReadAndWritingCommandsSayReadOnly() throws {
+        guard geteuid() == 0 else { throw XCTSkip("needs root for a read-only bind mount (mount --bind, remount,ro)") }
+        let (outline, pods) = try makeDocuments()
+        let before = try hashes(path("src"))
+        let mounted = path("ro")
+        try FileManager.default.createDirectory(atPath: mounted, withIntermediateDirectories: true)
+        guard try runTool("/usr/bin/mount", ["--bind", path("src"), mounted]).status == 0 else { throw XCTSkip("mount --bind is not allowed here") }
+        mounts.append(mounted)
+        XCTAssertEqual(try runTool("/usr/bin/mount", ["-o", "remount,ro,bind", mounted]).status, 0)
+        let (roOutline, roPods) = (outline.replacingOccurrences(of: "/src/", with: "/ro/"), pods.replacingOccurrences(of: "/src/", with: "/ro/"))
+        try FileManager.default.createDirectory(atPath: path("out"), withIntermediateDirectories: true)
+        for command in readingCommands(outline: roOutline, pods: roPods, out: path("out")) { try run(command).assertSucceeded(command) }
+        XCTAssertTrue(try succeed("check", roOutline).stdout.contains(": ok"))
+        try succeed("save", roOutline, "--as", path("out/Copy.poddoc"))
+        try succeed("outline", "add", path("out/Copy.poddoc"), "Editable copy")
+
+        for command in [["outline", "add", roOutline, "x"], ["import", roPods, "--from", Self.sampleSpecs], ["save", roOutline]] {
+            let refused = try run(command)
+            XCTAssertEqual(refused.status, 66, "\(command): \(refused.stderr)")
+            XCTAssertTrue(refused.stderr.contains("is read-only here"), refused.stderr)
+            XCTAssertFalse(refused.stdout.contains("Add") || refused.stdout.contains("Imported"), "no success printed: \(refused.stdout)")
+        }
+        XCTAssertEqual(try hashes(path("src")), before)
+    }
+
+    func testAnImmutableStoreIsReadAndNotWritten() throws {
+        guard geteuid() == 0 else { throw XCTSkip("needs root for chattr +i") }
+        let (outline, _) = try makeDocuments()
+        let store = outline + "/StoreContent/persistentStore"
+        guard try runTool("/usr/bin/chattr", ["+i", store]).status == 0 else { throw XCTSkip("this file system has no immutable attribute") }
+        defer { _ = try? runTool("/usr/bin/chattr", ["-i", store]) }
+        let before = try hashes(outline)
+        XCTAssertTrue(try succeed("outline", "tree", outline).stdout.contains("Groceries"))
+        XCTAssertTrue(try succeed("check", outline).stdout.contains(": ok"))
+        let refused = try run(["outline", "add", outline, "x"])
+        XCTAssertEqual(refused.status, 66, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("is read-only here"), refused.stderr)
+        XCTAssertEqual(try hashes(outline), before, "nothing written, no -wal/-shm left")
+    }
+
+    func testAnotherUsersDocumentIsRead() throws {
+        guard geteuid() == 0 else { throw XCTSkip("needs root to run poddoc as another user (runuser -u nobody)") }
+        let (outline, _) = try makeDocuments()
+        let before = try hashes(outline)
+        let state = path("nobody-state")
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o777])
+        func asNobody(_ arguments: [String]) throws -> RunResult {
+            var env = environment
+            env["HOME"] = state
+            env["XDG_STATE_HOME"] = state
+            let saved = environment
+            environment = env
+            defer { environment = saved }
+            return try runTool("/usr/sbin/runuser", ["-u", "nobody", "--", try Self.binary().path] + arguments)
+        }
+        guard try asNobody(["--version"]).status == 0 else { throw XCTSkip("nobody cannot run the built binary here") }
+        XCTAssertTrue(try asNobody(["outline", "tree", outline]).stdout.contains("Groceries"))
+        XCTAssertTrue(try asNobody(["check", outline]).stdout.contains(": ok"))
+        XCTAssertEqual(try asNobody(["export", outline, state + "/n.opml", "--format", "opml"]).status, 0)
+        let refused = try asNobody(["outline", "add", outline, "x"])
+        XCTAssertEqual(refused.status, 66, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("is read-only here"), refused.stderr)
+        XCTAssertEqual(try hashes(outline), before)
+    }
+}
+
+extension RunResult {
+    /// Fails the test, with the output, unless the run exited 0.
+    func assertSucceeded(_ command: [String], file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(status, 0, "poddoc \(command.joined(separator: " ")) failed:\n\(stderr)\(stdout)", file: file, line: line)
+    }
+}
