@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 
 /// The paths inside a `Name.poddoc/` package (see docs/FORMAT.md).
 public struct PackageLayout: Sendable, Hashable {
@@ -30,6 +31,24 @@ public struct PackageLayout: Sendable, Hashable {
     public var metadata: URL { root.appendingPathComponent("DocumentMetadata.json") }
     /// The lock file (never part of the document's content).
     public var lock: URL { root.appendingPathComponent(".poddoc-lock") }
+
+    /// The parts a package is made of, which must be what they say (never symbolic links).
+    var parts: [URL] {
+        [storeContent, store, storeWAL, storeSHM, storeBackup, additionalContent, stagedAdditionalContent, metadata, lock]
+    }
+
+    /// Refuses a package one of whose parts is a symbolic link: following it, an edit of this
+    /// document would change another one (or any file the link names).
+    ///
+    /// - Throws: ``DocumentError`` (`.notADocument`) naming the part.
+    func checkNoLinkedParts() throws {
+        for part in parts {
+            var status = stat()
+            guard lstat(part.path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else { continue }
+            let relative = String(part.path.dropFirst(root.path.count + 1))
+            throw DocumentError(.notADocument, "\(root.path): its \(relative) is a symbolic link; poddoc does not follow links inside a document, where an edit could change another document. Replace the link with the file or folder itself.", path: part.path)
+        }
+    }
 
     /// Paths (relative to the root) that are never packed into an archive.
     static let notPacked: Set<String> = [

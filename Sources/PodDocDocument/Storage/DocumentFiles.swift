@@ -106,9 +106,17 @@ struct DocumentFiles: Sendable {
     // MARK: - Opening the store
 
     /// Opens the store; when it must be migrated, a copy is kept until the migration succeeds.
-    func openStore(model: ObjectModel, readOnly: Bool, untrusted: UntrustedStore?) throws -> PersistentStore {
-        guard FileManager.default.fileExists(atPath: layout.store.path) else {
+    ///
+    /// - Returns: The store, and whether it was migrated (its content then differs from what
+    ///   the metadata's hash describes, by the migration's doing).
+    func openStore(model: ObjectModel, readOnly: Bool, untrusted: UntrustedStore?) throws -> (store: PersistentStore, migrated: Bool) {
+        guard let size = try? FileManager.default.attributesOfItem(atPath: layout.store.path)[.size] as? Int else {
             throw DocumentError(.missingStore, "\(layout.root.path) has no store (StoreContent/persistentStore is missing); the document is incomplete.", path: layout.root.path)
+        }
+        // SQLite would take an empty file for a new database, and poddoc would fill it with an
+        // empty store: every object gone, with nothing to say so.
+        guard size > 0 else {
+            throw DocumentError(.corrupt, "\(layout.root.path): its store (StoreContent/persistentStore) is empty, 0 bytes: this copy has lost its data. Restore the document from another copy; poddoc will not replace it with an empty store.", path: layout.store.path)
         }
         let needsMigration = !readOnly && (SQLiteHeader.userVersion(of: layout.store).map { $0 < model.version } ?? false)
         if needsMigration {
@@ -119,7 +127,40 @@ struct DocumentFiles: Sendable {
         options.integrityChecked = untrusted == .checked
         let store = try PersistentStore(url: layout.store, model: model, options: options)
         if needsMigration { try fileSystem.removeItem(at: layout.storeBackup) }
-        return store
+        return (store, needsMigration)
+    }
+
+    /// Refuses to write to a damaged store: one that fails SQLite's `quick_check` (skipped
+    /// when the open already ran it), or whose content no longer matches the hash its last
+    /// save recorded (bytes changed on disk since: a failing disk, a bad copy). A write would
+    /// stamp the damage with a fresh hash, and `check` could no longer tell.
+    ///
+    /// The hash is compared only when the metadata describes the store's last save (after an
+    /// autosave or a crash it may not, and there is nothing to compare with) and no migration
+    /// changed the store at this open: it costs one read of the whole store, which the close
+    /// of a writable document pays anyway.
+    ///
+    /// - Throws: ``DocumentError`` (`.corrupt`) saying how to save what can be read.
+    func verifyBeforeWriting(store: PersistentStore, metadata: DocumentMetadata, quickChecked: Bool, migrated: Bool) throws {
+        let advice = "poddoc will not write to it. Open it read-only (`poddoc open \(layout.root.path) --read-only`, or `poddoc export`) to save what can still be read, or restore another copy."
+        if !quickChecked {
+            do {
+                try store.quickCheck()
+            } catch {
+                throw DocumentError(.corrupt, "\(layout.root.path): its store is damaged (\(error)); \(advice)", path: layout.store.path, cause: error)
+            }
+        }
+        let sequence = try store.metadataValue(forKey: StoreKey.saveSequence).flatMap(Int.init) ?? metadata.saveSequence
+        guard !migrated, metadata.isStoreHashCurrent, sequence == metadata.saveSequence else { return }
+        let actual: String
+        do {
+            actual = try ContentDigest.store(store)
+        } catch {
+            throw DocumentError(.corrupt, "\(layout.root.path): its store cannot be read in full (\(error)); \(advice)", path: layout.store.path, cause: error)
+        }
+        guard actual == metadata.storeHash else {
+            throw DocumentError(.corrupt, "\(layout.root.path): its store no longer matches the hash recorded at save \(sequence) (it changed on disk since); \(advice)", path: layout.store.path)
+        }
     }
 
     // MARK: - Consistency after a crash

@@ -72,6 +72,7 @@ enum DocumentOpening {
     static func openPackage(_ layout: PackageLayout, model: ModelProvider, options: ManagedDocument.OpenOptions, lockFile: URL,
                             workingCopy: WorkingCopy?, fileURL: URL?, format: DocumentFormat, untrusted: UntrustedStore?,
                             heldLock: DocumentLock? = nil) throws -> OpenedParts {
+        try layout.checkNoLinkedParts()
         var files = DocumentFiles(layout: layout, fileSystem: options.fileSystem)
         guard FileManager.default.fileExists(atPath: layout.metadata.path) || FileManager.default.fileExists(atPath: layout.store.path) else {
             throw DocumentError(.notADocument, "\(layout.root.path) is a folder but not a poddoc document (no DocumentMetadata.json, no StoreContent/persistentStore).", path: layout.root.path)
@@ -95,9 +96,9 @@ enum DocumentOpening {
                 }
             }
         }
-        let store: PersistentStore
+        let store: PersistentStore, migrated: Bool
         do {
-            store = try files.openStore(model: model(metadata.kind), readOnly: readOnly, untrusted: untrusted)
+            (store, migrated) = try files.openStore(model: model(metadata.kind), readOnly: readOnly, untrusted: untrusted)
         } catch let error as StoreError where error.code == .newerSchema && !readOnly {
             throw DocumentError(.newerFormat, "\(layout.root.path): \(error.message)", path: layout.root.path, cause: error)
         } catch let error as StoreError where error.code == .readOnly && !readOnly {
@@ -107,7 +108,12 @@ enum DocumentOpening {
             throw DocumentError.wrap(error, .store, while: "open the store of \(layout.root.path)", path: layout.root.path)
         }
         do {
+            if !readOnly { try files.verifyBeforeWriting(store: store, metadata: metadata, quickChecked: untrusted != nil, migrated: migrated) }
             metadata = try files.reconcile(store: store, metadata: metadata, writable: !readOnly)
+        } catch let error as DocumentError {
+            try? store.close()
+            lock?.release()
+            throw error
         } catch {
             try? store.close()
             throw DocumentError.wrap(error, .corrupt, while: "check \(layout.root.path)", path: layout.root.path)

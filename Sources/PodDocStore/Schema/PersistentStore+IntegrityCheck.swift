@@ -80,6 +80,23 @@ extension PersistentStore {
     ///
     /// - Throws: ``StoreError`` `.corrupt` when the check fails or SQLite finds the file
     ///   damaged or not a database on the way; `.sqlite` for other SQLite errors.
+    /// Runs SQLite's `quick_check` on the open store (every page and b-tree, without the
+    /// index cross-checks of `integrity_check`).
+    ///
+    /// - Throws: ``StoreError`` (`.corrupt`) naming what SQLite found.
+    public func quickCheck() throws {
+        do {
+            try database.read { db in
+                guard let connection = db.sqliteConnection else { return }
+                try PersistentStore.quickCheck(connection, url: url)
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError.sqlite(error, while: "checking the store")
+        }
+    }
+
     static func quickCheck(_ connection: OpaquePointer, url: URL?) throws {
         var statement: OpaquePointer?
         defer { sqlite3_finalize(statement) }
