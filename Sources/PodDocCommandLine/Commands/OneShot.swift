@@ -17,12 +17,19 @@ struct OneShot<Operation: DocumentOperation>: PodDocCommand {
     var json: Bool { outputOptions.json }
 
     func execute() async throws {
-        let output = outputOptions.output
         let operation = self.operation
+        Interrupts.shared.stopOnTermination()
+        // What an edit reports is printed once its save committed, never before.
+        let held = HeldOutput()
+        let output = operation.changesDocument ? outputOptions.output.holding(held) : outputOptions.output
         let group = Operation.kind.map { "\($0.rawValue) " } ?? ""
         try await DocumentAccess.with(location, mode: operation.changesDocument ? .edit(autosave: nil) : .read,
                                       kind: Operation.kind, command: "poddoc \(group)\(Operation.name)") { document in
             try await operation.perform(in: DocumentSession(document: document, output: output))
+        }
+        held.flush()
+        if let number = Interrupts.shared.stoppedBy {
+            output.message("poddoc: \(Interrupts.name(of: number)) came while the work was being saved; the save completed, and nothing more is left to do.")
         }
     }
 }

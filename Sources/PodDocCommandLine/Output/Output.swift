@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Where a command prints: data on standard output (as text or as JSON), messages and
 /// progress on standard error. Writes go straight to the file descriptors, unbuffered, so
@@ -6,20 +7,29 @@ import Foundation
 struct Output: Sendable {
     /// Print data as JSON.
     let json: Bool
+    /// Where data waits instead of standard output, until the command's work is saved.
+    var held: HeldOutput?
+
+    init(json: Bool, held: HeldOutput? = nil) {
+        self.json = json
+        self.held = held
+    }
+
+    /// The same output, holding data back in `held` (see ``HeldOutput``).
+    func holding(_ held: HeldOutput) -> Output {
+        Output(json: json, held: held)
+    }
 
     /// Prints `value` as JSON, or `text` (a line break is added when missing).
     func emit<T: Encodable>(_ value: T, text: @autoclosure () -> String) {
-        if json {
-            Output.write(Output.encode(value) + "\n", to: .standardOutput)
-        } else {
-            line(text())
-        }
+        line(json ? Output.encode(value) : text())
     }
 
     /// Prints data text on standard output; nothing for an empty text.
     func line(_ text: String) {
         guard !text.isEmpty else { return }
-        Output.write(text.hasSuffix("\n") ? text : text + "\n", to: .standardOutput)
+        let line = text.hasSuffix("\n") ? text : text + "\n"
+        if let held { held.append(line) } else { Output.write(line, to: .standardOutput) }
     }
 
     /// Prints a message on standard error (never data, so scripts can read standard output).
@@ -60,4 +70,24 @@ struct FailureShape: Encodable {
         let exitStatus: Int32
     }
     let error: Body
+}
+
+/// The data a one-shot command prints about work that is not saved yet: it reaches standard
+/// output only once the save committed (``flush()``), so that a failed save or a signal never
+/// leaves a report of success behind.
+final class HeldOutput: Sendable {
+    private let text = Mutex("")
+
+    func append(_ line: String) {
+        text.withLock { $0 += line }
+    }
+
+    /// Prints what was held, once.
+    func flush() {
+        let held = text.withLock { text in
+            defer { text = "" }
+            return text
+        }
+        if !held.isEmpty { Output.write(held, to: .standardOutput) }
+    }
 }

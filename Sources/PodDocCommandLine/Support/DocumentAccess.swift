@@ -52,12 +52,20 @@ enum DocumentAccess {
     static func with<T>(_ location: DocumentArgument, mode: Mode, kind: DocumentKind? = nil, command: String,
                         _ work: (ManagedDocument) async throws -> T) async throws -> T {
         let document = try await open(location, mode: mode, kind: kind, command: command)
+        let savedAtStart = document.metadata.saveSequence
         let result: T
         do {
             result = try await work(document)
+            // A signal that came during the work stops it here, before the save; one that
+            // comes during the save lets it finish.
+            try Task.checkCancellation()
         } catch {
             if document.hasUnsavedChanges { try? await document.revert() }
             try? await document.close()
+            if error is CancellationError {
+                throw Interrupts.shared.stoppedFailure(document: location.url.lastPathComponent, savedAtStart: savedAtStart,
+                                                       savedAtEnd: document.metadata.saveSequence)
+            }
             throw error
         }
         try await finish(document)

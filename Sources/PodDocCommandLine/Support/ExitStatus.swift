@@ -16,8 +16,12 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
     case locked = 75
     /// `check` found a problem, or the document is damaged.
     case integrity = 76
+    /// Stopped by SIGHUP (the terminal went away); what was already saved stays saved.
+    case hungUp = 129
     /// Interrupted (Ctrl-C); what was already saved stays saved.
     case interrupted = 130
+    /// Stopped by SIGTERM; what was already saved stays saved.
+    case terminated = 143
 
     /// One line per status, for `--help` and the README.
     static var table: String {
@@ -30,7 +34,9 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
             (.unavailable, "a server could not be reached or could not listen"),
             (.locked, "locked by another process, changed on disk, or work waiting for recovery"),
             (.integrity, "integrity failure (check found a problem; damaged document)"),
+            (.hungUp, "stopped by SIGHUP; what was saved stays saved"),
             (.interrupted, "interrupted (Ctrl-C); what was saved stays saved"),
+            (.terminated, "stopped by SIGTERM; what was saved stays saved"),
         ]
         return lines.map { "  \(String($0.0.rawValue).padding(toLength: 4, withPad: " ", startingAt: 0)) \($0.1)" }.joined(separator: "\n")
     }
