@@ -106,3 +106,14 @@ final class FaultTests: SpecsTestCase {
         XCTAssertEqual(try savedKeys(store).count, texts.count)
     }
 }
+
+/// The default retry budget follows time, as the CocoaPods CDN client's does.
+final class RetryPolicyDefaultsTests: XCTestCase {
+    func testTheDefaultWaitsAre4Times2ToTheN() {
+        let policy = RetryPolicy()
+        XCTAssertEqual(policy.maximumAttempts, 6)
+        XCTAssertEqual((2...6).map { policy.delay(beforeAttempt: $0) }, [.seconds(4), .seconds(8), .seconds(16), .seconds(32), .seconds(64)])
+        XCTAssertEqual(RetryNotice(page: 38, reason: "HTTP 500", delay: .seconds(4), attempt: 2, maximumAttempts: 6).description,
+                       "page 38: HTTP 500, retrying in 4 s, attempt 2 of 6")
+    }
+}

@@ -84,7 +84,8 @@ struct ImportContent: DocumentOperation {
         let summary: ImportSummary
         switch source {
         case .service(let configuration):
-            summary = try await importer.importService(SpecsClient(configuration: configuration), resume: resume, progress: report)
+            let client = SpecsClient(configuration: configuration) { notice in progress.note("import: \(notice)") }
+            summary = try await importer.importService(client, resume: resume, progress: report)
         case .folder(let folder):
             summary = try await importer.importFolder(folder, resume: resume, progress: report)
         case .pageFile(let file):

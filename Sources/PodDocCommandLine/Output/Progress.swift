@@ -37,6 +37,16 @@ final class Progress: Sendable {
         if let text { Output.write(text, to: .standardError) }
     }
 
+    /// Prints a message line on standard error without breaking the display: a bar drawn in
+    /// place gets its own line first, and is drawn again at the next update.
+    func note(_ message: String) {
+        let drew = state.withLock { state in
+            defer { state.drewBar = false; state.lastDraw = nil }
+            return state.drewBar
+        }
+        Output.write((drew ? "\n" : "") + message + "\n", to: .standardError)
+    }
+
     /// Ends the display (the bar's line is closed).
     func finish() {
         let drew = state.withLock { state in

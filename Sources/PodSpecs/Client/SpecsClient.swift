@@ -2,13 +2,17 @@ public import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOPosix
+import Synchronization
 
 /// A client of a specs web service: fetches and parses pages, retrying what can be retried.
 ///
 /// Requests go through AsyncHTTPClient (see `docs/pods-notes.md` for why not URLSession).
 /// Each page is fetched with a timeout; network errors, timeouts and HTTP 5xx answers are
-/// retried with bounded exponential backoff (``RetryPolicy``); any other status, a page over
-/// the size limit, or a body that is not a page of specs is an error naming the page.
+/// retried with bounded exponential backoff (``RetryPolicy``), each retry reported through
+/// `onRetry`; a connection refused before the server ever answered fails at once ("nothing
+/// is listening"); any other status, a page over the size limit, or a body that is not a
+/// page of specs is an error naming the page.
 ///
 /// ```swift
 /// let client = SpecsClient(configuration: try SpecsServiceConfiguration(baseURL: url))
@@ -18,15 +22,33 @@ public final class SpecsClient: Sendable {
     /// Where the service is and how it is reached.
     public let configuration: SpecsServiceConfiguration
     private let httpClient: HTTPClient
+    private let onRetry: (@Sendable (RetryNotice) -> Void)?
+    /// Whether the server has answered any request of this client: a refused connection then
+    /// means it went away (and may come back), not that nothing ever listened there.
+    private let hasAnswered = Atomic<Bool>(false)
+
+    /// The HTTP client specs clients share by default: like `HTTPClient.shared`, but a
+    /// connection that cannot be made fails the attempt at once (5 s to connect at most)
+    /// instead of being tried again until the request's deadline, so that nothing listening
+    /// is said in a moment, and retries follow ``RetryPolicy`` alone.
+    public static let sharedHTTPClient: HTTPClient = {
+        var configuration = HTTPClient.Configuration()
+        configuration.timeout.connect = .seconds(5)
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
+    }()
 
     /// Makes a client.
     ///
     /// - Parameters:
     ///   - configuration: The service.
-    ///   - httpClient: The HTTP client to send requests with (the shared one by default).
-    public init(configuration: SpecsServiceConfiguration, httpClient: HTTPClient = .shared) {
+    ///   - httpClient: The HTTP client to send requests with (``sharedHTTPClient`` by default).
+    ///   - onRetry: Called before each wait for another attempt (to tell the user).
+    public init(configuration: SpecsServiceConfiguration, httpClient: HTTPClient = SpecsClient.sharedHTTPClient,
+                onRetry: (@Sendable (RetryNotice) -> Void)? = nil) {
         self.configuration = configuration
         self.httpClient = httpClient
+        self.onRetry = onRetry
     }
 
     /// Fetches and parses one page, retrying per the configuration's policy.
@@ -48,7 +70,10 @@ public final class SpecsClient: Sendable {
                     throw failure.error(location: location, attempts: attempt)
                 }
                 attempt += 1
-                try await Task.sleep(for: configuration.retry.delay(beforeAttempt: attempt))
+                let delay = configuration.retry.delay(beforeAttempt: attempt)
+                onRetry?(RetryNotice(page: index, reason: failure.reason(timeout: configuration.requestTimeout), delay: delay,
+                                     attempt: attempt, maximumAttempts: configuration.retry.maximumAttempts))
+                try await Task.sleep(for: delay)
             }
         }
     }
@@ -70,6 +95,7 @@ public final class SpecsClient: Sendable {
         let body: ByteBuffer
         do {
             let response = try await httpClient.execute(request, timeout: .nanoseconds(configuration.requestTimeout.nanoseconds))
+            hasAnswered.store(true, ordering: .relaxed)
             guard response.status == .ok else {
                 if response.status.code >= 500 { throw RetryableFailure.status(response.status) }
                 throw PodSpecsError(.httpStatus, "The server answered \(location) with HTTP \(response.status.code) \(response.status.reasonPhrase). Check the base URL and the page parameter.", location: url.absoluteString)
@@ -87,10 +113,30 @@ public final class SpecsClient: Sendable {
             throw RetryableFailure.timeout(error)
         } catch {
             try Task.checkCancellation()
+            if Self.isConnectionRefused(error) && !hasAnswered.load(ordering: .relaxed) {
+                // Nothing has ever listened there (a wrong address, a server not started):
+                // say so at once. A server that answered before and now refuses is retried.
+                let port = url.port.map { ":\($0)" } ?? ""
+                throw PodSpecsError(.network, "Nothing is listening at \(url.host ?? "the server")\(port) (connection refused), so \(location) cannot be fetched. Start the server, or check the address.", location: url.absoluteString, cause: error)
+            }
             throw RetryableFailure.network(error)
         }
         return try body.withUnsafeReadableBytes { bytes in
             try PodSpecParser.parsePage(bytes, index: index, location: location)
+        }
+    }
+}
+
+extension SpecsClient {
+    /// Whether connecting was refused (no process listens on the port), however NIO wraps it.
+    static func isConnectionRefused(_ error: any Error) -> Bool {
+        switch error {
+        case let error as IOError:
+            return error.errnoCode == ECONNREFUSED
+        case let error as NIOConnectionError:
+            return !error.connectionErrors.isEmpty && error.connectionErrors.allSatisfy { isConnectionRefused($0.error) }
+        default:
+            return false
         }
     }
 }
@@ -102,6 +148,15 @@ private enum RetryableFailure: Error {
     case status(HTTPResponseStatus)
     case timeout(any Error)
     case network(any Error)
+
+    /// A few words for a retry notice.
+    func reason(timeout: Duration) -> String {
+        switch self {
+        case .status(let status): "HTTP \(status.code)"
+        case .timeout: "no answer within \(timeout.components.seconds) s"
+        case .network(let cause): "\(cause)"
+        }
+    }
 
     func error(location: String, attempts: Int) -> PodSpecsError {
         let tries = attempts == 1 ? "" : " after \(attempts) attempts"
