@@ -42,7 +42,12 @@ struct RecoverCommand: PodDocCommand {
         let location = try DocumentArgument.parse([document, discard ? "--discard" : "--recover"])
         let opened = try await DocumentAccess.open(location, mode: .edit(autosave: nil), command: "poddoc recover")
         if !discard, opened.fileURL != nil {
-            try await Progress.watching("recover") { try await opened.save() }
+            do {
+                try await Progress.watching("recover") { try await opened.save() }
+            } catch let error as DocumentError where error.code == .inConflict {
+                // The working copy stays as it is (dirty), with the lock gone when we exit.
+                throw CommandFailure(.locked, code: "inConflict", "\(document) has changed since this work was autosaved (another writer saved it), so recovering would overwrite that writer's work. Nothing was changed. Open both with `poddoc open \(document) --recover`, then `keep-mine`, `take-theirs` or `save --as NEW`; or `poddoc recover \(document) --discard` to drop the waiting work.")
+            }
         }
         try await DocumentAccess.finish(opened)
         output.emit(Shape(waiting: [], recovered: discard ? nil : document, discarded: discard ? document : nil),

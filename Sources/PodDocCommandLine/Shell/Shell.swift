@@ -32,6 +32,9 @@ final class Shell {
     /// - Returns: The exit status: success, or the status of the first failure.
     func run(script: String?) async -> ExitStatus {
         watchDocument()
+        if await document.checkForChangesOnDisk() {
+            output.message("poddoc: \(document.fileURL?.lastPathComponent ?? "the document") has changed on disk since this work was autosaved. Choose: keep-mine, take-theirs, or save --as PATH.")
+        }
         if let script {
             await execute(script)
         } else {
@@ -39,13 +42,24 @@ final class Shell {
             var lines = source.lines.makeAsyncIterator()
             if interactive { output.message("\(document.fileURL?.lastPathComponent ?? "document"): \(document.metadata.kind.rawValue) document. Type help for commands, quit or Ctrl-D to leave.") }
             source.requestLine(prompt: prompt)
-            while !quitting, let line = await lines.next() {
-                await execute(line)
-                if !quitting { source.requestLine(prompt: prompt) }
+            var warnedOfLoss = false
+            while true {
+                while !quitting, let line = await lines.next() {
+                    await execute(line)
+                    if !quitting { source.requestLine(prompt: prompt) }
+                }
+                if interactive && !quitting { output.message("") }
+                let safe = await close()
+                // A `quit` that could not keep the edits anywhere (the working copy's disk is
+                // full too) leaves the shell open once, for a `save --as` on another disk.
+                if safe || !interactive || !quitting || warnedOfLoss { break }
+                warnedOfLoss = true
+                quitting = false
+                output.message("poddoc: your edits are still in memory only. `save --as PATH` on another disk keeps them; quit again to leave without them.")
+                source.requestLine(prompt: prompt)
             }
-            if interactive && !quitting { output.message("") }
         }
-        await close()
+        if script != nil { await close() }
         // On a terminal the user saw each failure; a script's status is its first failure.
         return interactive ? .success : firstFailure ?? .success
     }
@@ -81,11 +95,44 @@ final class Shell {
         return "\(name)\(document.hasUnsavedChanges ? "*" : "")\(place)> "
     }
 
-    private func close() async {
+    /// Saves and closes. When the save fails (a conflict, a full disk), the edits are
+    /// autosaved into the working copy if there is one, and the user is told how to get them
+    /// back; the working copy is never removed with work the document does not have.
+    ///
+    /// - Returns: Whether the edits are safe on disk (saved, or kept in the working copy).
+    @discardableResult
+    private func close() async -> Bool {
         do {
             try await DocumentAccess.finish(document)
+            return true
         } catch {
             report(error)
+            let name = document.fileURL?.path ?? "the document"
+            if document.format.isArchive, (try? await document.autosave()) != nil || !document.hasUnsavedChanges {
+                output.message("poddoc: your edits are kept in the working copy of \(name): `poddoc open \(name) --recover` brings them back (`poddoc recover` lists waiting work).")
+                return true
+            }
+            if !document.hasUnsavedChanges { return true }
+            if !interactive {
+                output.message("poddoc: your edits could not be saved anywhere and are lost as the shell ends; `save --as PATH` on another disk keeps them.")
+            }
+            return false
+        }
+    }
+
+    /// `keep-mine` and `take-theirs`: the choices of a document in conflict.
+    private func resolve(_ choice: ConflictResolution) async throws {
+        let name = document.fileURL?.lastPathComponent ?? "the document"
+        guard await document.checkForChangesOnDisk() else {
+            output.line("\(name) is not in conflict: nobody else changed it on disk.")
+            return
+        }
+        try await document.resolveConflict(choice)
+        session.currentItem = nil
+        switch choice {
+        case .keepMine: output.line("Saved yours over the copy on disk: \(name) (save \(document.metadata.saveSequence)).")
+        case .takeTheirs: output.line("Reloaded \(name) from disk; your unsaved changes were dropped.")
+        case .saveAsCopy: break
         }
     }
 
@@ -123,6 +170,8 @@ final class Shell {
             try await document.revert()
             output.line("Reverted to the last save.")
         case "status": status()
+        case "keep-mine": try await resolve(.keepMine)
+        case "take-theirs": try await resolve(.takeTheirs)
         case "quit", "exit": quitting = true
         default:
             throw CommandFailure(.usage, code: "usage", "Unknown command '\(name)'; type help for the list.")
@@ -157,6 +206,8 @@ final class Shell {
         ("redo", "Redo the last undone edit."),
         ("revert", "Drop every change since the last save or autosave."),
         ("status", "Show unsaved changes, autosave and the document's state."),
+        ("keep-mine", "In conflict (changed on disk by someone else): save yours over theirs."),
+        ("take-theirs", "In conflict: reload theirs from disk, dropping your unsaved changes (save --as PATH keeps yours as a copy)."),
         ("help [COMMAND]", "List the commands, or show one command's options."),
         ("quit", "Save and leave (Ctrl-D does the same)."),
     ]

@@ -39,9 +39,11 @@ extension ManagedDocument {
     }
 
     /// Autosaves now if there are unsaved changes and nothing stands in the way (closed,
-    /// read-only, in conflict).
+    /// read-only, a package in conflict; an archive in conflict autosaves into its working
+    /// copy, which keeps the edits safe while the user chooses).
     public func autosaveIfNeeded() async {
-        guard hasUnsavedChanges, state.isDisjoint(with: [.closed, .editingDisabled, .inConflict]) else { return }
+        guard hasUnsavedChanges, state.isDisjoint(with: [.closed, .editingDisabled]),
+              !state.contains(.inConflict) || format.isArchive else { return }
         do {
             try await serializedSave(.autosave)
             autosaveStatus.lastSuccess = Date()

@@ -110,6 +110,10 @@ extension ManagedDocument {
         lock?.release()
     }
 
+    /// Whether the document's working copy holds saved work its archive does not have yet
+    /// (what `poddoc recover` would bring back).
+    public var hasWorkInWorkingCopy: Bool { workingCopyIsDirty }
+
     /// Whether the working copy holds autosaved work not yet written back to the archive.
     var workingCopyIsDirty: Bool {
         workingCopy?.readOrigin()?.dirty ?? false

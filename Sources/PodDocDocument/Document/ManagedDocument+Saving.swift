@@ -107,7 +107,11 @@ extension ManagedDocument {
 
     private func saveSteps(_ kind: SaveKind, overwritingConflict: Bool) async throws {
         let workerSavesAtStart = unsavedWorkerSaves
-        if !overwritingConflict { try await checkNotChangedElsewhere() }
+        // An archive's autosave goes to its working copy, never to the archive: a change of
+        // the archive elsewhere does not stand in its way (the edits stay safe on disk while
+        // the user chooses), only the save that writes the archive back.
+        let writesTheDocument = kind == .save || !format.isArchive
+        if !overwritingConflict && writesTheDocument { try await checkNotChangedElsewhere() }
         let additional = additionalContentChanged ? additionalContent : nil
         additionalContentChanged = false
         do {
@@ -168,14 +172,17 @@ extension ManagedDocument {
     /// work not yet written back (autosaves), then remembers the document's stamp on disk.
     private func finishSave(_ kind: SaveKind) async throws {
         let files = self.files, store = self.store, copy = workingCopy, fs = options.fileSystem, modified = modificationTime
+        let archive = fileURL?.standardizedFileURL.path
         if case .archive(let archiveFormat) = format, kind == .save, let url = fileURL {
             try await Self.onDisk {
+                // Until the archive holds this save, only the working copy does: a failed
+                // re-pack (a full disk) leaves it where `recover` finds it.
+                try copy?.markDirty(archivePath: archive, fileSystem: fs)
                 try files.pack(store: store, to: url, format: archiveFormat, modificationTime: modified)
-                try copy?.writeOrigin(.init(archivePath: url.standardizedFileURL.path, dirty: false, modified: Date()), fileSystem: fs)
+                try copy?.writeOrigin(.init(archivePath: archive, dirty: false, modified: Date(), archiveStamp: FileStamp.of(url)), fileSystem: fs)
             }
         } else if let copy {
-            let archive = fileURL?.standardizedFileURL.path
-            try await Self.onDisk { try copy.writeOrigin(.init(archivePath: archive, dirty: true, modified: Date()), fileSystem: fs) }
+            try await Self.onDisk { try copy.markDirty(archivePath: archive, fileSystem: fs) }
         }
         let stamped = stampedFile
         stamp = try await Self.onDisk { stamped.flatMap(FileStamp.of) }
@@ -187,7 +194,7 @@ extension ManagedDocument {
         let now = try await Self.onDisk { FileStamp.of(file) }
         guard now != expected else { return }
         state.insert(.inConflict)
-        throw DocumentError(.inConflict, "\(displayName) was changed on disk by someone else since it was opened. Choose: keep mine (overwrite), take theirs (reload, dropping unsaved changes), or save mine as a copy.", path: fileURL?.path)
+        throw DocumentError(.inConflict, "\(displayName) was changed on disk by someone else since it was opened. Choose: keep mine (overwrite theirs), take theirs (reload, dropping your unsaved changes), or save yours as a copy elsewhere.", path: fileURL?.path)
     }
 
     /// The file whose stamp tells whether the document changed elsewhere: the archive, or the

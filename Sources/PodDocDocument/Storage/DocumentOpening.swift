@@ -11,7 +11,7 @@ final class OpenedParts {
     let additionalContent: [String: Data]
     let workingCopy: WorkingCopy?
     let lock: DocumentLock?
-    let stamp: FileStamp?
+    var stamp: FileStamp?
     let format: DocumentFormat
     let fileURL: URL?
     let readOnly: Bool
@@ -175,16 +175,22 @@ enum DocumentOpening {
                 try Archive.extract(archive: url, into: copy.package, manifestPolicy: .require,
                                     checking: untrusted ? storeCheck : nil, fileSystem: fs)
                 try fs.removeItem(at: copy.package.appendingPathComponent(Manifest.fileName))
-                try copy.writeOrigin(.init(archivePath: url.standardizedFileURL.path, dirty: false, modified: Date()), fileSystem: fs)
+                try copy.writeOrigin(.init(archivePath: url.standardizedFileURL.path, dirty: false, modified: Date(),
+                                           archiveStamp: FileStamp.of(url)), fileSystem: fs)
             } catch {
                 lock?.release()
                 throw DocumentError.wrap(error, DocumentError.code(for: error, otherwise: .archive), while: "unpack \(url.path)", path: url.path)
             }
         }
         do {
-            return try openPackage(PackageLayout(root: copy.package), model: model, options: options, lockFile: copy.folder.appendingPathComponent(lockName),
-                                   workingCopy: copy, fileURL: url, format: .archive(format),
-                                   untrusted: untrusted ? (recovering ? .unchecked : .checked) : nil, heldLock: lock)
+            let parts = try openPackage(PackageLayout(root: copy.package), model: model, options: options, lockFile: copy.folder.appendingPathComponent(lockName),
+                                        workingCopy: copy, fileURL: url, format: .archive(format),
+                                        untrusted: untrusted ? (recovering ? .unchecked : .checked) : nil, heldLock: lock)
+            // Recovered work was made on the archive as it was then: if the archive has changed
+            // since (another writer), writing it back would silently undo that writer's work,
+            // so the first save meets a conflict instead.
+            if recovering, let taken = copy.readOrigin()?.archiveStamp { parts.stamp = taken }
+            return parts
         } catch {
             lock?.release()
             throw error

@@ -3,7 +3,7 @@ import Glibc
 
 /// Identifies one version of a file on disk: inode, size and modification time. A save by
 /// anyone replaces the file (new inode) or changes its size or time.
-struct FileStamp: Sendable, Hashable {
+struct FileStamp: Sendable, Hashable, Codable {
     let inode: UInt64
     let size: Int64
     let modified: Int64   // nanoseconds

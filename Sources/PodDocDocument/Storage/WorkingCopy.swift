@@ -13,6 +13,10 @@ struct WorkingCopy: Sendable {
         var dirty: Bool
         /// When the working copy was last saved.
         var modified: Date
+        /// The archive as it was when the working copy was unpacked or last written back to
+        /// it: a recovered working copy whose archive has changed since (another writer, on
+        /// another machine or under another user's state folder) opens in conflict.
+        var archiveStamp: FileStamp?
     }
 
     /// The folder holding the package and `origin.json`.
@@ -66,6 +70,16 @@ struct WorkingCopy: Sendable {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
         try fileSystem.write(try encoder.encode(origin), to: originFile)
+    }
+
+    /// Marks the working copy as holding work the archive does not have (keeping what else
+    /// `origin.json` says).
+    func markDirty(archivePath: String?, fileSystem: FileSystem) throws {
+        var origin = readOrigin() ?? Origin(archivePath: archivePath, dirty: true, modified: Date())
+        origin.archivePath = archivePath
+        origin.dirty = true
+        origin.modified = Date()
+        try writeOrigin(origin, fileSystem: fileSystem)
     }
 
     var exists: Bool { FileManager.default.fileExists(atPath: package.path) }

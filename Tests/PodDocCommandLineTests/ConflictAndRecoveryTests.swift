@@ -1,0 +1,148 @@
+import Foundation
+import Glibc
+import XCTest
+
+/// Archives changed behind an open shell, saves that fail, and work recovered after a crash,
+/// through the real binary: the shell offers the three choices, `save --as` always works, a
+/// quit that cannot save keeps the edits where `recover` finds them, and recovered work never
+/// silently overwrites another writer's.
+final class ConflictAndRecoveryTests: CommandLineTestCase {
+    private var mounts: [String] = []
+
+    override func tearDownWithError() throws {
+        for mount in mounts.reversed() { _ = try? tool("/usr/bin/umount", [mount]) }
+        try super.tearDownWithError()
+    }
+
+    @discardableResult
+    private func tool(_ path: String, _ arguments: [String]) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    /// `B.zip` (one item) and `Theirs.zip` (the same document as someone else saved it, with a
+    /// second item).
+    private func makeArchives() throws {
+        try succeed("new", path("A.poddoc"), "--kind", "outline")
+        try succeed("outline", "add", path("A.poddoc"), "one")
+        try succeed("save", path("A.poddoc"), "--as", path("B.zip"))
+        try succeed("save", path("A.poddoc"), "--as", path("Theirs.zip"))
+        try succeed("outline", "add", path("Theirs.zip"), "theirs")
+    }
+
+    /// The archive's own tree, read with a state folder of its own (so work waiting in this
+    /// user's working copy is neither offered nor touched).
+    private func tree(_ document: String) throws -> String {
+        let mine = environment
+        environment["XDG_STATE_HOME"] = path("reader-state")
+        defer { environment = mine }
+        return try succeed("outline", "tree", path(document)).stdout
+    }
+
+    /// Opens `B.zip` in a shell, replaces it from outside, then feeds `commands`.
+    private func shellMeetingAConflict(_ commands: [String], autosave: String = "0") throws -> (status: Int32, stdout: String, stderr: String) {
+        let input = Pipe()
+        let (shell, out, err) = try start(["open", path("B.zip"), "--autosave-interval", autosave], stdin: input.fileHandleForReading)
+        input.fileHandleForWriting.write(Data("tree\n".utf8))
+        XCTAssertTrue(out.wait(for: "1. one"), err.current)
+        try FileManager.default.removeItem(atPath: path("B.zip"))
+        try FileManager.default.copyItem(atPath: path("Theirs.zip"), toPath: path("B.zip"))
+        for command in commands { input.fileHandleForWriting.write(Data((command + "\n").utf8)) }
+        try input.fileHandleForWriting.close()
+        shell.waitUntilExit()
+        out.waitForEnd()
+        err.waitForEnd()
+        return (shell.terminationStatus, out.current, err.current)
+    }
+
+    func testSaveAsIsTheWayOutOfAConflict() throws {
+        try makeArchives()
+        let shell = try shellMeetingAConflict([#"add "my edit""#, "save", "save --as \(path("C.zip"))", #"add "after""#, "quit"])
+        XCTAssertTrue(shell.stderr.contains("changed on disk by someone else"), shell.stderr)
+        XCTAssertTrue(shell.stdout.contains("Saved as"), shell.stdout + shell.stderr)
+        XCTAssertEqual(try tree("C.zip"), "1. one\n2. my edit\n3. after\n")
+        XCTAssertEqual(try tree("B.zip"), "1. one\n2. theirs\n", "theirs is untouched")
+    }
+
+    func testKeepMineAndTakeTheirs() throws {
+        try makeArchives()
+        let kept = try shellMeetingAConflict([#"add "mine""#, "keep-mine", "quit"])
+        XCTAssertEqual(kept.status, 0, kept.stderr)
+        XCTAssertEqual(try tree("B.zip"), "1. one\n2. mine\n")
+
+        try FileManager.default.removeItem(atPath: path("B.zip"))
+        try succeed("save", path("A.poddoc"), "--as", path("B.zip"))
+        let taken = try shellMeetingAConflict([#"add "mine""#, "take-theirs", "tree", "quit"])
+        XCTAssertEqual(taken.status, 0, taken.stderr)
+        XCTAssertTrue(taken.stdout.contains("Reloaded B.zip from disk"), taken.stdout)
+        XCTAssertEqual(try tree("B.zip"), "1. one\n2. theirs\n")
+    }
+
+    func testAQuitThatCannotSaveKeepsTheEditsForRecover() throws {
+        try makeArchives()
+        let quit = try shellMeetingAConflict([#"add "my edit""#, "quit"])
+        XCTAssertEqual(quit.status, 75, quit.stderr)
+        XCTAssertTrue(quit.stderr.contains("your edits are kept in the working copy"), quit.stderr)
+        XCTAssertTrue(try succeed("recover").stdout.contains(path("B.zip")), "recover lists the waiting work")
+        // Recovering would overwrite the other writer: refused, nothing changed.
+        let recover = try run(["recover", path("B.zip")])
+        XCTAssertEqual(recover.status, 75, recover.stderr)
+        XCTAssertTrue(recover.stderr.contains("has changed since this work was autosaved"), recover.stderr)
+        XCTAssertEqual(try tree("B.zip"), "1. one\n2. theirs\n")
+        // Opened with the waiting work, the conflict is said at once and the user chooses.
+        let chosen = try run(["open", path("B.zip"), "--recover", "-c", "tree; keep-mine"])
+        XCTAssertEqual(chosen.status, 0, chosen.stderr)
+        XCTAssertTrue(chosen.stderr.contains("has changed on disk since this work was autosaved"), chosen.stderr)
+        XCTAssertEqual(try tree("B.zip"), "1. one\n2. my edit\n", "keep-mine: the recovered work replaces theirs, by choice")
+    }
+
+    /// Another user (another state folder, so another lock) edits the archive while this
+    /// user's crashed shell has autosaved work waiting: `recover` must not overwrite it.
+    func testRecoverNeverOverwritesAnotherWritersSave() throws {
+        try makeArchives()
+        let input = Pipe()
+        let (shell, _, err) = try start(["open", path("B.zip"), "--autosave-interval", "0.2"], stdin: input.fileHandleForReading)
+        input.fileHandleForWriting.write(Data(#"add "autosaved mine""#.utf8 + Data("\n".utf8)))
+        XCTAssertTrue(err.wait(for: "autosaved B.zip"), err.current)
+        kill(shell.processIdentifier, SIGKILL)
+        shell.waitUntilExit()
+
+        let mine = environment
+        environment["XDG_STATE_HOME"] = path("other-user-state")
+        try succeed("outline", "add", path("B.zip"), "the other user's edit")
+        environment = mine
+
+        let recover = try run(["recover", path("B.zip")])
+        XCTAssertEqual(recover.status, 75, recover.stderr)
+        XCTAssertEqual(try tree("B.zip"), "1. one\n2. the other user's edit\n", "the other writer's save stands")
+        XCTAssertTrue(try succeed("recover").stdout.contains(path("B.zip")), "and the autosaved work still waits")
+    }
+
+    func testAFullDiskKeepsTheArchivesUnsavedWorkForRecover() throws {
+        guard geteuid() == 0 else { throw XCTSkip("needs root to mount a 3 MB tmpfs") }
+        var opml = #"<?xml version="1.0"?><opml version="2.0"><head><title>t</title></head><body>"# + "\n"
+        var generator = SystemRandomNumberGenerator()
+        for i in 0..<30_000 {
+            let noise = (0..<16).map { _ in String(generator.next(), radix: 36) }.joined()
+            opml += #"<outline text="item \#(i) \#(noise)"/>"# + "\n"
+        }
+        opml += "</body></opml>\n"
+        try Data(opml.utf8).write(to: URL(fileURLWithPath: path("big.opml")))
+        let disk = path("full")
+        try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
+        guard try tool("/usr/bin/mount", ["-t", "tmpfs", "-o", "size=3m", "tmpfs", disk]) == 0 else { throw XCTSkip("mount -t tmpfs is not allowed here") }
+        mounts.append(disk)
+        let archive = disk + "/N.zip"
+        try succeed("new", archive, "--kind", "outline")
+        let shell = try run(["open", archive, "-c", "import --opml \(path("big.opml")); quit"])
+        XCTAssertEqual(shell.status, 66, shell.stderr)
+        XCTAssertTrue(shell.stderr.contains("No space left on device") && shell.stderr.contains("kept in the working copy"), shell.stderr)
+        XCTAssertTrue(try succeed("recover").stdout.contains(archive), "recover finds the work")
+        try succeed("open", archive, "--recover", "-c", "save --as \(path("N.zip"))")
+        XCTAssertEqual(try succeed("outline", "ls", path("N.zip")).stdout.split(separator: "\n").count, 30_000)
+    }
+}
