@@ -122,6 +122,34 @@ final class ConflictAndRecoveryTests: CommandLineTestCase {
         XCTAssertTrue(try succeed("recover").stdout.contains(path("B.zip")), "and the autosaved work still waits")
     }
 
+    /// A crash after an explicit save re-packed the archive but before `origin.json` recorded
+    /// the new archive (found by `poddoc crash-test`): the archive holds exactly the working
+    /// copy's save, so recovering is no conflict.
+    func testAWriteBackCutShortIsNoConflict() throws {
+        try makeArchives()
+        let input = Pipe()
+        let (shell, out, err) = try start(["open", path("B.zip")], stdin: input.fileHandleForReading)
+        input.fileHandleForWriting.write(Data("tree\n".utf8))
+        XCTAssertTrue(out.wait(for: "1. one"), err.current)
+        let working = path("state/poddoc/working")
+        let copy = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: working).first)
+        let originFile = URL(fileURLWithPath: "\(working)/\(copy)/origin.json")
+        let unpacked = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: originFile)) as? [String: Any])
+        input.fileHandleForWriting.write(Data("add \"saved\"\nsave\n".utf8))
+        XCTAssertTrue(out.wait(for: "Saved"), out.current + err.current)
+        kill(shell.processIdentifier, SIGKILL)
+        shell.waitUntilExit()
+        // As the crash left it: dirty, still naming the archive as it was before the save.
+        var cut = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: originFile)) as? [String: Any])
+        cut["dirty"] = true
+        cut["archiveStamp"] = unpacked["archiveStamp"]
+        try JSONSerialization.data(withJSONObject: cut).write(to: originFile)
+
+        let recover = try run(["recover", path("B.zip")])
+        XCTAssertEqual(recover.status, 0, recover.stderr)
+        XCTAssertEqual(try tree("B.zip"), "1. one\n2. saved\n")
+    }
+
     func testAFullDiskKeepsTheArchivesUnsavedWorkForRecover() throws {
         guard geteuid() == 0 else { throw XCTSkip("needs root to mount a 3 MB tmpfs") }
         var opml = #"<?xml version="1.0"?><opml version="2.0"><head><title>t</title></head><body>"# + "\n"

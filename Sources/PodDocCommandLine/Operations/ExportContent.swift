@@ -63,9 +63,13 @@ struct ExportContent: DocumentOperation {
             shape = Shape(output: output, format: format.rawValue, files: summary.files, specs: summary.specs, bytes: nil)
         case (.opml, .outline), (.markdown, .outline), (.text, .outline), (.json, .outline):
             let formats: [Format: OutlineFormat] = [.opml: .opml, .markdown: .markdown, .text: .plainText, .json: .json]
-            let data = try session.outline().exportOutline(as: formats[format]!)
-            try await Task.detached { try FileSystem().write(data, to: url, replacingExisting: replacing) }.value
-            shape = Shape(output: output, format: format.rawValue, files: 1, specs: nil, bytes: data.count)
+            let outlineFormat = formats[format]!
+            let tree = try session.outline().exportOutline()
+            Self.warnIfAbsurd(tree, outlineFormat, output: session.output)
+            let bytes = try await Progress.watching("export") {
+                try await Task.detached { try Self.write(tree, as: outlineFormat, to: url, replacing: replacing) }.value
+            }
+            shape = Shape(output: output, format: format.rawValue, files: 1, specs: nil, bytes: bytes)
         default:
             let kind = document.metadata.kind
             throw CommandFailure(.usage, code: "usage", "A\(kind == .outline ? "n outline" : " pods") document does not export as \(format.rawValue); use \(kind == .pods ? "archive, json, csv or specs" : "archive, opml, markdown, text or json").")
@@ -73,6 +77,38 @@ struct ExportContent: DocumentOperation {
         var text = "Exported \(document.fileURL?.lastPathComponent ?? "the document") to \(output) (\(shape.format)"
         if let specs = shape.specs { text += ", \(specs) specs" }
         session.output.emit(shape, text: text + ").")
+    }
+
+    /// Streams an outline to a file through the safe save: one chunk of output in memory at a
+    /// time, whatever the file's size.
+    ///
+    /// - Returns: The bytes written.
+    private static func write(_ tree: OutlineTree, as format: OutlineFormat, to url: URL, replacing: Bool) throws -> Int {
+        var written = 0
+        try FileSystem().write(to: url, replacingExisting: replacing) { sink in
+            var failure: (any Error)?
+            try tree.write(format: format) { chunk in
+                guard failure == nil else { return }
+                do {
+                    try chunk.withUnsafeBytes { try sink.write($0) }
+                    written += chunk.count
+                } catch {
+                    failure = error
+                }
+            }
+            if let failure { throw failure }
+        }
+        return written
+    }
+
+    /// Says so before writing a file that is almost all indentation (Markdown or indented
+    /// text of a very deep outline grows with the square of its depth).
+    private static func warnIfAbsurd(_ tree: OutlineTree, _ format: OutlineFormat, output: Output) {
+        guard format == .markdown || format == .plainText else { return }
+        let size = tree.estimatedSize(format: format)
+        guard size.bytes >= 256 << 20, size.indentation * 10 >= size.bytes * 9 else { return }
+        let compact = tree.estimatedSize(format: .json).bytes
+        output.message("poddoc: warning: this outline is \(tree.maxDepth) levels deep, and \(format == .markdown ? "Markdown" : "indented text") indents every level, so the file will be about \(ByteCountFormatter.string(fromByteCount: Int64(size.bytes), countStyle: .file)), almost all of it indentation; as JSON or OPML it takes about \(ByteCountFormatter.string(fromByteCount: Int64(compact), countStyle: .file)). Writing it anyway (Ctrl-C stops).")
     }
 
     private static func size(of url: URL) -> Int? {

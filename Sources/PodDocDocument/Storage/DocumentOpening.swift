@@ -188,13 +188,26 @@ enum DocumentOpening {
                                         untrusted: untrusted ? (recovering ? .unchecked : .checked) : nil, heldLock: lock)
             // Recovered work was made on the archive as it was then: if the archive has changed
             // since (another writer), writing it back would silently undo that writer's work,
-            // so the first save meets a conflict instead.
-            if recovering, let taken = copy.readOrigin()?.archiveStamp { parts.stamp = taken }
+            // so the first save meets a conflict instead. An archive that holds exactly the
+            // working copy's last save (our own write-back, cut short before origin.json
+            // recorded it) is no conflict.
+            if recovering, let taken = copy.readOrigin()?.archiveStamp, parts.stamp != taken,
+               !holdsSameSave(archive: url, as: PackageLayout(root: copy.package)) {
+                parts.stamp = taken
+            }
             return parts
         } catch {
             lock?.release()
             throw error
         }
+    }
+
+    /// Whether the archive's `DocumentMetadata.json` is byte for byte the package's: the
+    /// archive then holds the same save (save number and store hash) as the working copy.
+    private static func holdsSameSave(archive: URL, as package: PackageLayout) -> Bool {
+        guard let packed = try? Archive.readFile(named: "DocumentMetadata.json", in: archive),
+              let ours = try? Data(contentsOf: package.metadata) else { return false }
+        return packed == ours
     }
 
     /// The untrusted store's `quick_check`, run beside the unpacking as soon as the store is

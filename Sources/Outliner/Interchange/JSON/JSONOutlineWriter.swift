@@ -10,7 +10,7 @@ import Foundation
 /// only `"`, `\` and control characters escaped, and a final line feed.
 enum JSONOutlineWriter {
     /// The JSON text for `tree`.
-    static func write(_ tree: OutlineTree) -> Data {
+    static func write(_ tree: OutlineTree, chunks: OutputChunks? = nil) -> Data {
         var output: [UInt8] = []
         output.append(contentsOf: "{\"\(JSONOutlineKeys.opmlVersion)\":".utf8)
         appendOptionalString(tree.opmlVersion, to: &output)
@@ -20,6 +20,7 @@ enum JSONOutlineWriter {
         appendPairs(tree.bodyAttributes, to: &output)
         output.append(contentsOf: ",\"\(JSONOutlineKeys.children)\":[".utf8)
         tree.traverse { step in
+            chunks?.takeIfLarge(&output)
             switch step {
             case let .enter(id, _):
                 let node = tree.nodes[id.index]
@@ -36,6 +37,7 @@ enum JSONOutlineWriter {
             }
         }
         output.append(contentsOf: "]}\n".utf8)
+        if let chunks { chunks.finish(&output) }
         return Data(output)
     }
 

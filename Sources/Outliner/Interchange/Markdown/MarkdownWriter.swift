@@ -11,7 +11,7 @@
 /// Attributes, the other head fields and the OPML version are not written.
 enum MarkdownWriter {
     /// The Markdown text for `tree`.
-    static func write(_ tree: OutlineTree) -> String {
+    static func write(_ tree: OutlineTree, chunks: OutputChunks? = nil) -> String {
         var output: [UInt8] = []
         if let title = tree.head.value(named: "title") {
             output.append(ASCII.hash)
@@ -19,6 +19,7 @@ enum MarkdownWriter {
             output.append(contentsOf: [ASCII.lineFeed, ASCII.lineFeed])
         }
         for visit in tree.depthFirst() {
+            chunks?.takeIfLarge(&output)
             let indentation = 2 * (visit.depth - 1)
             output.appendRepeated(ASCII.space, count: indentation)
             output.append(ASCII.hyphen)
@@ -30,6 +31,7 @@ enum MarkdownWriter {
                 output.append(ASCII.lineFeed)
             }
         }
+        if let chunks { chunks.finish(&output) }
         return String(decoding: output, as: UTF8.self)
     }
 

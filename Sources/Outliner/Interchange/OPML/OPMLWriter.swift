@@ -18,7 +18,7 @@ enum OPMLWriter {
     /// - throws: ``OutlineFormatError/Code/unrepresentable`` when the tree holds something OPML
     ///   cannot: a character XML forbids, a name that is not an XML name, an attribute named
     ///   `text` or `_note`, or the same attribute twice on one item.
-    static func write(_ tree: OutlineTree) throws(OutlineFormatError) -> Data {
+    static func write(_ tree: OutlineTree, chunks: OutputChunks? = nil) throws(OutlineFormatError) -> Data {
         var output: [UInt8] = []
         output.append(contentsOf: "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<opml version=\"".utf8)
         try append(tree.opmlVersion ?? OPMLNames.defaultVersion, as: .attributeValue, to: &output, what: "the OPML version")
@@ -30,10 +30,11 @@ enum OPMLWriter {
             output.append(contentsOf: "/>\n".utf8)
         } else {
             output.append(contentsOf: ">\n".utf8)
-            try writeItems(of: tree, to: &output)
+            try writeItems(of: tree, to: &output, chunks: chunks)
             output.append(contentsOf: "\t</body>\n".utf8)
         }
         output.append(contentsOf: "</opml>\n".utf8)
+        if let chunks { chunks.finish(&output) }
         return Data(output)
     }
 
@@ -62,8 +63,9 @@ enum OPMLWriter {
 
     // MARK: - Items
 
-    private static func writeItems(of tree: OutlineTree, to output: inout [UInt8]) throws(OutlineFormatError) {
+    private static func writeItems(of tree: OutlineTree, to output: inout [UInt8], chunks: OutputChunks?) throws(OutlineFormatError) {
         try tree.traverse { (step) throws(OutlineFormatError) in
+            chunks?.takeIfLarge(&output)
             switch step {
             case let .enter(id, depth):
                 let hasChildren = !tree.nodes[id.index].children.isEmpty

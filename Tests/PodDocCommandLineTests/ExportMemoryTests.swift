@@ -1,0 +1,47 @@
+import Foundation
+import XCTest
+
+/// Exports stream to their file through the real binary: memory stays far below the size of
+/// what is written, and a file that would be almost all indentation is announced first.
+final class ExportMemoryTests: CommandLineTestCase {
+    /// Runs poddoc under GNU time; returns its peak resident memory in bytes.
+    private func peakMemory(_ arguments: [String]) throws -> (result: RunResult, peak: Int) {
+        let time = "/usr/bin/time"
+        guard FileManager.default.isExecutableFile(atPath: time) else { throw XCTSkip("needs GNU time (Debian's time package) to measure peak memory") }
+        let report = path("time.txt")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: time)
+        process.arguments = ["-f", "%M", "-o", report, try Self.binary().path] + arguments
+        process.environment = environment
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile(), stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let kilobytes = Int(try String(contentsOfFile: report, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "\n").last ?? "") ?? 0
+        return (RunResult(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self)), kilobytes * 1024)
+    }
+
+    func testADeepMarkdownExportStreamsAndIsAnnounced() throws {
+        let depth = 20_000
+        var opml = #"<?xml version="1.0"?><opml version="2.0"><head><title>deep</title></head><body>"# + "\n"
+        for level in 0..<depth { opml += #"<outline text="level \#(level)">"# + "\n" }
+        opml += String(repeating: "</outline>\n", count: depth) + "</body></opml>\n"
+        try Data(opml.utf8).write(to: URL(fileURLWithPath: path("deep.opml")))
+        let doc = path("Deep.poddoc")
+        try succeed("new", doc, "--kind", "outline")
+        try succeed("import", doc, "--opml", path("deep.opml"))
+
+        let (result, peak) = try peakMemory(["export", doc, path("deep.md"), "--format", "markdown"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let size = try XCTUnwrap(try FileManager.default.attributesOfItem(atPath: path("deep.md"))[.size] as? Int)
+        XCTAssertGreaterThan(size, 390_000_000, "two spaces a level: about depth² bytes of indentation")
+        XCTAssertLessThan(peak, size / 3, "memory stays far below the file written (peak \(peak) bytes for \(size))")
+        XCTAssertTrue(result.stderr.contains("levels deep") && result.stderr.contains("almost all of it indentation"), result.stderr)
+        // The same outline as OPML: no warning.
+        let opmlExport = try succeed("export", doc, path("deep.opml.out"), "--format", "opml")
+        XCTAssertFalse(opmlExport.stderr.contains("warning"), opmlExport.stderr)
+        try FileManager.default.removeItem(atPath: path("deep.md"))
+    }
+}
