@@ -365,10 +365,18 @@ _poddoc_check() {
 
 _poddoc_recover() {
     repeating_flags=()
-    non_repeating_flags=(--discard --json --version -h --help)
+    non_repeating_flags=(--discard --keep-mine --json --version -h --help)
     repeating_options=()
-    non_repeating_options=()
+    non_repeating_options=(--as)
     __poddoc_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--as')
+        __poddoc_add_completions -f
+        return
+        ;;
+    esac
 
     # Offer positional completions
     case "${positional_number}" in

@@ -37,7 +37,7 @@ function __poddoc_parse_tokens -S
         case 'check'
             __poddoc_parse_subcommand 1 'recover' 'discard' 'json' 'version' 'h/help'
         case 'recover'
-            __poddoc_parse_subcommand 1 'discard' 'json' 'version' 'h/help'
+            __poddoc_parse_subcommand 1 'discard' 'keep-mine' 'as=' 'json' 'version' 'h/help'
         case 'serve'
             __poddoc_parse_subcommand 1 'host=' 'port=' 'page-size=' 'json' 'version' 'h/help'
         case 'outline'
@@ -207,7 +207,9 @@ complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options 
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc check" version' -l 'version' -d 'Show the version.'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc check" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc recover" -eq 1' -F
-complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc recover" discard' -l 'discard' -d 'Drop the waiting work instead, keeping the archive as last saved.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc recover" discard' -l 'discard' -d 'Drop the waiting work instead, keeping the archive as last saved (when the archive changed since: take theirs).'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc recover" keep-mine' -l 'keep-mine' -d 'When the archive changed since the work was autosaved (another writer): write the waiting work over it anyway.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc recover" as' -l 'as' -d 'Write the waiting work to a new document here instead, leaving the archive as it is.' -rF
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc recover" json' -l 'json' -d 'Print the result as JSON (shapes in docs/CLI.md).'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc recover" version' -l 'version' -d 'Show the version.'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc recover" h help' -s 'h' -l 'help' -d 'Show help information.'

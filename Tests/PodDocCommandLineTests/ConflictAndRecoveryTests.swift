@@ -100,6 +100,32 @@ final class ConflictAndRecoveryTests: CommandLineTestCase {
         XCTAssertEqual(try tree("B.zip"), "1. one\n2. my edit\n", "keep-mine: the recovered work replaces theirs, by choice")
     }
 
+    /// The same three choices as one-shot commands, on `recover`.
+    func testRecoverOffersTheThreeChoices() throws {
+        try makeArchives()
+        XCTAssertEqual(try shellMeetingAConflict([#"add "my edit""#, "quit"]).status, 75)
+        let copy = try succeed("recover", path("B.zip"), "--as", path("Mine.zip"))
+        XCTAssertTrue(copy.stdout.contains("is as it was"), copy.stdout)
+        XCTAssertEqual(try tree("Mine.zip"), "1. one\n2. my edit\n")
+        XCTAssertEqual(try tree("B.zip"), "1. one\n2. theirs\n")
+        XCTAssertEqual(try succeed("recover").stdout, "No work is waiting for recovery.\n")
+
+        try FileManager.default.removeItem(atPath: path("B.zip"))
+        try succeed("save", path("A.poddoc"), "--as", path("B.zip"))
+        XCTAssertEqual(try shellMeetingAConflict([#"add "mine again""#, "quit"]).status, 75)
+        try succeed("recover", path("B.zip"), "--keep-mine")
+        XCTAssertEqual(try tree("B.zip"), "1. one\n2. mine again\n")
+
+        try FileManager.default.removeItem(atPath: path("B.zip"))
+        try succeed("save", path("A.poddoc"), "--as", path("B.zip"))
+        XCTAssertEqual(try shellMeetingAConflict([#"add "dropped""#, "quit"]).status, 75)
+        try succeed("recover", path("B.zip"), "--discard")
+        XCTAssertEqual(try tree("B.zip"), "1. one\n2. theirs\n")
+        let both = try run(["recover", path("B.zip"), "--discard", "--keep-mine"])
+        XCTAssertEqual(both.status, 64)
+        XCTAssertTrue(both.stderr.contains("Choose one of --discard, --keep-mine and --as."), both.stderr)
+    }
+
     /// Another user (another state folder, so another lock) edits the archive while this
     /// user's crashed shell has autosaved work waiting: `recover` must not overwrite it.
     func testRecoverNeverOverwritesAnotherWritersSave() throws {

@@ -13,8 +13,23 @@ struct RecoverCommand: PodDocCommand {
     @Argument(help: "The archive document whose work to recover (leave out to list).", completion: .file())
     var document: String?
 
-    @Flag(help: "Drop the waiting work instead, keeping the archive as last saved.")
+    @Flag(help: "Drop the waiting work instead, keeping the archive as last saved (when the archive changed since: take theirs).")
     var discard = false
+
+    @Flag(name: .customLong("keep-mine"), help: "When the archive changed since the work was autosaved (another writer): write the waiting work over it anyway.")
+    var keepMine = false
+
+    @Option(name: .customLong("as"), help: ArgumentHelp("Write the waiting work to a new document here instead, leaving the archive as it is.", valueName: "path"), completion: .file())
+    var copy: String?
+
+    func validate() throws {
+        guard document != nil || (!discard && !keepMine && copy == nil) else {
+            throw ValidationError("--discard, --keep-mine and --as go with a document.")
+        }
+        guard [discard, keepMine, copy != nil].filter({ $0 }).count <= 1 else {
+            throw ValidationError("Choose one of --discard, --keep-mine and --as.")
+        }
+    }
 
     @OptionGroup var outputOptions: OutputOptions
     var json: Bool { outputOptions.json }
@@ -41,12 +56,27 @@ struct RecoverCommand: PodDocCommand {
         }
         let location = try DocumentArgument.parse([document, discard ? "--discard" : "--recover"])
         let opened = try await DocumentAccess.open(location, mode: .edit(autosave: nil), command: "poddoc recover")
+        if let copy {
+            let target = try OutputPath(copy, document: opened, replacing: false).url
+            try await Progress.watching("recover") { try await opened.save(to: target) }
+            // The archive stays as it is; the work now lives in the copy, so it no longer waits.
+            try await opened.resolveConflict(.takeTheirs)
+            try await DocumentAccess.finish(opened)
+            output.emit(Shape(waiting: [], recovered: copy, discarded: nil), text: "Wrote the autosaved work of \(document) to \(copy); \(document) is as it was.")
+            return
+        }
         if !discard, opened.fileURL != nil {
             do {
-                try await Progress.watching("recover") { try await opened.save() }
+                try await Progress.watching("recover") {
+                    if keepMine, await opened.checkForChangesOnDisk() {
+                        try await opened.resolveConflict(.keepMine)
+                    } else {
+                        try await opened.save()
+                    }
+                }
             } catch let error as DocumentError where error.code == .inConflict {
                 // The working copy stays as it is (dirty), with the lock gone when we exit.
-                throw CommandFailure(.locked, code: "inConflict", "\(document) has changed since this work was autosaved (another writer saved it), so recovering would overwrite that writer's work. Nothing was changed. Open both with `poddoc open \(document) --recover`, then `keep-mine`, `take-theirs` or `save --as NEW`; or `poddoc recover \(document) --discard` to drop the waiting work.")
+                throw CommandFailure(.locked, code: "inConflict", "\(document) has changed since this work was autosaved (another writer saved it), so recovering would overwrite that writer's work. Nothing was changed. Choose: `poddoc recover \(document) --keep-mine` (yours over theirs), `--discard` (keep theirs) or `--as NEW` (yours as a new document).")
             }
         }
         try await DocumentAccess.finish(opened)
