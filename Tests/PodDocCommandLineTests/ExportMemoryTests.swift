@@ -9,18 +9,9 @@ final class ExportMemoryTests: CommandLineTestCase {
         let time = "/usr/bin/time"
         guard FileManager.default.isExecutableFile(atPath: time) else { throw XCTSkip("needs GNU time (Debian's time package) to measure peak memory") }
         let report = path("time.txt")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: time)
-        process.arguments = ["-f", "%M", "-o", report, try Self.binary().path] + arguments
-        process.environment = environment
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile(), stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let result = try runTool(time, ["-f", "%M", "-o", report, try Self.binary().path] + arguments)
         let kilobytes = Int(try String(contentsOfFile: report, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "\n").last ?? "") ?? 0
-        return (RunResult(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self)), kilobytes * 1024)
+        return (result, kilobytes * 1024)
     }
 
     func testADeepMarkdownExportStreamsAndIsAnnounced() throws {

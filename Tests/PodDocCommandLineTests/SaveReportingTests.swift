@@ -5,19 +5,6 @@ import XCTest
 /// A one-shot edit reports success only once its save committed, through the real binary: a
 /// full disk gets the error alone, and a signal gets one line saying what was saved.
 final class SaveReportingTests: CommandLineTestCase {
-    private var mounts: [String] = []
-
-    override func tearDownWithError() throws {
-        for mount in mounts.reversed() {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/umount")
-            process.arguments = [mount]
-            try? process.run()
-            process.waitUntilExit()
-        }
-        try super.tearDownWithError()
-    }
-
     /// An OPML file of `count` items of about 200 bytes each.
     private func writeOPML(_ count: Int) throws -> String {
         var opml = #"<?xml version="1.0"?><opml version="2.0"><head><title>t</title></head><body>"# + "\n"
@@ -33,17 +20,9 @@ final class SaveReportingTests: CommandLineTestCase {
     }
 
     func testAFullDiskGetsTheErrorAndNoReportOfSuccess() throws {
-        guard geteuid() == 0 else { throw XCTSkip("needs root to mount a 3 MB tmpfs") }
         let opml = try writeOPML(20_000)
         let disk = path("full")
-        try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
-        let mount = Process()
-        mount.executableURL = URL(fileURLWithPath: "/usr/bin/mount")
-        mount.arguments = ["-t", "tmpfs", "-o", "size=3m", "tmpfs", disk]
-        try mount.run()
-        mount.waitUntilExit()
-        guard mount.terminationStatus == 0 else { throw XCTSkip("mount -t tmpfs is not allowed here") }
-        mounts.append(disk)
+        try mount(["-t", "tmpfs", "-o", "size=3m", "tmpfs"], at: disk, why: "a full 3 MB tmpfs")
         let doc = disk + "/N.poddoc"
         try succeed("new", doc, "--kind", "outline")
         for arguments in [["import", doc, "--opml", opml], ["import", doc, "--opml", opml, "--json"]] {

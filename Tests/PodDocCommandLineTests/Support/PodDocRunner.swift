@@ -83,7 +83,37 @@ class CommandLineTestCase: XCTestCase {
     }
 
     override func tearDownWithError() throws {
+        for mount in mounts.reversed() { _ = try? runTool("/usr/bin/umount", [mount]) }
         try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// File systems a test mounted (``mount(_:at:options:)``), unmounted when it ends.
+    private var mounts: [String] = []
+
+    /// Runs another program (`mount`, `chattr`, `sha256sum`, GNU `time` …) with the test's
+    /// environment, to the end.
+    @discardableResult
+    func runTool(_ tool: String, _ arguments: [String]) throws -> RunResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        process.environment = environment
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile(), stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return RunResult(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    /// Mounts a file system at `point` (a folder of the test, created), unmounted at the end;
+    /// skips the test when this process may not mount (not root, or a sandbox refusing).
+    func mount(_ arguments: [String], at point: String, why: String) throws {
+        guard geteuid() == 0 else { throw XCTSkip("needs root for \(why)") }
+        try FileManager.default.createDirectory(atPath: point, withIntermediateDirectories: true)
+        guard try runTool("/usr/bin/mount", arguments + [point]).status == 0 else { throw XCTSkip("mount is not allowed here (\(why))") }
+        mounts.append(point)
     }
 
     /// A path inside the test's folder.
