@@ -60,6 +60,28 @@ final class ReadingTests: CommandLineTestCase {
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path("out/again.zip"))), try Data(contentsOf: URL(fileURLWithPath: path("out/again2.zip"))))
     }
 
+    /// A writer killed before it checkpointed leaves commits in the `-wal`: a read goes
+    /// through the log and leaves the main file as it is (a connection that could write would
+    /// checkpoint them into it when closing).
+    func testAReadThroughAWaitingLogLeavesTheStoreFileAsItIs() throws {
+        let doc = path("Crashed.poddoc")
+        try succeed("new", doc, "--kind", "outline")
+        let input = Pipe()
+        let (shell, _, err) = try start(["open", doc, "--autosave-interval", "0.2"], stdin: input.fileHandleForReading)
+        input.fileHandleForWriting.write(Data("add \"in the log\"\n".utf8))
+        XCTAssertTrue(err.wait(for: "autosaved Crashed.poddoc"), err.current)
+        kill(shell.processIdentifier, SIGKILL)
+        shell.waitUntilExit()
+        let wal = doc + "/StoreContent/persistentStore-wal"
+        let logged = try XCTUnwrap(try FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int)
+        XCTAssertGreaterThan(logged, 0, "the autosave is still in the log")
+        let store = try Data(contentsOf: URL(fileURLWithPath: doc + "/StoreContent/persistentStore"))
+        XCTAssertTrue(try succeed("outline", "tree", doc).stdout.contains("in the log"), "read through the log")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: doc + "/StoreContent/persistentStore")), store, "the main file is untouched")
+        try succeed("outline", "add", doc, "after")   // a writer takes the log over as before
+        XCTAssertEqual(try succeed("outline", "tree", doc).stdout, "1. in the log\n2. after\n")
+    }
+
     func testAReadOnlyMountIsReadAndWritingCommandsSayReadOnly() throws {
         guard geteuid() == 0 else { throw XCTSkip("needs root for a read-only bind mount (mount --bind, remount,ro)") }
         let (outline, pods) = try makeDocuments()

@@ -79,7 +79,7 @@ public final class PersistentStore: Sendable {
         self.url = url
         self.model = model
         self.options = options
-        if let url, !options.readOnly, FileManager.default.fileExists(atPath: url.path), ReadAccess.choose(for: url) != .writableFile {
+        if let url, !options.readOnly, FileManager.default.fileExists(atPath: url.path), !ReadAccess.canWrite(url) {
             throw StoreError(.readOnly, "\(url.path) cannot be written (a read-only disk or file); open it read-only to read it, or save a copy elsewhere.")
         }
         var config = Configuration()

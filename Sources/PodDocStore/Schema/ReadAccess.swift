@@ -10,13 +10,15 @@ import Glibc
 /// they are missing; a connection opened read-only can never delete them again, so a plain
 /// read-only open leaves them behind. So:
 ///
-/// - where this process may write the file and its folder, the connection is opened for
-///   writing but never writes (the store refuses every save): the last connection to close
-///   removes the `-wal` and `-shm` files it made, and the main file is not touched;
-/// - elsewhere, a store with no write-ahead log waiting (no `-wal`, or an empty one) is
-///   opened `immutable`: SQLite reads the main file alone and makes no file at all;
+/// - a store with no write-ahead log waiting (no `-wal`, or an empty one) where this process
+///   may write the file and its folder: the connection is opened for writing but never
+///   writes (the store refuses every save), so the last connection to close removes the
+///   `-wal` and `-shm` files it made, and the main file is not touched;
+/// - the same where this process may not write (a read-only disk, an immutable file, another
+///   user's document): opened `immutable`, SQLite reads the main file alone and makes no file;
 /// - a store whose `-wal` holds commits (a writer is at work, or died before it
-///   checkpointed) is opened read-only through the log, which must then be readable.
+///   checkpointed) is opened read-only through the log: a connection that could write would
+///   checkpoint those commits into the main file when it closes, and a read writes nothing.
 enum ReadAccess: Equatable {
     case writableFile
     case immutable
@@ -24,13 +26,16 @@ enum ReadAccess: Equatable {
 
     /// The access for a store file opened read-only.
     static func choose(for file: URL) -> ReadAccess {
-        let path = file.path
-        let folder = file.deletingLastPathComponent().path
-        if access(path, W_OK) == 0 && access(folder, W_OK) == 0 && !isImmutable(path) { return .writableFile }
         var status = stat()
-        let wal = path + "-wal"
-        if stat(wal, &status) != 0 || status.st_size == 0 { return .immutable }
-        return .readOnly
+        let logWaiting = stat(file.path + "-wal", &status) == 0 && status.st_size > 0
+        if logWaiting { return .readOnly }
+        return canWrite(file) ? .writableFile : .immutable
+    }
+
+    /// Whether this process may write the store file and create files beside it.
+    static func canWrite(_ file: URL) -> Bool {
+        let path = file.path
+        return access(path, W_OK) == 0 && access(file.deletingLastPathComponent().path, W_OK) == 0 && !isImmutable(path)
     }
 
     /// The file name SQLite opens: a `file:` URI with `immutable=1` for ``immutable``
