@@ -160,14 +160,11 @@ final class ConflictAndRecoveryTests: CommandLineTestCase {
     }
 
     func testAFullDiskKeepsTheArchivesUnsavedWorkForRecover() throws {
-        var opml = #"<?xml version="1.0"?><opml version="2.0"><head><title>t</title></head><body>"# + "\n"
+        // Random text, so the archive cannot compress it below the 3 MB disk.
         var generator = SystemRandomNumberGenerator()
-        for i in 0..<30_000 {
-            let noise = (0..<16).map { _ in String(generator.next(), radix: 36) }.joined()
-            opml += #"<outline text="item \#(i) \#(noise)"/>"# + "\n"
-        }
-        opml += "</body></opml>\n"
-        try Data(opml.utf8).write(to: URL(fileURLWithPath: path("big.opml")))
+        try writeOPML("big.opml", body: (0..<30_000).map { i in
+            #"<outline text="item \#(i) \#((0..<16).map { _ in String(generator.next(), radix: 36) }.joined())"/>"#
+        })
         let disk = path("full")
         try mount(["-t", "tmpfs", "-o", "size=3m", "tmpfs"], at: disk, why: "a full 3 MB tmpfs")
         let archive = disk + "/N.zip"

@@ -7,10 +7,9 @@ import XCTest
 final class DamagedDocumentTests: CommandLineTestCase {
     /// A 700-item outline made through `import --opml`.
     private func makeOutline(_ name: String) throws -> String {
-        var opml = #"<?xml version="1.0"?><opml version="2.0"><head><title>t</title></head><body>"#
-        for i in 0..<700 { opml += #"<outline text="item number \#(i) with text to fill pages \#(String(repeating: "x", count: 40))" _note="note \#(i)"/>"# }
-        opml += "</body></opml>"
-        try Data(opml.utf8).write(to: URL(fileURLWithPath: path("big.opml")))
+        try writeOPML("big.opml", body: (0..<700).lazy.map { i in
+            #"<outline text="item number \#(i) with text to fill pages \#(String(repeating: "x", count: 40))" _note="note \#(i)"/>"#
+        })
         let doc = path(name)
         try succeed("new", doc, "--kind", "outline")
         try succeed("import", doc, "--opml", path("big.opml"))

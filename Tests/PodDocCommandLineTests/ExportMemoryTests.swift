@@ -16,10 +16,7 @@ final class ExportMemoryTests: CommandLineTestCase {
 
     func testADeepMarkdownExportStreamsAndIsAnnounced() throws {
         let depth = 20_000
-        var opml = #"<?xml version="1.0"?><opml version="2.0"><head><title>deep</title></head><body>"# + "\n"
-        for level in 0..<depth { opml += #"<outline text="level \#(level)">"# + "\n" }
-        opml += String(repeating: "</outline>\n", count: depth) + "</body></opml>\n"
-        try Data(opml.utf8).write(to: URL(fileURLWithPath: path("deep.opml")))
+        try writeOPML("deep.opml", body: (0..<depth).map { #"<outline text="level \#($0)">"# } + Array(repeating: "</outline>", count: depth))
         let doc = path("Deep.poddoc")
         try succeed("new", doc, "--kind", "outline")
         try succeed("import", doc, "--opml", path("deep.opml"))

@@ -7,12 +7,9 @@ import XCTest
 final class SaveReportingTests: CommandLineTestCase {
     /// An OPML file of `count` items of about 200 bytes each.
     private func writeOPML(_ count: Int) throws -> String {
-        var opml = #"<?xml version="1.0"?><opml version="2.0"><head><title>t</title></head><body>"# + "\n"
-        for i in 0..<count { opml += #"<outline text="item number \#(i) \#(String(repeating: "y", count: 150))" _note="note \#(i)"/>"# + "\n" }
-        opml += "</body></opml>\n"
-        let file = path("big.opml")
-        try Data(opml.utf8).write(to: URL(fileURLWithPath: file))
-        return file
+        try writeOPML("big.opml", body: (0..<count).lazy.map { i in
+            #"<outline text="item number \#(i) \#(String(repeating: "y", count: 150))" _note="note \#(i)"/>"#
+        })
     }
 
     private func itemCount(_ doc: String) throws -> Int {

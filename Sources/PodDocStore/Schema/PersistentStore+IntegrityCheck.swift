@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import GRDBSQLite
 
 // MARK: - Checking a store file from elsewhere
@@ -86,14 +87,20 @@ extension PersistentStore {
     /// - Throws: ``StoreError`` (`.corrupt`) naming what SQLite found.
     public func quickCheck() throws {
         do {
-            try database.read { db in
-                guard let connection = db.sqliteConnection else { return }
-                try PersistentStore.quickCheck(connection, url: url)
-            }
+            try Self.runQuickCheck(database, url: url)
         } catch let error as StoreError {
             throw error
         } catch {
             throw StoreError.sqlite(error, while: "checking the store")
+        }
+    }
+
+    /// `quick_check` on a store's connection, SQLite's errors as they come (opening maps
+    /// them to its own, before the store is whole).
+    static func runQuickCheck(_ database: DatabaseQueue, url: URL?) throws {
+        try database.read { db in
+            guard let connection = db.sqliteConnection else { return }
+            try PersistentStore.quickCheck(connection, url: url)
         }
     }
 

@@ -134,12 +134,7 @@ public final class PersistentStore: Sendable {
             try database.writeWithoutTransaction { db in
                 try db.execute(sql: "PRAGMA synchronous = \(synchronous.rawValue)")
             }
-            if options.untrusted && !options.integrityChecked {
-                try database.read { db in
-                    guard let connection = db.sqliteConnection else { return }
-                    try PersistentStore.quickCheck(connection, url: url)
-                }
-            }
+            if options.untrusted && !options.integrityChecked { try Self.runQuickCheck(database, url: url) }
             identifier = try SchemaManager(model: model, readOnly: options.readOnly).prepare(database, url: url)
         } catch {
             throw PersistentStore.openError(error, url: url)

@@ -107,6 +107,17 @@ class CommandLineTestCase: XCTestCase {
         return RunResult(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
     }
 
+    /// Writes an OPML file in the test's folder whose `<body>` holds `body` (outline elements,
+    /// one a line); returns its path.
+    @discardableResult
+    func writeOPML(_ name: String, body: some Sequence<String>) throws -> String {
+        var opml = #"<?xml version="1.0"?><opml version="2.0"><head><title>t</title></head><body>"# + "\n"
+        for line in body { opml += line + "\n" }
+        opml += "</body></opml>\n"
+        try Data(opml.utf8).write(to: URL(fileURLWithPath: path(name)))
+        return path(name)
+    }
+
     /// Mounts a file system at `point` (a folder of the test, created), unmounted at the end;
     /// skips the test when this process may not mount (not root, or a sandbox refusing).
     func mount(_ arguments: [String], at point: String, why: String) throws {
