@@ -10,11 +10,16 @@ final class ConflictAndRecoveryTests: CommandLineTestCase {
     /// `B.zip` (one item) and `Theirs.zip` (the same document as someone else saved it, with a
     /// second item).
     private func makeArchives() throws {
+        try makeDocuments("zip")
+    }
+
+    /// `B.<ending>` and `Theirs.<ending>`, as `makeArchives()` (packages for "poddoc").
+    private func makeDocuments(_ ending: String) throws {
         try succeed("new", path("A.poddoc"), "--kind", "outline")
         try succeed("outline", "add", path("A.poddoc"), "one")
-        try succeed("save", path("A.poddoc"), "--as", path("B.zip"))
-        try succeed("save", path("A.poddoc"), "--as", path("Theirs.zip"))
-        try succeed("outline", "add", path("Theirs.zip"), "theirs")
+        try succeed("save", path("A.poddoc"), "--as", path("B.\(ending)"))
+        try succeed("save", path("A.poddoc"), "--as", path("Theirs.\(ending)"))
+        try succeed("outline", "add", path("Theirs.\(ending)"), "theirs")
     }
 
     /// The archive's own tree, read with a state folder of its own (so work waiting in this
@@ -26,14 +31,16 @@ final class ConflictAndRecoveryTests: CommandLineTestCase {
         return try succeed("outline", "tree", path(document)).stdout
     }
 
-    /// Opens `B.zip` in a shell, replaces it from outside, then feeds `commands`.
-    private func shellMeetingAConflict(_ commands: [String], autosave: String = "0") throws -> (status: Int32, stdout: String, stderr: String) {
+    /// Opens `B.zip` (or `B.<ending>`) in a shell, replaces it from outside with `Theirs`
+    /// (a package: the whole folder, as a sync tool or `rm -r; cp -r` does), then feeds
+    /// `commands`.
+    private func shellMeetingAConflict(_ commands: [String], autosave: String = "0", ending: String = "zip") throws -> (status: Int32, stdout: String, stderr: String) {
         let input = Pipe()
-        let (shell, out, err) = try start(["open", path("B.zip"), "--autosave-interval", autosave], stdin: input.fileHandleForReading)
+        let (shell, out, err) = try start(["open", path("B.\(ending)"), "--autosave-interval", autosave], stdin: input.fileHandleForReading)
         input.fileHandleForWriting.write(Data("tree\n".utf8))
         XCTAssertTrue(out.wait(for: "1. one"), err.current)
-        try FileManager.default.removeItem(atPath: path("B.zip"))
-        try FileManager.default.copyItem(atPath: path("Theirs.zip"), toPath: path("B.zip"))
+        try FileManager.default.removeItem(atPath: path("B.\(ending)"))
+        try FileManager.default.copyItem(atPath: path("Theirs.\(ending)"), toPath: path("B.\(ending)"))
         for command in commands { input.fileHandleForWriting.write(Data((command + "\n").utf8)) }
         try input.fileHandleForWriting.close()
         shell.waitUntilExit()
@@ -107,6 +114,76 @@ final class ConflictAndRecoveryTests: CommandLineTestCase {
         let both = try run(["recover", path("B.zip"), "--discard", "--keep-mine"])
         XCTAssertEqual(both.status, 64)
         XCTAssertTrue(both.stderr.contains("Choose one of --discard, --keep-mine and --as."), both.stderr)
+    }
+
+    // MARK: Packages
+
+    /// A package replaced behind an open shell: the shell's store connection still holds the
+    /// old, unlinked file, so its version must be copied from that connection, never from the
+    /// path (which is theirs now); `keep-mine` must leave a whole, healthy package.
+    func testAPackageReplacedBehindTheShellOffersTheThreeChoices() throws {
+        try makeDocuments("poddoc")
+        let saved = try shellMeetingAConflict([#"add "my edit""#, "save", "save --as \(path("C.poddoc"))", #"add "after""#, "quit"], ending: "poddoc")
+        XCTAssertEqual(saved.status, 75, "the refused save is the shell's first failure: " + saved.stderr)
+        XCTAssertTrue(saved.stderr.contains("changed on disk by someone else"), saved.stderr)
+        XCTAssertTrue(saved.stdout.contains("Saved as"), saved.stdout + saved.stderr)
+        XCTAssertEqual(try tree("C.poddoc"), "1. one\n2. my edit\n3. after\n")
+        XCTAssertEqual(try tree("B.poddoc"), "1. one\n2. theirs\n", "theirs is untouched")
+        for document in ["B.poddoc", "C.poddoc"] { try succeed("check", path(document)) }
+        XCTAssertEqual(try succeed("recover").stdout, "No work is waiting for recovery.\n")
+
+        try replace("B.poddoc", with: "A.poddoc")
+        let kept = try shellMeetingAConflict([#"add "mine""#, "keep-mine", #"add "later""#, "quit"], ending: "poddoc")
+        XCTAssertEqual(kept.status, 0, kept.stderr)
+        XCTAssertEqual(try tree("B.poddoc"), "1. one\n2. mine\n3. later\n")
+        try succeed("check", path("B.poddoc"))
+
+        try replace("B.poddoc", with: "A.poddoc")
+        let taken = try shellMeetingAConflict([#"add "mine""#, "take-theirs", "quit"], ending: "poddoc")
+        XCTAssertEqual(taken.status, 0, taken.stderr)
+        XCTAssertEqual(try tree("B.poddoc"), "1. one\n2. theirs\n")
+        XCTAssertEqual(try succeed("recover").stdout, "No work is waiting for recovery.\n")
+    }
+
+    /// A quit in conflict keeps the package's version in a working copy; writing commands
+    /// then refuse to edit the package until the user chooses, and `recover` offers the three
+    /// choices.
+    func testAPackageConflictKeepsYourVersionForRecover() throws {
+        try makeDocuments("poddoc")
+        let quit = try shellMeetingAConflict([#"add "my edit""#, "quit"], ending: "poddoc")
+        XCTAssertEqual(quit.status, 75, quit.stderr)
+        XCTAssertTrue(quit.stderr.contains("your edits are kept in the working copy"), quit.stderr)
+        XCTAssertEqual(try tree("B.poddoc"), "1. one\n2. theirs\n")
+        XCTAssertTrue(try succeed("recover").stdout.contains(path("B.poddoc")), "recover lists the waiting version")
+        let edit = try run(["outline", "add", path("B.poddoc"), "x"])
+        XCTAssertNotEqual(edit.status, 0)
+        XCTAssertTrue(edit.stderr.contains("your version") && edit.stderr.contains("waits in"), edit.stderr)
+        let recover = try run(["recover", path("B.poddoc")])
+        XCTAssertEqual(recover.status, 75, recover.stderr)
+        XCTAssertEqual(try tree("B.poddoc"), "1. one\n2. theirs\n")
+
+        try succeed("recover", path("B.poddoc"), "--as", path("Mine.poddoc"))
+        XCTAssertEqual(try tree("Mine.poddoc"), "1. one\n2. my edit\n")
+        XCTAssertEqual(try tree("B.poddoc"), "1. one\n2. theirs\n")
+
+        try replace("B.poddoc", with: "A.poddoc")
+        XCTAssertEqual(try shellMeetingAConflict([#"add "mine again""#, "quit"], ending: "poddoc").status, 75)
+        try succeed("recover", path("B.poddoc"), "--keep-mine")
+        XCTAssertEqual(try tree("B.poddoc"), "1. one\n2. mine again\n")
+        try succeed("check", path("B.poddoc"))
+
+        try replace("B.poddoc", with: "A.poddoc")
+        XCTAssertEqual(try shellMeetingAConflict([#"add "dropped""#, "quit"], ending: "poddoc").status, 75)
+        try succeed("recover", path("B.poddoc"), "--discard")
+        XCTAssertEqual(try tree("B.poddoc"), "1. one\n2. theirs\n")
+        try succeed("outline", "add", path("B.poddoc"), "edits again")
+        XCTAssertEqual(try succeed("recover").stdout, "No work is waiting for recovery.\n")
+    }
+
+    /// Puts a copy of `source` at `name`, replacing what is there.
+    private func replace(_ name: String, with source: String) throws {
+        try FileManager.default.removeItem(atPath: path(name))
+        try FileManager.default.copyItem(atPath: path(source), toPath: path(name))
     }
 
     /// Another user (another state folder, so another lock) edits the archive while this

@@ -148,7 +148,7 @@ final class ArchiveDocumentTests: DocumentTestCase {
             XCTAssertTrue(error.message.contains("integrity check"), error.message)
         }
         // Nothing of it was put in place: the working copy has no package.
-        let copy = try WorkingCopy.forArchive(damaged, environment: options.environment)
+        let copy = try WorkingCopy.forDocument(damaged, environment: options.environment)
         XCTAssertFalse(FileManager.default.fileExists(atPath: copy.package.path))
         let staging = try FileManager.default.contentsOfDirectory(atPath: copy.folder.path).filter { $0.contains(".tmp-") }
         XCTAssertEqual(staging, [])

@@ -72,12 +72,19 @@ final class DocumentConcurrencyTests: DocumentTestCase {
         }
         XCTAssertTrue(mine.state.contains(.inConflict))
         XCTAssertFalse(mine.state.contains(.savingError))
+        // The package's version moved into a working copy, where autosaves go; the package
+        // on disk stays theirs until the user chooses.
+        let theirsMetadata = try Data(contentsOf: PackageLayout(root: url).metadata)
+        XCTAssertNotNil(mine.workingCopyPackage)
+        addNote(mine, "autosaved aside")
         await mine.autosaveIfNeeded()
-        XCTAssertNil(mine.autosaveStatus.lastSuccess, "autosave does not overwrite a document in conflict")
+        XCTAssertNotNil(mine.autosaveStatus.lastSuccess, mine.autosaveStatus.lastError.map { "\($0)" } ?? "")
+        XCTAssertEqual(try Data(contentsOf: PackageLayout(root: url).metadata), theirsMetadata, "autosave does not overwrite a document in conflict")
+        XCTAssertTrue(mine.hasWorkInWorkingCopy)
 
         try await mine.resolveConflict(.keepMine)
         XCTAssertFalse(mine.state.contains(.inConflict))
-        XCTAssertEqual(try titlesOnDisk(PackageLayout(root: url).store), ["mine", "mine again"])
+        XCTAssertEqual(try titlesOnDisk(PackageLayout(root: url).store), ["autosaved aside", "mine", "mine again"])
         try await mine.close()
     }
 

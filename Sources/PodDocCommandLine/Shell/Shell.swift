@@ -108,7 +108,7 @@ final class Shell {
         } catch {
             report(error)
             let name = document.fileURL?.path ?? "the document"
-            if document.format.isArchive, (try? await document.autosave()) != nil || !document.hasUnsavedChanges {
+            if document.fileURL != nil, (try? await document.autosave()) != nil || !document.hasUnsavedChanges, document.hasWorkInWorkingCopy {
                 output.message("poddoc: your edits are kept in the working copy of \(name): `poddoc open \(name) --recover` brings them back (`poddoc recover` lists waiting work).")
                 return true
             }

@@ -30,7 +30,8 @@ extension ManagedDocument {
     }
 
     /// Saves now as an autosave does — in place for a package, into the working copy for an
-    /// archive or a never-saved document — and throws when that fails. Long work such as an
+    /// archive, a never-saved document or a package that met a conflict — and throws when that
+    /// fails. Long work such as an
     /// import calls it after each batch: the batch is on disk without re-packing an archive.
     ///
     /// - Throws: ``DocumentError``, as ``save()`` does; the edits stay in memory.
@@ -39,11 +40,11 @@ extension ManagedDocument {
     }
 
     /// Autosaves now if there are unsaved changes and nothing stands in the way (closed,
-    /// read-only, a package in conflict; an archive in conflict autosaves into its working
-    /// copy, which keeps the edits safe while the user chooses).
+    /// read-only). A document in conflict autosaves into its working copy, which keeps the
+    /// edits safe while the user chooses.
     public func autosaveIfNeeded() async {
         guard hasUnsavedChanges, state.isDisjoint(with: [.closed, .editingDisabled]),
-              !state.contains(.inConflict) || format.isArchive else { return }
+              !state.contains(.inConflict) || workingCopy != nil else { return }
         do {
             try await serializedSave(.autosave)
             autosaveStatus.lastSuccess = Date()

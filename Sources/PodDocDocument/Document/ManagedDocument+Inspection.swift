@@ -16,7 +16,7 @@ extension ManagedDocument {
         if isDirectory.boolValue {
             lockFile = PackageLayout(root: url).lock
         } else {
-            guard let copy = try? WorkingCopy.forArchive(url, environment: environment) else { return nil }
+            guard let copy = try? WorkingCopy.forDocument(url, environment: environment) else { return nil }
             lockFile = copy.folder.appendingPathComponent(DocumentOpening.lockName)
         }
         return try? DocumentLock.currentHolder(of: lockFile)

@@ -2,7 +2,7 @@ import Foundation
 import PodDocFileSystem
 import PodDocStore
 
-// MARK: - Closing, reopening, conflicts
+// MARK: - Closing and reopening
 
 extension ManagedDocument {
     /// Saves what is unsaved (a never-saved document is autosaved into its working copy, so it
@@ -23,41 +23,8 @@ extension ManagedDocument {
         try await updateStoreHash()
         autosaveTask?.cancel()
         autosaveTask = nil
-        try await releaseResources(removeWorkingCopy: format.isArchive && !workingCopyIsDirty)
+        try await releaseResources(removeWorkingCopy: fileURL != nil && !workingCopyIsDirty)
         state = [.closed]
-    }
-
-    /// Resolves a conflict (the document changed on disk since it was opened).
-    ///
-    /// - Throws: ``DocumentError`` from the save or reload.
-    public func resolveConflict(_ resolution: ConflictResolution) async throws {
-        switch resolution {
-        case .keepMine:
-            try await serializedSave(.save, overwritingConflict: true)
-        case .takeTheirs:
-            guard let url = fileURL else { return }
-            try await reopen(at: url, discardingWorkingCopy: true)
-        case .saveAsCopy(let url):
-            let files = self.files, store = self.store
-            try await mainContext.save()
-            try await rootContext.perform { try $0.save() }
-            try await Self.onDisk { try files.copyPackage(store: store, to: url) }
-            try await reopen(at: url, discardingWorkingCopy: true)
-        }
-        state.remove(.inConflict)
-    }
-
-    /// Looks at the document on disk and enters the in-conflict state if someone else changed it.
-    ///
-    /// - Returns: whether the document is in conflict.
-    @discardableResult
-    public func checkForChangesOnDisk() async -> Bool {
-        do {
-            try await checkNotChangedElsewhere()
-        } catch {
-            return true
-        }
-        return state.contains(.inConflict)
     }
 
     /// Closes the store and lock without saving, then opens `url` and continues there with
@@ -81,6 +48,7 @@ extension ManagedDocument {
         lock = parts.lock
         stamp = parts.stamp
         additionalContent = parts.additionalContent
+        savedAdditionalContent = parts.additionalContent
         additionalContentChanged = false
         rootContext = ObjectContext(store: parts.store, name: "root")
         mainContext = ObjectContext(.main, parent: rootContext)
@@ -110,8 +78,8 @@ extension ManagedDocument {
         lock?.release()
     }
 
-    /// Whether the document's working copy holds saved work its archive does not have yet
-    /// (what `poddoc recover` would bring back).
+    /// Whether the document's working copy holds saved work its archive (or, after a
+    /// conflict, its package) does not have yet: what `poddoc recover` would bring back.
     public var hasWorkInWorkingCopy: Bool { workingCopyIsDirty }
 
     /// Whether the working copy holds autosaved work not yet written back to the archive.

@@ -71,6 +71,7 @@ extension ManagedDocument {
         let files = self.files
         let content = try await Self.onDisk { try files.readAdditionalContent() }
         additionalContent = content
+        savedAdditionalContent = content
         additionalContentChanged = false
         unsavedWorkerSaves = 0
         rootHasUnsavedChanges = false
@@ -107,11 +108,18 @@ extension ManagedDocument {
 
     private func saveSteps(_ kind: SaveKind, overwritingConflict: Bool) async throws {
         let workerSavesAtStart = unsavedWorkerSaves
-        // An archive's autosave goes to its working copy, never to the archive: a change of
-        // the archive elsewhere does not stand in its way (the edits stay safe on disk while
-        // the user chooses), only the save that writes the archive back.
-        let writesTheDocument = kind == .save || !format.isArchive
-        if !overwritingConflict && writesTheDocument { try await checkNotChangedElsewhere() }
+        // An autosave into a working copy (an archive's, or a package's after a conflict)
+        // never writes the document: a change of the document elsewhere does not stand in its
+        // way (the edits stay safe on disk while the user chooses), only the save that writes
+        // the document back. A package found changed moves its version into a working copy
+        // (see `keepVersionApart`), where the autosave then goes.
+        if !overwritingConflict && (kind == .save || workingCopy == nil) {
+            do {
+                try await checkNotChangedElsewhere()
+            } catch let error as DocumentError where error.code == .inConflict && kind == .autosave && workingCopy != nil {
+                // Kept apart: this autosave goes into the working copy.
+            }
+        }
         let additional = additionalContentChanged ? additionalContent : nil
         additionalContentChanged = false
         do {
@@ -129,7 +137,10 @@ extension ManagedDocument {
             try await rootContext.perform { try $0.save(storeMetadata: storeMetadata) }
             rootHasUnsavedChanges = false
             unsavedWorkerSaves -= workerSavesAtStart
-            if additional != nil { try await Self.onDisk { try files.installStagedAdditionalContent() } }
+            if let additional {
+                try await Self.onDisk { try files.installStagedAdditionalContent() }
+                savedAdditionalContent = additional
+            }
             // Metadata, derived from what was committed.
             let previous = metadata, hashing = kind == .save || options.hashesEveryAutosave
             metadata = try await Self.onDisk {
@@ -168,40 +179,32 @@ extension ManagedDocument {
         }
     }
 
-    /// Re-packs an archive document (explicit saves) or marks its working copy as holding
+    /// Writes an explicit save of a document edited in a working copy back to the document
+    /// (re-packs the archive, or swaps a new package in) or marks the working copy as holding
     /// work not yet written back (autosaves), then remembers the document's stamp on disk.
     private func finishSave(_ kind: SaveKind) async throws {
         let files = self.files, store = self.store, copy = workingCopy, fs = options.fileSystem, modified = modificationTime
-        let archive = fileURL?.standardizedFileURL.path
-        if case .archive(let archiveFormat) = format, kind == .save, let url = fileURL {
+        let archive = fileURL?.standardizedFileURL.path, format = self.format, stamped = stampedFile
+        if kind == .save, let url = fileURL, let copy {
             try await Self.onDisk {
-                // Until the archive holds this save, only the working copy does: a failed
-                // re-pack (a full disk) leaves it where `recover` finds it.
-                try copy?.markDirty(archivePath: archive, fileSystem: fs)
-                try files.pack(store: store, to: url, format: archiveFormat, modificationTime: modified)
-                try copy?.writeOrigin(.init(archivePath: archive, dirty: false, modified: Date(), archiveStamp: FileStamp.of(url)), fileSystem: fs)
+                // Until the document holds this save, only the working copy does: a failed
+                // write-back (a full disk) leaves it where `recover` finds it.
+                try copy.markDirty(archivePath: archive, fileSystem: fs)
+                switch format {
+                case .archive(let archiveFormat):
+                    try files.pack(store: store, to: url, format: archiveFormat, modificationTime: modified)
+                case .package:
+                    // Not while someone else has the package open for writing.
+                    let lock = try DocumentOpening.acquireLock(PackageLayout(root: url).lock, readOnly: false, document: url, fileSystem: fs)
+                    defer { lock?.release() }
+                    try files.copyPackage(store: store, to: url)
+                }
+                try copy.writeOrigin(.init(archivePath: archive, dirty: false, modified: Date(), archiveStamp: stamped.flatMap(FileStamp.of)), fileSystem: fs)
             }
         } else if let copy {
             try await Self.onDisk { try copy.markDirty(archivePath: archive, fileSystem: fs) }
         }
-        let stamped = stampedFile
         stamp = try await Self.onDisk { stamped.flatMap(FileStamp.of) }
-    }
-
-    /// Marks the document in conflict and refuses to save when it changed on disk.
-    func checkNotChangedElsewhere() async throws {
-        guard let expected = stamp, let file = stampedFile else { return }
-        let now = try await Self.onDisk { FileStamp.of(file) }
-        guard now != expected else { return }
-        state.insert(.inConflict)
-        throw DocumentError(.inConflict, "\(displayName) was changed on disk by someone else since it was opened. Choose: keep mine (overwrite theirs), take theirs (reload, dropping your unsaved changes), or save yours as a copy elsewhere.", path: fileURL?.path)
-    }
-
-    /// The file whose stamp tells whether the document changed elsewhere: the archive, or the
-    /// package's metadata (rewritten by every save).
-    var stampedFile: URL? {
-        if format.isArchive { return fileURL }
-        return workingCopy == nil ? files.layout.metadata : nil
     }
 
     /// The archive time stamp: `SOURCE_DATE_EPOCH` when set, else the last modification.

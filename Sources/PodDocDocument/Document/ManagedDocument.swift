@@ -74,7 +74,7 @@ public final class ManagedDocument {
     /// The previous holder, when opening took over a lock left by a process that died.
     public internal(set) var lockTakeover: LockTakeover?
     /// The package an archive (or never-saved) document is edited and autosaved in; nil for
-    /// a package document, which is edited in place.
+    /// a package document, which is edited in place until it meets a conflict.
     public var workingCopyPackage: URL? { workingCopy?.package }
 
     var options: OpenOptions
@@ -84,6 +84,8 @@ public final class ManagedDocument {
     var lock: DocumentLock?
     var stamp: FileStamp?
     var additionalContentChanged = false
+    /// The additional content as the store last committed it.
+    var savedAdditionalContent: [String: Data]
     /// Saves of worker contexts into the root since the document last saved.
     var unsavedWorkerSaves = 0
     /// The main context pushed changes into the root that are not on disk yet.
@@ -105,6 +107,7 @@ public final class ManagedDocument {
         self.lockTakeover = parts.lock?.takeover
         self.stamp = parts.stamp
         self.additionalContent = parts.additionalContent
+        self.savedAdditionalContent = parts.additionalContent
         self.undoManager = ObjectUndoManager()
         self.rootContext = ObjectContext(store: parts.store, name: "root")
         self.mainContext = ObjectContext(.main, parent: rootContext)

@@ -220,11 +220,7 @@ struct DocumentFiles: Sendable {
     /// digest the store must record to commit it.
     func stageAdditionalContent(_ files: [String: Data]) throws -> String {
         try fileSystem.writeDirectory(at: layout.stagedAdditionalContent) { folder in
-            for (path, data) in files.sorted(by: { $0.key < $1.key }) {
-                let url = folder.appendingPathComponent(path)
-                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try fileSystem.createFile(at: url) { try $0.write(data) }
-            }
+            try writeFiles(files, into: folder)
         }
         return try ContentDigest.additionalContent(layout.stagedAdditionalContent, fileSystem: fileSystem).digest
     }
@@ -245,7 +241,8 @@ struct DocumentFiles: Sendable {
                           fileSystem: fileSystem)
     }
 
-    /// Writes a copy of the package (store checkpointed into one file) at `target`.
+    /// Writes a copy of the package (store checkpointed into one file) at `target`, replacing
+    /// what is there in one swap.
     func copyPackage(store: PersistentStore, to target: URL) throws {
         try store.checkpoint()
         let source = layout
@@ -254,12 +251,31 @@ struct DocumentFiles: Sendable {
             try fileSystem.createDirectory(at: copy.storeContent)
             try fileSystem.copyFile(at: source.store, to: copy.store)
             try fileSystem.createDirectory(at: copy.additionalContent)
-            for (path, data) in try readAdditionalContent() {
-                let url = copy.additionalContent.appendingPathComponent(path)
-                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try fileSystem.createFile(at: url) { try $0.write(data) }
-            }
+            try writeFiles(try readAdditionalContent(), into: copy.additionalContent)
             try fileSystem.copyFile(at: source.metadata, to: copy.metadata)
+        }
+    }
+
+    /// Writes this package (which must not exist) holding a document's version but its
+    /// store: the metadata and the additional content its store committed, with an empty
+    /// `StoreContent/` for the store.
+    func writeVersion(metadata: DocumentMetadata, additionalContent: [String: Data]) throws {
+        let data = try metadata.encoded()
+        try fileSystem.writeDirectory(at: layout.root, replacingExisting: false) { folder in
+            let package = PackageLayout(root: folder)
+            try fileSystem.createDirectory(at: package.storeContent)
+            try fileSystem.createDirectory(at: package.additionalContent)
+            try writeFiles(additionalContent, into: package.additionalContent)
+            try fileSystem.createFile(at: package.metadata) { try $0.write(data) }
+        }
+    }
+
+    /// Creates `files` (by relative path) in `folder`, which exists.
+    private func writeFiles(_ files: [String: Data], into folder: URL) throws {
+        for (path, data) in files.sorted(by: { $0.key < $1.key }) {
+            let url = folder.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try fileSystem.createFile(at: url) { try $0.write(data) }
         }
     }
 }

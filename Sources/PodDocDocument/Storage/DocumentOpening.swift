@@ -54,6 +54,9 @@ enum DocumentOpening {
             throw DocumentError(.notADocument, "\(url.path) does not exist. Check the path, or create it with `poddoc new`.", path: url.path)
         }
         if isDirectory.boolValue {
+            if !options.readOnly, let waiting = WorkingCopy.waiting(for: url, environment: options.environment) {
+                if let parts = try openKeptVersion(waiting, of: url, model: model, options: options) { return parts }
+            }
             return try openPackage(PackageLayout(root: url), model: model, options: options,
                                    lockFile: PackageLayout(root: url).lock, workingCopy: nil, fileURL: url, format: .package,
                                    untrusted: (options.untrustedStore ?? false) ? .unchecked : nil)
@@ -124,6 +127,49 @@ enum DocumentOpening {
                            lock: lock, stamp: stamp, format: format, fileURL: fileURL, readOnly: readOnly)
     }
 
+    /// Opens the user's version of a package kept in a working copy when the package changed
+    /// behind an open document (see ``ManagedDocument``'s conflicts), as the options say:
+    /// asks (an error naming the choices), recovers it (in conflict unless the package holds
+    /// exactly its last save), or discards it and returns nil (the package opens as it is).
+    private static func openKeptVersion(_ copy: WorkingCopy, of url: URL, model: ModelProvider, options: ManagedDocument.OpenOptions) throws -> OpenedParts? {
+        let fs = options.fileSystem
+        let lock = try acquireLock(copy.folder.appendingPathComponent(lockName), readOnly: false, document: url, fileSystem: fs)
+        let origin = copy.readOrigin()
+        switch options.recovery {
+        case .ask:
+            lock?.release()
+            let when = origin.map { " from \($0.modified.formatted(.iso8601))" } ?? ""
+            throw DocumentError(.recoveryAvailable, "\(url.path) changed on disk while it was open, and your version\(when) waits in \(copy.package.path). Recover it (`poddoc recover \(url.path)`, then --keep-mine, --discard or --as NEW), or open with --discard to drop it.", path: url.path)
+        case .discard:
+            defer { lock?.release() }
+            do {
+                try copy.remove(fileSystem: fs)
+            } catch {
+                throw DocumentError.wrap(error, .fileSystem, while: "discard the version of \(url.path) kept in \(copy.folder.path)", path: url.path)
+            }
+            return nil
+        case .recover:
+            break
+        }
+        do {
+            let parts = try openPackage(PackageLayout(root: copy.package), model: model, options: options, lockFile: copy.folder.appendingPathComponent(lockName),
+                                        workingCopy: copy, fileURL: url, format: .package, untrusted: .unchecked, heldLock: lock)
+            // Stamped as the package was when the work was kept apart: unless the package holds
+            // exactly this version's last save, the first save back is a conflict.
+            let metadata = PackageLayout(root: url).metadata
+            if let taken = origin?.archiveStamp, FileStamp.of(metadata) != taken,
+               (try? Data(contentsOf: metadata)) != (try? Data(contentsOf: parts.files.layout.metadata)) {
+                parts.stamp = taken
+            } else {
+                parts.stamp = FileStamp.of(metadata)
+            }
+            return parts
+        } catch {
+            lock?.release()
+            throw error
+        }
+    }
+
     /// Takes the document's exclusive lock. A read-only open takes none: it writes nothing,
     /// and must work while another process edits the document.
     static func acquireLock(_ lockFile: URL, readOnly: Bool, document: URL, fileSystem: FileSystem) throws -> DocumentLock? {
@@ -152,7 +198,7 @@ enum DocumentOpening {
     /// recovered or discarded as the options say.
     static func openArchive(_ url: URL, format: ArchiveFormat, model: ModelProvider, options: ManagedDocument.OpenOptions) throws -> OpenedParts {
         let fs = options.fileSystem
-        let copy = try WorkingCopy.forArchive(url, environment: options.environment)
+        let copy = try WorkingCopy.forDocument(url, environment: options.environment)
         try copy.prepareFolder(fileSystem: fs)
         let lock = try acquireLock(copy.folder.appendingPathComponent(lockName), readOnly: false, document: url, fileSystem: fs)
         var recovering = false
@@ -238,7 +284,7 @@ enum DocumentOpening {
             return try openPackage(PackageLayout(root: url), model: provider, options: options, lockFile: PackageLayout(root: url).lock,
                                    workingCopy: nil, fileURL: url, format: .package, untrusted: nil)
         case (let url?, .archive(let archiveFormat)):
-            let copy = try WorkingCopy.forArchive(url, environment: options.environment)
+            let copy = try WorkingCopy.forDocument(url, environment: options.environment)
             try copy.prepareFolder(fileSystem: fs)
             let lock = try acquireLock(copy.folder.appendingPathComponent(lockName), readOnly: false, document: url, fileSystem: fs)
             try wrapFiles("create \(url.path)", url) {

@@ -3,19 +3,23 @@ import Foundation
 import PodDocFileSystem
 
 /// A per-user working copy of a document, under `$XDG_STATE_HOME/poddoc/`: where archive
-/// documents and never-saved documents are edited and autosaved ("autosave elsewhere").
+/// documents and never-saved documents are edited and autosaved ("autosave elsewhere"), and
+/// where a package document keeps the user's version once the package changed on disk behind
+/// it (until the user chooses: keep mine, take theirs, or save mine as a copy).
 struct WorkingCopy: Sendable {
     /// What the working copy is a copy of, kept in `origin.json` beside it.
     struct Origin: Codable, Sendable {
-        /// The archive it was unpacked from; nil for a never-saved document.
+        /// The document it belongs to: the archive it was unpacked from, or the package whose
+        /// version it keeps; nil for a never-saved document.
         var archivePath: String?
         /// Saved or autosaved since it was last written back to the archive.
         var dirty: Bool
         /// When the working copy was last saved.
         var modified: Date
-        /// The archive as it was when the working copy was unpacked or last written back to
-        /// it: a recovered working copy whose archive has changed since (another writer, on
-        /// another machine or under another user's state folder) opens in conflict.
+        /// The archive (for a package: its `DocumentMetadata.json`) as it was when the working
+        /// copy was unpacked or last written back to it: a recovered working copy whose
+        /// document has changed since (another writer, on another machine or under another
+        /// user's state folder) opens in conflict.
         var archiveStamp: FileStamp?
     }
 
@@ -25,12 +29,25 @@ struct WorkingCopy: Sendable {
     var package: URL { folder.appendingPathComponent("Document.poddoc", isDirectory: true) }
     private var originFile: URL { folder.appendingPathComponent("origin.json") }
 
-    /// The working copy for an archive, named after its absolute path.
-    static func forArchive(_ archive: URL, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> WorkingCopy {
-        let path = archive.standardizedFileURL.resolvingSymlinksInPath().path
+    /// The working copy for a document (an archive, or a package in conflict), named after
+    /// its absolute path.
+    static func forDocument(_ document: URL, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> WorkingCopy {
+        WorkingCopy(folder: try root(environment).appendingPathComponent(relativePath(of: document), isDirectory: true))
+    }
+
+    /// The working copy of `document` when one holds work waiting to be written back (a
+    /// package's kept version after a conflict); creates nothing, not even the state folder.
+    static func waiting(for document: URL, environment: [String: String]) -> WorkingCopy? {
+        guard let root = try? StateDirectory.url(environment: environment) else { return nil }
+        let copy = WorkingCopy(folder: root.appendingPathComponent(relativePath(of: document), isDirectory: true))
+        return copy.exists && copy.readOrigin()?.dirty == true ? copy : nil
+    }
+
+    private static func relativePath(of document: URL) -> String {
+        let path = document.standardizedFileURL.resolvingSymlinksInPath().path
         let key = SHA256.hash(data: Data(path.utf8)).prefix(12).map { String(format: "%02x", $0) }.joined()
-        let name = archive.lastPathComponent.filter { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" }
-        return WorkingCopy(folder: try root(environment).appendingPathComponent("working/\(name)-\(key)", isDirectory: true))
+        let name = document.lastPathComponent.filter { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" }
+        return "working/\(name)-\(key)"
     }
 
     /// A fresh working copy for a never-saved document.

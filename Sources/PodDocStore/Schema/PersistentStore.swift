@@ -49,15 +49,19 @@ public final class PersistentStore: Sendable {
     /// `application_id` of every poddoc store: "PdDc".
     public static let applicationID: Int32 = 0x5064_4463
 
-    /// The file, or nil for an in-memory store.
-    public let url: URL?
+    /// The file, or nil for an in-memory store (after ``continueOnCopy(at:)``, the copy).
+    public var url: URL? { connection.withLock { $0.url } }
     /// The model the store holds.
     public let model: ObjectModel
     /// How the store was opened.
     public let options: Options
     /// A unique identifier of this store, made when it was created; used in object URIs.
     public let identifier: String
-    let database: DatabaseQueue
+    /// The connection and its file. Only ``continueOnCopy(at:)`` replaces them, with an exact
+    /// copy, so every reader sees the same objects before and after.
+    private let connection: Mutex<(database: DatabaseQueue, url: URL?)>
+    /// The connection every read and write goes through.
+    var database: DatabaseQueue { connection.withLock { $0.database } }
     /// Bumped twice whenever a root save makes temporary IDs permanent: to an odd number
     /// before it fills in the permanent keys, to an even one after. Contexts compare it to
     /// know when to rename their objects, and a read that saw the same even number before
@@ -76,24 +80,53 @@ public final class PersistentStore: Sendable {
     /// - Throws: ``StoreError``: `.notAStore`, `.newerSchema`, `.migrationFailed`,
     ///   `.schemaMismatch`, `.corrupt` or `.sqlite`.
     public init(url: URL?, model: ObjectModel, options: Options = Options()) throws {
-        self.url = url
         self.model = model
         self.options = options
         if let url, !options.readOnly, FileManager.default.fileExists(atPath: url.path), !ReadAccess.canWrite(url) {
             throw StoreError(.readOnly, "\(url.path) cannot be written (a read-only disk or file); open it read-only to read it, or save a copy elsewhere.")
         }
-        var config = Configuration()
         let readAccess = url.flatMap { options.readOnly ? ReadAccess.choose(for: $0) : nil }
-        config.readonly = options.readOnly && readAccess != .writableFile
+        let config = Self.configuration(options, readOnlyConnection: options.readOnly && readAccess != .writableFile,
+                                        usesWAL: url != nil && !options.readOnly)
+        let database: DatabaseQueue
+        do {
+            if let url {
+                database = try DatabaseQueue(path: readAccess?.sqlitePath(for: url) ?? url.path, configuration: config)
+            } else {
+                database = try DatabaseQueue(configuration: config)
+            }
+        } catch {
+            throw PersistentStore.openError(error, url: url)
+        }
+        connection = Mutex((database, url))
+        // SQLite falls back to reading a file it cannot open for writing; a writable open
+        // must say so now, not at the first save.
+        if let url, !options.readOnly,
+           database.inDatabase({ db in db.sqliteConnection.map { sqlite3_db_readonly($0, "main") == 1 } ?? false }) {
+            try? database.close()
+            throw StoreError(.readOnly, "\(url.path) cannot be written (a read-only disk or file); open it read-only to read it, or save a copy elsewhere.")
+        }
+        do {
+            try Self.setSynchronous(options.synchronous, on: database)
+            if options.untrusted && !options.integrityChecked { try Self.runQuickCheck(database, url: url) }
+            identifier = try SchemaManager(model: model, readOnly: options.readOnly).prepare(database, url: url)
+        } catch {
+            throw PersistentStore.openError(error, url: url)
+        }
+    }
+
+    /// How every connection of a store is set up.
+    ///
+    /// WAL is set here rather than with GRDB's `journalMode = .wal`, whose set-up creates and
+    /// drops a table on every open without a WAL file (bumping the schema cookie and the change
+    /// counter): opening a document and closing it unchanged writes nothing.
+    static func configuration(_ options: Options, readOnlyConnection: Bool, usesWAL: Bool) -> Configuration {
+        var config = Configuration()
+        config.readonly = readOnlyConnection
         config.foreignKeysEnabled = true
         config.busyMode = .timeout(options.busyTimeout)
         config.label = "poddoc.store"
-        // WAL is set here rather than with GRDB's `journalMode = .wal`, whose set-up creates and
-        // drops a table on every open without a WAL file (bumping the schema cookie and the
-        // change counter): opening a document and closing it unchanged writes nothing.
-        let usesWAL = url != nil && !options.readOnly
         let untrusted = options.untrusted
-        let synchronous = options.synchronous
         let trace = options.traceSQL
         config.prepareDatabase { db in
             if let trace { db.trace { trace($0.expandedDescription) } }
@@ -113,32 +146,54 @@ public final class PersistentStore: Sendable {
             // until it commits, instead of spilling pages to the WAL half-way.
             try db.execute(sql: "PRAGMA cache_size = -65536")
         }
+        return config
+    }
+
+    /// Sets `synchronous` after GRDB's own set-up, which puts WAL connections at NORMAL.
+    static func setSynchronous(_ level: Options.Synchronous, on database: DatabaseQueue) throws {
+        try database.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA synchronous = \(level.rawValue)")
+        }
+    }
+
+    /// Copies the store, page for page (SQLite's backup API, reading through this connection,
+    /// so commits still in the `-wal` come along), to `url`, which must not exist, and goes on
+    /// there: every later read and write uses the copy, and the old file is closed without
+    /// another write. Object IDs, and the contexts attached to the store, stay valid.
+    ///
+    /// A document uses it when its file was replaced or changed behind it: its own version
+    /// moves somewhere private before anything more is written.
+    ///
+    /// Call it from the root context's queue (``ObjectContext/perform(_:)``), so no save runs
+    /// meanwhile.
+    ///
+    /// - Throws: ``StoreError``: `.readOnly` for a store opened read-only or in memory,
+    ///   `.sqlite` when the copy cannot be made (the store then goes on where it was).
+    public func continueOnCopy(at url: URL) throws {
+        guard !options.readOnly, let oldURL = self.url else {
+            throw StoreError(.readOnly, "Only a store opened for writing, on disk, can move to a copy.")
+        }
+        guard !FileManager.default.fileExists(atPath: url.path) else {
+            throw StoreError(.sqlite, "Could not copy the store to \(url.path): something with that name already exists.")
+        }
+        let old = database
+        let copy: DatabaseQueue
         do {
-            if let url {
-                database = try DatabaseQueue(path: readAccess?.sqlitePath(for: url) ?? url.path, configuration: config)
-            } else {
-                database = try DatabaseQueue(configuration: config)
+            copy = try DatabaseQueue(path: url.path, configuration: Self.configuration(options, readOnlyConnection: false, usesWAL: true))
+            do {
+                try old.backup(to: copy)
+                try Self.setSynchronous(options.synchronous, on: copy)
+                try copy.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+            } catch {
+                try? copy.close()
+                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+                throw error
             }
         } catch {
-            throw PersistentStore.openError(error, url: url)
+            throw StoreError.sqlite(error, while: "copying the store from \(oldURL.path) to \(url.path)")
         }
-        // SQLite falls back to reading a file it cannot open for writing; a writable open
-        // must say so now, not at the first save.
-        if let url, !options.readOnly,
-           database.inDatabase({ db in db.sqliteConnection.map { sqlite3_db_readonly($0, "main") == 1 } ?? false }) {
-            try? database.close()
-            throw StoreError(.readOnly, "\(url.path) cannot be written (a read-only disk or file); open it read-only to read it, or save a copy elsewhere.")
-        }
-        do {
-            // After GRDB's own set-up, which puts WAL connections at NORMAL.
-            try database.writeWithoutTransaction { db in
-                try db.execute(sql: "PRAGMA synchronous = \(synchronous.rawValue)")
-            }
-            if options.untrusted && !options.integrityChecked { try Self.runQuickCheck(database, url: url) }
-            identifier = try SchemaManager(model: model, readOnly: options.readOnly).prepare(database, url: url)
-        } catch {
-            throw PersistentStore.openError(error, url: url)
-        }
+        connection.withLock { $0 = (copy, url) }
+        try? old.close()
     }
 
     /// The permanent ID for `id`, if the root context has saved it.
