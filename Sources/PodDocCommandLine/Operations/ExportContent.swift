@@ -64,10 +64,15 @@ struct ExportContent: DocumentOperation {
         case (.opml, .outline), (.markdown, .outline), (.text, .outline), (.json, .outline):
             let formats: [Format: OutlineFormat] = [.opml: .opml, .markdown: .markdown, .text: .plainText, .json: .json]
             let outlineFormat = formats[format]!
-            let tree = try session.outline().exportOutline()
-            Self.warnIfAbsurd(tree, outlineFormat, output: session.output)
+            // As saved, the outline streams from the store one item at a time; unsaved changes
+            // (a shell's) need the tree in memory.
+            let outline: any OutlineWalk & Sendable = document.hasUnsavedChanges ? try session.outline().exportOutline() : try session.outline().savedOutline()
+            let messages = session.output
             let bytes = try await Progress.watching("export") {
-                try await Task.detached { try Self.write(tree, as: outlineFormat, to: url, replacing: replacing) }.value
+                try await Task.detached {
+                    try Self.warnIfAbsurd(outline, outlineFormat, output: messages)
+                    return try Self.write(outline, as: outlineFormat, to: url, replacing: replacing)
+                }.value
             }
             shape = Shape(output: output, format: format.rawValue, files: 1, specs: nil, bytes: bytes)
         default:
@@ -83,11 +88,11 @@ struct ExportContent: DocumentOperation {
     /// time, whatever the file's size.
     ///
     /// - Returns: The bytes written.
-    private static func write(_ tree: OutlineTree, as format: OutlineFormat, to url: URL, replacing: Bool) throws -> Int {
+    private static func write(_ outline: some OutlineWalk, as format: OutlineFormat, to url: URL, replacing: Bool) throws -> Int {
         var written = 0
         try FileSystem().write(to: url, replacingExisting: replacing) { sink in
             var failure: (any Error)?
-            try tree.write(format: format) { chunk in
+            try outline.write(format: format) { chunk in
                 guard failure == nil else { return }
                 do {
                     try chunk.withUnsafeBytes { try sink.write($0) }
@@ -103,12 +108,12 @@ struct ExportContent: DocumentOperation {
 
     /// Says so before writing a file that is almost all indentation (Markdown or indented
     /// text of a very deep outline grows with the square of its depth).
-    private static func warnIfAbsurd(_ tree: OutlineTree, _ format: OutlineFormat, output: Output) {
+    private static func warnIfAbsurd(_ outline: some OutlineWalk, _ format: OutlineFormat, output: Output) throws {
         guard format == .markdown || format == .plainText else { return }
-        let size = tree.estimatedSize(format: format)
+        let size = try outline.estimatedSize(format: format)
         guard size.bytes >= 256 << 20, size.indentation * 10 >= size.bytes * 9 else { return }
-        let compact = tree.estimatedSize(format: .json).bytes
-        output.message("poddoc: warning: this outline is \(tree.maxDepth) levels deep, and \(format == .markdown ? "Markdown" : "indented text") indents every level, so the file will be about \(ByteCountFormatter.string(fromByteCount: Int64(size.bytes), countStyle: .file)), almost all of it indentation; as JSON or OPML it takes about \(ByteCountFormatter.string(fromByteCount: Int64(compact), countStyle: .file)). Writing it anyway (Ctrl-C stops).")
+        let compact = try outline.estimatedSize(format: .json).bytes
+        output.message("poddoc: warning: this outline is \(size.maxDepth) levels deep, and \(format == .markdown ? "Markdown" : "indented text") indents every level, so the file will be about \(ByteCountFormatter.string(fromByteCount: Int64(size.bytes), countStyle: .file)), almost all of it indentation; as JSON or OPML it takes about \(ByteCountFormatter.string(fromByteCount: Int64(compact), countStyle: .file)). Writing it anyway (Ctrl-C stops).")
     }
 
     private static func size(of url: URL) -> Int? {

@@ -81,6 +81,9 @@ final class OutlineImportExportTests: OutlineStoreTestCase {
         XCTAssertGreaterThan(expected.count, 100)
         XCTAssertGreaterThan(expected.maxDepth, 5)
         XCTAssertEqual(try doc.outline.exportOutline(from: doc.outline.itemID(at: .indexes([position + 1]))), expected)
+        try doc.save()
+        try assertStreamedExportsMatchTheTree(doc, from: doc.outline.itemID(at: .indexes([position + 1])), "a subtree")
+        try assertStreamedExportsMatchTheTree(doc, "the whole outline")
     }
 
     func testExportToOPMLOfTextXMLCannotCarryIsRefused() throws {
@@ -88,6 +91,8 @@ final class OutlineImportExportTests: OutlineStoreTestCase {
         try doc.outline.add(OutlineItem(title: "bell \u{7}"), under: doc.outline.rootID)
         let error = assertOutlineError(.exportFailed) { _ = try doc.outline.exportOutline(as: .opml) }
         XCTAssertEqual((error?.cause as? OutlineFormatError)?.code, .unrepresentable)
+        try doc.save()
+        try assertStreamedExportsMatchTheTree(doc, "a title XML cannot hold")
         XCTAssertNoThrow(try doc.outline.exportOutline(as: .json))
     }
 }

@@ -22,6 +22,7 @@ final class OutlinePropertyTests: OutlineStoreTestCase {
                 try doc.assertOrderInvariant("sequence \(sequence), step \(step): \(what)")
                 XCTAssertTrue(try doc.outline.exportOutline().hasSameItems(as: run.model.tree),
                               "sequence \(sequence), step \(step): \(what)")
+                if what == "save", sequence % 5 == 0 { try assertStreamedExportsMatchTheTree(doc, "sequence \(sequence), step \(step)") }
                 if testRun?.failureCount ?? 0 > 0 { return }
             }
             while doc.undo.canUndo { doc.undo.undo() }

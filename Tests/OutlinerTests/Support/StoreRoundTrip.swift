@@ -26,6 +26,28 @@ extension OutlineStoreTestCase {
         let reopened = try TestDocument(url: second.url)
         XCTAssertEqual(try reopened.outline.exportOutline(), tree, "\(name): import → export → import", file: file, line: line)
         try reopened.assertOrderInvariant(name, file: file, line: line)
+        try assertStreamedExportsMatchTheTree(reopened, name, file: file, line: line)
+    }
+
+    /// What a saved document writes streaming from its store (``OutlineStore/savedOutline(from:)``,
+    /// one item at a time) is byte for byte what its tree in memory writes, in every format;
+    /// a format that cannot hold the outline refuses both ways.
+    func assertStreamedExportsMatchTheTree(_ doc: TestDocument, from id: ObjectID? = nil, _ name: String,
+                                           file: StaticString = #filePath, line: UInt = #line) throws {
+        let tree = try doc.outline.exportOutline(from: id)
+        let streamed = try doc.outline.savedOutline(from: id)
+        for format in OutlineFormat.allCases {
+            var bytes: [UInt8] = []
+            let written = Result { try streamed.write(format: format) { bytes += $0 } }
+            switch Result(catching: { () throws(OutlineFormatError) -> Data in try tree.data(format: format) }) {
+            case .success(let data):
+                XCTAssertNoThrow(try written.get(), "\(name), \(format)", file: file, line: line)
+                XCTAssertEqual(Data(bytes), data, "\(name), \(format): streamed from the store", file: file, line: line)
+            case .failure(let error):
+                XCTAssertEqual((try? written.get()) == nil, true, "\(name), \(format): refused from the tree (\(error)), so from the store", file: file, line: line)
+            }
+            XCTAssertEqual(try streamed.estimatedSize(format: format), try tree.estimatedSize(format: format), "\(name), \(format)", file: file, line: line)
+        }
     }
 
     /// Tries to import OPML `data` that is not well-formed into a document holding an

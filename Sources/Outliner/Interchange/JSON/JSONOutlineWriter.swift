@@ -2,7 +2,7 @@ import Foundation
 
 // MARK: - JSONOutlineWriter
 
-/// Writes an ``OutlineTree`` in the outline JSON shape (see ``JSONOutlineKeys``) with a single
+/// Writes an outline (any ``OutlineWalk``) in the outline JSON shape (see ``JSONOutlineKeys``) with a single
 /// iterative pass: JSONEncoder would recurse once per level.
 ///
 /// The output is deterministic: compact (no spaces), keys in the documented order, every key
@@ -10,7 +10,7 @@ import Foundation
 /// only `"`, `\` and control characters escaped, and a final line feed.
 enum JSONOutlineWriter {
     /// The JSON text for `tree`.
-    static func write(_ tree: OutlineTree, chunks: OutputChunks? = nil) -> Data {
+    static func write(_ tree: some OutlineWalk, chunks: OutputChunks? = nil) throws -> Data {
         var output: [UInt8] = []
         output.append(contentsOf: "{\"\(JSONOutlineKeys.opmlVersion)\":".utf8)
         appendOptionalString(tree.opmlVersion, to: &output)
@@ -19,21 +19,24 @@ enum JSONOutlineWriter {
         output.append(contentsOf: ",\"\(JSONOutlineKeys.bodyAttributes)\":".utf8)
         appendPairs(tree.bodyAttributes, to: &output)
         output.append(contentsOf: ",\"\(JSONOutlineKeys.children)\":[".utf8)
-        tree.traverse { step in
+        // An item after a sibling (the step before was leaving one) follows a comma.
+        var afterSibling = false
+        try tree.forEachStep { step in
             chunks?.takeIfLarge(&output)
             switch step {
-            case let .enter(id, _):
-                let node = tree.nodes[id.index]
-                if tree.nodes[node.parent ?? 0].children.first != id.index { output.append(ASCII.comma) }
+            case let .enter(item, _, _):
+                if afterSibling { output.append(ASCII.comma) }
                 output.append(contentsOf: "{\"\(JSONOutlineKeys.title)\":".utf8)
-                appendString(node.item.title, to: &output)
+                appendString(item.title, to: &output)
                 output.append(contentsOf: ",\"\(JSONOutlineKeys.note)\":".utf8)
-                appendOptionalString(node.item.note, to: &output)
+                appendOptionalString(item.note, to: &output)
                 output.append(contentsOf: ",\"\(JSONOutlineKeys.attributes)\":".utf8)
-                appendPairs(node.item.attributes, to: &output)
+                appendPairs(item.attributes, to: &output)
                 output.append(contentsOf: ",\"\(JSONOutlineKeys.children)\":[".utf8)
+                afterSibling = false
             case .exit:
                 output.append(contentsOf: "]}".utf8)
+                afterSibling = true
             }
         }
         output.append(contentsOf: "]}\n".utf8)

@@ -24,6 +24,6 @@ extension OutlineTree {
     /// The outline in the JSON shape ``init(json:)`` reads: compact UTF-8, keys in the order
     /// shown there, every key present, ending with a line feed. Nothing is lost.
     public func jsonData() -> Data {
-        JSONOutlineWriter.write(self)
+        writingInfallibly { try JSONOutlineWriter.write(self) }
     }
 }

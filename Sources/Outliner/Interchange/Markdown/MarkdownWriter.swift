@@ -1,6 +1,6 @@
 // MARK: - MarkdownWriter
 
-/// Writes an ``OutlineTree`` as a Markdown nested list.
+/// Writes an outline (any ``OutlineWalk``) as a Markdown nested list.
 ///
 /// Layout: the head field `title`, if any, as `# Title` and a blank line; then one `- Title`
 /// line per item, indented two spaces per level (CommonMark nests a `- ` item's children at two
@@ -11,21 +11,21 @@
 /// Attributes, the other head fields and the OPML version are not written.
 enum MarkdownWriter {
     /// The Markdown text for `tree`.
-    static func write(_ tree: OutlineTree, chunks: OutputChunks? = nil) -> String {
+    static func write(_ tree: some OutlineWalk, chunks: OutputChunks? = nil) throws -> String {
         var output: [UInt8] = []
         if let title = tree.head.value(named: "title") {
             output.append(ASCII.hash)
             appendText(LineEscaping.escape(title), to: &output)
             output.append(contentsOf: [ASCII.lineFeed, ASCII.lineFeed])
         }
-        for visit in tree.depthFirst() {
+        try tree.forEachItem { item, depth in
             chunks?.takeIfLarge(&output)
-            let indentation = 2 * (visit.depth - 1)
+            let indentation = 2 * (depth - 1)
             output.appendRepeated(ASCII.space, count: indentation)
             output.append(ASCII.hyphen)
-            appendText(LineEscaping.escape(visit.item.title), to: &output)
+            appendText(LineEscaping.escape(item.title), to: &output)
             output.append(ASCII.lineFeed)
-            if let note = visit.item.note {
+            if let note = item.note {
                 output.appendRepeated(ASCII.space, count: indentation + 2)
                 output.append(contentsOf: escapedNoteLine(note))
                 output.append(ASCII.lineFeed)

@@ -20,6 +20,6 @@ extension OutlineTree {
     /// each note on one line under its item, and the head `title` as a `# Heading`.
     /// Attributes, other head fields and the OPML version are not written.
     public func markdown() -> String {
-        MarkdownWriter.write(self)
+        writingInfallibly { try MarkdownWriter.write(self) }
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 // MARK: - OPMLWriter
 
-/// Writes an ``OutlineTree`` as deterministic UTF-8 OPML.
+/// Writes an outline (any ``OutlineWalk``) as deterministic UTF-8 OPML.
 ///
 /// Layout: an XML declaration, `<opml version="…">` with the tree's version (or 2.0), the head
 /// fields in order, `<body>` with its attributes, then one `<outline>` per line, indented with
@@ -17,8 +17,9 @@ enum OPMLWriter {
     ///
     /// - throws: ``OutlineFormatError/Code/unrepresentable`` when the tree holds something OPML
     ///   cannot: a character XML forbids, a name that is not an XML name, an attribute named
-    ///   `text` or `_note`, or the same attribute twice on one item.
-    static func write(_ tree: OutlineTree, chunks: OutputChunks? = nil) throws(OutlineFormatError) -> Data {
+    ///   `text` or `_note`, or the same attribute twice on one item; the walk's own failure
+    ///   to read.
+    static func write(_ tree: some OutlineWalk, chunks: OutputChunks? = nil) throws -> Data {
         var output: [UInt8] = []
         output.append(contentsOf: "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<opml version=\"".utf8)
         try append(tree.opmlVersion ?? OPMLNames.defaultVersion, as: .attributeValue, to: &output, what: "the OPML version")
@@ -26,13 +27,16 @@ enum OPMLWriter {
         try writeHead(tree.head, to: &output)
         output.append(contentsOf: "\t<body".utf8)
         try writeAttributes(tree.bodyAttributes, reserved: [], of: "<body>", to: &output)
-        if tree.isEmpty {
-            output.append(contentsOf: "/>\n".utf8)
-        } else {
-            output.append(contentsOf: ">\n".utf8)
-            try writeItems(of: tree, to: &output, chunks: chunks)
-            output.append(contentsOf: "\t</body>\n".utf8)
+        var isEmpty = true
+        try tree.forEachStep { step in
+            if isEmpty {
+                output.append(contentsOf: ">\n".utf8)
+                isEmpty = false
+            }
+            chunks?.takeIfLarge(&output)
+            try writeStep(step, to: &output)
         }
+        output.append(contentsOf: (isEmpty ? "/>\n" : "\t</body>\n").utf8)
         output.append(contentsOf: "</opml>\n".utf8)
         if let chunks { chunks.finish(&output) }
         return Data(output)
@@ -63,19 +67,15 @@ enum OPMLWriter {
 
     // MARK: - Items
 
-    private static func writeItems(of tree: OutlineTree, to output: inout [UInt8], chunks: OutputChunks?) throws(OutlineFormatError) {
-        try tree.traverse { (step) throws(OutlineFormatError) in
-            chunks?.takeIfLarge(&output)
-            switch step {
-            case let .enter(id, depth):
-                let hasChildren = !tree.nodes[id.index].children.isEmpty
-                indent(depth, into: &output)
-                try writeOutlineTag(tree[id], selfClosing: !hasChildren, to: &output)
-            case let .exit(id, depth):
-                guard !tree.nodes[id.index].children.isEmpty else { return }
-                indent(depth, into: &output)
-                output.append(contentsOf: "</outline>\n".utf8)
-            }
+    private static func writeStep(_ step: OutlineStep, to output: inout [UInt8]) throws(OutlineFormatError) {
+        switch step {
+        case let .enter(item, depth, hasChildren):
+            indent(depth, into: &output)
+            try writeOutlineTag(item, selfClosing: !hasChildren, to: &output)
+        case let .exit(depth, hadChildren):
+            guard hadChildren else { return }
+            indent(depth, into: &output)
+            output.append(contentsOf: "</outline>\n".utf8)
         }
     }
 

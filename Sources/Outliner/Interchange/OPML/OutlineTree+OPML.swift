@@ -26,6 +26,6 @@ extension OutlineTree {
     /// - throws: ``OutlineFormatError/Code/unrepresentable`` if the outline holds a character
     ///   or name that XML cannot, or an attribute OPML reserves.
     public func opmlData() throws(OutlineFormatError) -> Data {
-        try OPMLWriter.write(self)
+        try writing { try OPMLWriter.write(self) }
     }
 }

@@ -18,6 +18,6 @@ extension OutlineTree {
     /// The outline as indented plain text: one title per line, one tab per level. Notes,
     /// attributes and head fields are not written.
     public func indentedText() -> String {
-        PlainTextWriter.write(self)
+        writingInfallibly { try PlainTextWriter.write(self) }
     }
 }
