@@ -1,4 +1,5 @@
 import Foundation
+import PodDocStore
 import GRDBSQLite
 import PodSpecs
 
@@ -36,7 +37,9 @@ enum RawSpecUpserts {
         let quoted = columns.map { "\"\($0)\"" }
         var schema = "CREATE TABLE \"PodSpec\" (\"id\" INTEGER PRIMARY KEY, \"_version\" INTEGER NOT NULL DEFAULT 1, "
         schema += quoted.joined(separator: ", ") + "); "
-        schema += "CREATE UNIQUE INDEX \"PodSpec_key\" ON \"PodSpec\"(\"key\"); CREATE INDEX \"PodSpec_name\" ON \"PodSpec\"(\"name\")"
+        schema += "CREATE UNIQUE INDEX \"PodSpec_key\" ON \"PodSpec\"(\"key\"); CREATE INDEX \"PodSpec_name\" ON \"PodSpec\"(\"name\"); "
+        schema += "CREATE INDEX \"PodSpec_name_folded\" ON \"PodSpec\"(poddoc_fold(\"name\"))"
+        try TextFolding.register(onConnection: db)
         if fullText {
             schema += "; CREATE VIRTUAL TABLE \"PodSpec_fts\" USING fts5(summary, description, tokenize = 'unicode61 remove_diacritics 2')"
         }

@@ -76,9 +76,35 @@ enum SpecsImportBenchmark {
         let folder = try scratchFolder("specs-index")
         defer { try? FileManager.default.removeItem(at: folder) }
         let run = try await importOverLoopback(catalog, folder: folder)
+        try await timePrefixListings(in: folder)
         print("whole index: \(catalog.specCount) specs in \(String(format: "%.2f", run.importSeconds)) s (close \(String(format: "%.2f", run.closeSeconds)) s); peak memory (VmHWM) \(peakMemory()); longest main-actor stall \(format(run.stall)), main thread busy at most \(format(run.mainBusy))")
         return [Measurement(name: "whole index over loopback HTTP into a pods document, pages of \(pageSize) (VmHWM \(peakMemory()), stall \(format(run.stall)), main busy \(format(run.mainBusy)), close \(String(format: "%.2f", run.closeSeconds)) s)",
                             seconds: run.importSeconds, count: catalog.specCount, floorName: nil, floorSeconds: nil)]
+    }
+
+    /// Case-insensitive prefix listings of the imported document (as `pods ls DOC PREFIX` and
+    /// `pods count` ask them), best of five each.
+    @MainActor
+    static func timePrefixListings(in folder: URL) async throws {
+        guard let url = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil).first(where: { $0.pathExtension == "poddoc" }) else { return }
+        var options = ManagedDocument.OpenOptions()
+        options.readOnly = true
+        let document = try await ManagedDocument.open(url, options: options)
+        let root = document.rootContext
+        for prefix in ["af", "AFNet", "se", "über", "z"] {
+            let (count, listed, seconds) = try await root.perform { context in
+                var best = Double.infinity, count = 0, listed = 0
+                for _ in 0..<5 {
+                    let start = ContinuousClock.now
+                    count = try SpecsQueries.count(in: context, namePrefix: prefix)
+                    listed = try SpecsQueries.list(in: context, namePrefix: prefix, limit: 50).count
+                    best = min(best, (ContinuousClock.now - start).seconds)
+                }
+                return (count, listed, best)
+            }
+            print("prefix \(prefix): \(count) specs counted and the first \(listed) listed in \(String(format: "%.1f", seconds * 1000)) ms")
+        }
+        try await document.close()
     }
 
     // MARK: - End to end

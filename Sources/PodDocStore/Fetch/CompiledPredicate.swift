@@ -136,8 +136,14 @@ extension CompiledPredicate {
             return "\(column(field)) IN (\(Array(repeating: "?", count: values.count).joined(separator: ",")))"
         case let .text(field, match, pattern, ci):
             if ci {
-                arguments.append(.text(TextMatcher.likePattern(match, pattern)))
-                return "\(column(field)) LIKE ? ESCAPE '\\'"
+                // Folded both sides, as in memory; a prefix reads a range of the folded index
+                // when the attribute has one (the GLOB then only confirms).
+                let folded = TextFolding.fold(pattern), expression = "\(TextFolding.sqlFunction)(\(column(field)))"
+                arguments.append(.text(TextMatcher.globPattern(match, folded)))
+                guard match == .prefix else { return "\(expression) GLOB ?" }
+                arguments.append(.text(folded))
+                arguments.append(.text(TextFolding.upperBound(ofPrefix: folded)))
+                return "(\(expression) GLOB ? AND \(expression) >= ? AND \(expression) < ?)"
             }
             arguments.append(.text(TextMatcher.globPattern(match, pattern)))
             return "\(column(field)) GLOB ?"
@@ -164,11 +170,8 @@ extension CompiledPredicate {
 
 enum TextMatcher {
     static func matches(_ text: String, _ match: ObjectPredicate.TextMatch, _ pattern: String, caseInsensitive: Bool) -> Bool {
-        var t = Array(text.utf8), p = Array(pattern.utf8)
-        if caseInsensitive {
-            t = t.map(Collation.asciiLower)
-            p = p.map(Collation.asciiLower)
-        }
+        let t = Array((caseInsensitive ? TextFolding.fold(text) : text).utf8)
+        let p = Array((caseInsensitive ? TextFolding.fold(pattern) : pattern).utf8)
         switch match {
         case .prefix: return t.starts(with: p)
         case .suffix: return t.count >= p.count && t[(t.count - p.count)...].elementsEqual(p)
@@ -197,20 +200,6 @@ enum TextMatcher {
         case .prefix: return escaped + "*"
         case .suffix: return "*" + escaped
         case .contains: return "*" + escaped + "*"
-        }
-    }
-
-    /// A LIKE pattern (ASCII case-insensitive) matching `pattern` literally, escaped with `\`.
-    static func likePattern(_ match: ObjectPredicate.TextMatch, _ pattern: String) -> String {
-        var escaped = ""
-        for c in pattern {
-            if c == "%" || c == "_" || c == "\\" { escaped.append("\\") }
-            escaped.append(c)
-        }
-        switch match {
-        case .prefix: return escaped + "%"
-        case .suffix: return "%" + escaped
-        case .contains: return "%" + escaped + "%"
         }
     }
 }

@@ -85,7 +85,7 @@ extension Attribute {
 }
 
 extension Attribute where Value == String {
-    /// The text starts with `prefix` (ASCII letters folded when `caseInsensitive`).
+    /// The text starts with `prefix` (compared case-folded, see ``TextFolding``, when `caseInsensitive`).
     public func hasPrefix(_ prefix: String, caseInsensitive: Bool = false) -> ObjectPredicate {
         .text(attribute: name, .prefix, prefix, caseInsensitive: caseInsensitive)
     }
@@ -100,7 +100,7 @@ extension Attribute where Value == String {
 }
 
 extension Attribute where Value == String? {
-    /// The text starts with `prefix` (ASCII letters folded when `caseInsensitive`).
+    /// The text starts with `prefix` (compared case-folded, see ``TextFolding``, when `caseInsensitive`).
     public func hasPrefix(_ prefix: String, caseInsensitive: Bool = false) -> ObjectPredicate {
         .text(attribute: name, .prefix, prefix, caseInsensitive: caseInsensitive)
     }

@@ -12,10 +12,15 @@ public struct AttributeDescription: Sendable, Hashable {
     public let isIndexed: Bool
     /// Whether no two objects of the entity may share a value (a unique index).
     public let isUnique: Bool
+    /// Whether the column's case-folded text gets an index too (see ``TextFolding``), for fast
+    /// case-insensitive prefix predicates. Text attributes only.
+    public let hasCaseInsensitiveIndex: Bool
 
     /// Describes an attribute; most code declares it through ``Attribute`` instead.
     public init(name: String, type: AttributeType, isOptional: Bool, defaultValue: StoreValue = .null,
-                isIndexed: Bool = false, isUnique: Bool = false) {
+                isIndexed: Bool = false, isUnique: Bool = false, hasCaseInsensitiveIndex: Bool = false) {
+        precondition(!hasCaseInsensitiveIndex || type == .string, "only text attributes have a case-insensitive index")
+        self.hasCaseInsensitiveIndex = hasCaseInsensitiveIndex
         self.name = name
         self.type = type
         self.isOptional = isOptional

@@ -39,11 +39,14 @@ public struct Attribute<Value: AttributeValue>: EntityMember, Hashable {
     ///     must be set before the object is saved.
     ///   - indexed: Whether to index the column for fast predicates and sorts.
     ///   - unique: Whether values must be unique across the entity (implies an index).
-    public init(_ name: String, default defaultValue: Value? = nil, indexed: Bool = false, unique: Bool = false) {
+    ///   - caseInsensitiveIndex: Whether the case-folded text gets an index too, for fast
+    ///     case-insensitive prefix predicates (see ``TextFolding``); text attributes only.
+    public init(_ name: String, default defaultValue: Value? = nil, indexed: Bool = false, unique: Bool = false,
+                caseInsensitiveIndex: Bool = false) {
         self.attribute = AttributeDescription(
             name: name, type: Value.attributeType, isOptional: Value.admitsNil,
             defaultValue: defaultValue?.storeValue ?? .null,
-            isIndexed: indexed || unique, isUnique: unique)
+            isIndexed: indexed || unique, isUnique: unique, hasCaseInsensitiveIndex: caseInsensitiveIndex)
     }
 }
 

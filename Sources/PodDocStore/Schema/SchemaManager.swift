@@ -36,6 +36,7 @@ struct SchemaManager {
             }
         }
         try check(database, path: path)
+        if !readOnly { try addMissingDerivedIndexes(database) }
         return try database.read { db in
             try String.fetchOne(db, sql: "SELECT value FROM _poddoc_store WHERE key = 'identifier'")
         } ?? { throw StoreError(.schemaMismatch, "\(path) has no store identifier; it was not made by poddoc.") }()
@@ -73,6 +74,7 @@ struct SchemaManager {
             let unique = attribute.isUnique ? "UNIQUE " : ""
             statements.append("CREATE \(unique)INDEX \(SQL.quote("\(layout.name)_\(attribute.name)")) ON \(layout.table)(\(SQL.quote(attribute.name)))")
         }
+        statements += caseInsensitiveIndexStatements(for: layout)
         for fk in layout.foreignKeys {
             statements.append("CREATE INDEX \(SQL.quote("\(layout.name)_\(fk.name)")) ON \(layout.table)(\(SQL.quote(fk.name)))")
         }
@@ -88,6 +90,28 @@ struct SchemaManager {
             statements.append("CREATE VIRTUAL TABLE \(layout.fullTextTable) USING fts5(\(columns), tokenize = 'unicode61 remove_diacritics 2')")
         }
         return statements
+    }
+
+    /// The indexes on case-folded text (``AttributeDescription/hasCaseInsensitiveIndex``).
+    /// Derived from the rows alone, they are made on any writable open that finds them
+    /// missing (a store made before they were declared), with no schema version of their own.
+    static func caseInsensitiveIndexStatements(for layout: EntityLayout) -> [String] {
+        layout.attributes.filter(\.hasCaseInsensitiveIndex).map { attribute in
+            "CREATE INDEX IF NOT EXISTS \(SQL.quote("\(layout.name)_\(attribute.name)_folded")) ON \(layout.table)(\(TextFolding.sqlFunction)(\(SQL.quote(attribute.name))))"
+        }
+    }
+
+    private func addMissingDerivedIndexes(_ database: DatabaseQueue) throws {
+        let statements = model.entities.flatMap { SchemaManager.caseInsensitiveIndexStatements(for: model.layout($0.name)) }
+        guard !statements.isEmpty else { return }
+        let names = statements.compactMap { $0.split(separator: "\"").dropFirst().first.map(String.init) }
+        let existing = try database.read { db in
+            try Set(String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index'"))
+        }
+        guard !names.allSatisfy(existing.contains) else { return }
+        try database.write { db in
+            for statement in statements { try db.execute(sql: statement) }
+        }
     }
 
     // MARK: - Migrating

@@ -16,7 +16,7 @@ public enum SpecsQueries {
 
     /// Specs sorted by name, then version in version order (`0.5.1` before `0.10.0`,
     /// pre-releases before releases), optionally only names starting with `namePrefix`
-    /// (ASCII case-insensitive).
+    /// (case-insensitive with Unicode case folding, served by the folded name index).
     public static func listRequest(namePrefix: String? = nil, limit: Int? = nil, offset: Int = 0) -> PodDocStore.FetchRequest {
         PodDocStore.FetchRequest(E.name, where: namePrefix.map { E.nameKey.hasPrefix($0, caseInsensitive: true) } ?? .all,
                      sortBy: [FetchSort(E.nameKey), FetchSort(E.version, collation: .version)],

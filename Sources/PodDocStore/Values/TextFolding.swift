@@ -1,0 +1,74 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+
+// MARK: - Unicode case folding
+
+/// How case-insensitive text matching compares: Unicode full case folding (`Straße` and
+/// `STRASSE`, `Über` and `über`, `Σ`, `σ` and `ς`, `Серафими` and `серафими` match), on text in
+/// Normalization Form C (a composed `é` and `e` with a combining accent match).
+///
+/// The same function runs in SQL (`poddoc_fold(text)`, registered on every connection of a
+/// store) and in memory, so an unsaved object matches a predicate exactly as its saved row
+/// does. Attributes declared with `caseInsensitiveIndex` get an index on `poddoc_fold(column)`,
+/// so a case-insensitive prefix listing reads a range of that index.
+///
+/// Folding follows Unicode's `CaseFolding.txt` without the Turkic special cases: `İ` folds
+/// to `i` followed by U+0307 and `ı` stays itself, as in every language but Turkish and
+/// Azerbaijani.
+public enum TextFolding {
+    /// The SQL function's name.
+    static let sqlFunction = "poddoc_fold"
+
+    /// `text` case-folded and in Normalization Form C.
+    public static func fold(_ text: String) -> String {
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            // The common case, without Foundation: ASCII letters lowered.
+            return String(decoding: text.utf8.map(Collation.asciiLower), as: UTF8.self)
+        }
+        return text.folding(options: [.caseInsensitive], locale: nil).precomposedStringWithCanonicalMapping
+    }
+
+    /// The smallest string greater than every string starting with `prefix`, in SQLite's
+    /// binary order: the upper end of a prefix's range of an index.
+    static func upperBound(ofPrefix prefix: String) -> String {
+        prefix + "\u{10FFFF}"
+    }
+
+    /// Registers `poddoc_fold` on a connection: deterministic and innocuous, so an index on it
+    /// is allowed with `trusted_schema=OFF`.
+    static func register(on db: Database) throws {
+        guard let connection = db.sqliteConnection else { return }
+        try register(onConnection: connection)
+    }
+
+    /// Registers `poddoc_fold` on a connection opened with SQLite's C API (a benchmark's
+    /// floor maintaining the same index).
+    public static func register(onConnection connection: OpaquePointer) throws {
+        let flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS
+        let code = sqlite3_create_function_v2(connection, sqlFunction, 1, flags, nil, { context, count, values in
+            guard count == 1, let value = values?[0] else { return }
+            switch sqlite3_value_type(value) {
+            case SQLITE_NULL:
+                sqlite3_result_null(context)
+            default:
+                guard let bytes = sqlite3_value_text(value) else {
+                    sqlite3_result_null(context)
+                    return
+                }
+                let length = Int(sqlite3_value_bytes(value))
+                let text = String(decoding: UnsafeBufferPointer(start: bytes, count: length), as: UTF8.self)
+                let folded = TextFolding.fold(text)
+                folded.utf8CString.withUnsafeBufferPointer { buffer in
+                    sqlite3_result_text(context, buffer.baseAddress, Int32(buffer.count - 1), SQLITE_TRANSIENT_FOLD)
+                }
+            }
+        }, nil, nil, nil)
+        guard code == SQLITE_OK else {
+            throw StoreError(.sqlite, "Could not register the \(sqlFunction) SQL function (SQLite code \(code)).")
+        }
+    }
+}
+
+/// SQLite's `SQLITE_TRANSIENT` (copy the result before returning), which Swift cannot import.
+private let SQLITE_TRANSIENT_FOLD = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
