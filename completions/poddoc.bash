@@ -236,7 +236,7 @@ _poddoc_open() {
 
 _poddoc_info() {
     repeating_flags=()
-    non_repeating_flags=(--recover --discard --json --version -h --help)
+    non_repeating_flags=(--recover --discard --read-only --json --version -h --help)
     repeating_options=()
     non_repeating_options=()
     __poddoc_offer_flags_options 1
@@ -252,7 +252,7 @@ _poddoc_info() {
 
 _poddoc_import() {
     repeating_flags=()
-    non_repeating_flags=(--recover --discard --resume --json --version -h --help)
+    non_repeating_flags=(--recover --discard --resume --json --read-only --version -h --help)
     repeating_options=()
     non_repeating_options=(--from --opml --markdown --text --outline-json --under)
     __poddoc_offer_flags_options 1
@@ -294,7 +294,7 @@ _poddoc_import() {
 
 _poddoc_export() {
     repeating_flags=()
-    non_repeating_flags=(--recover --discard --force --json --version -h --help)
+    non_repeating_flags=(--recover --discard --force --json --read-only --version -h --help)
     repeating_options=()
     non_repeating_options=(--format)
     __poddoc_offer_flags_options 2
@@ -322,7 +322,7 @@ _poddoc_export() {
 
 _poddoc_save() {
     repeating_flags=()
-    non_repeating_flags=(--recover --discard --json --version -h --help)
+    non_repeating_flags=(--recover --discard --json --read-only --version -h --help)
     repeating_options=()
     non_repeating_options=(--as --format)
     __poddoc_offer_flags_options 1
@@ -349,7 +349,7 @@ _poddoc_save() {
 
 _poddoc_check() {
     repeating_flags=()
-    non_repeating_flags=(--recover --discard --json --version -h --help)
+    non_repeating_flags=(--recover --discard --read-only --json --version -h --help)
     repeating_options=()
     non_repeating_options=()
     __poddoc_offer_flags_options 1
@@ -441,7 +441,7 @@ _poddoc_outline() {
 
 _poddoc_outline_ls() {
     repeating_flags=()
-    non_repeating_flags=(--recover --discard --json --version -h --help)
+    non_repeating_flags=(--recover --discard --json --read-only --version -h --help)
     repeating_options=()
     non_repeating_options=()
     __poddoc_offer_flags_options 2
@@ -457,7 +457,7 @@ _poddoc_outline_ls() {
 
 _poddoc_outline_tree() {
     repeating_flags=()
-    non_repeating_flags=(--recover --discard --json --version -h --help)
+    non_repeating_flags=(--recover --discard --json --read-only --version -h --help)
     repeating_options=()
     non_repeating_options=(--depth)
     __poddoc_offer_flags_options 2
@@ -480,7 +480,7 @@ _poddoc_outline_tree() {
 
 _poddoc_outline_find() {
     repeating_flags=()
-    non_repeating_flags=(--recover --discard --json --version -h --help)
+    non_repeating_flags=(--recover --discard --json --read-only --version -h --help)
     repeating_options=()
     non_repeating_options=(--limit)
     __poddoc_offer_flags_options -1
@@ -503,7 +503,7 @@ _poddoc_outline_find() {
 
 _poddoc_outline_add() {
     repeating_flags=()
-    non_repeating_flags=(--recover --discard --json --version -h --help)
+    non_repeating_flags=(--recover --discard --json --read-only --version -h --help)
     repeating_options=()
     non_repeating_options=(--under --at --note)
     __poddoc_offer_flags_options 2
@@ -532,7 +532,7 @@ _poddoc_outline_add() {
 
 _poddoc_outline_insert() {
     repeating_flags=()
-    non_repeating_flags=(--recover --discard --json --version -h --help)
+    non_repeating_flags=(--recover --discard --json --read-only --version -h --help)
     repeating_options=()
     non_repeating_options=()
     __poddoc_offer_flags_options 3
@@ -548,7 +548,7 @@ _poddoc_outline_insert() {
 
 _poddoc_outline_mv() {
     repeating_flags=()
-    non_repeating_flags=(--recover --discard --json --version -h --help)
+    non_repeating_flags=(--recover --discard --json --read-only --version -h --help)
     repeating_options=()
     non_repeating_options=(--under --at)
     __poddoc_offer_flags_options 2
@@ -574,7 +574,7 @@ _poddoc_outline_mv() {
 
 _poddoc_outline_rename() {
     repeating_flags=()
-    non_repeating_flags=(--recover --discard --json --version -h --help)
+    non_repeating_flags=(--recover --discard --json --read-only --version -h --help)
     repeating_options=()
     non_repeating_options=()
     __poddoc_offer_flags_options 3
@@ -590,7 +590,7 @@ _poddoc_outline_rename() {
 
 _poddoc_outline_note() {
     repeating_flags=()
-    non_repeating_flags=(--recover --discard --json --version -h --help)
+    non_repeating_flags=(--recover --discard --json --read-only --version -h --help)
     repeating_options=()
     non_repeating_options=()
     __poddoc_offer_flags_options 3
@@ -606,7 +606,7 @@ _poddoc_outline_note() {
 
 _poddoc_outline_indent() {
     repeating_flags=()
-    non_repeating_flags=(--recover --discard --json --version -h --help)
+    non_repeating_flags=(--recover --discard --json --read-only --version -h --help)
     repeating_options=()
     non_repeating_options=()
     __poddoc_offer_flags_options 2
@@ -622,7 +622,7 @@ _poddoc_outline_indent() {
 
 _poddoc_outline_outdent() {
     repeating_flags=()
-    non_repeating_flags=(--recover --discard --json --version -h --help)
+    non_repeating_flags=(--recover --discard --json --read-only --version -h --help)
     repeating_options=()
     non_repeating_options=()
     __poddoc_offer_flags_options 2
@@ -638,7 +638,7 @@ _poddoc_outline_outdent() {
 
 _poddoc_outline_rm() {
     repeating_flags=()
-    non_repeating_flags=(--recover --discard --json --version -h --help)
+    non_repeating_flags=(--recover --discard --json --read-only --version -h --help)
     repeating_options=()
     non_repeating_options=()
     __poddoc_offer_flags_options 2
@@ -677,7 +677,7 @@ _poddoc_pods() {
 
 _poddoc_pods_ls() {
     repeating_flags=()
-    non_repeating_flags=(--recover --discard --json --version -h --help)
+    non_repeating_flags=(--recover --discard --json --read-only --version -h --help)
     repeating_options=()
     non_repeating_options=(--limit)
     __poddoc_offer_flags_options 2
@@ -700,7 +700,7 @@ _poddoc_pods_ls() {
 
 _poddoc_pods_search() {
     repeating_flags=()
-    non_repeating_flags=(--recover --discard --json --version -h --help)
+    non_repeating_flags=(--recover --discard --json --read-only --version -h --help)
     repeating_options=()
     non_repeating_options=(--limit)
     __poddoc_offer_flags_options -1
@@ -723,7 +723,7 @@ _poddoc_pods_search() {
 
 _poddoc_pods_show() {
     repeating_flags=()
-    non_repeating_flags=(--recover --discard --json --version -h --help)
+    non_repeating_flags=(--recover --discard --json --read-only --version -h --help)
     repeating_options=()
     non_repeating_options=()
     __poddoc_offer_flags_options 3
@@ -739,7 +739,7 @@ _poddoc_pods_show() {
 
 _poddoc_pods_count() {
     repeating_flags=()
-    non_repeating_flags=(--recover --discard --json --version -h --help)
+    non_repeating_flags=(--recover --discard --json --read-only --version -h --help)
     repeating_options=()
     non_repeating_options=()
     __poddoc_offer_flags_options 2

@@ -30,15 +30,15 @@ struct SpecRow {
 /// The raw SQLite C API upserting the same rows into the same schema, in one transaction:
 /// as fast as a hand-written importer can store them.
 enum RawSpecUpserts {
-    static func run(_ rows: [SpecRow], at url: URL, fullText: Bool) throws {
+    static func run(_ rows: [SpecRow], at url: URL, fullText: Bool, foldedNameIndex: Bool = true) throws {
         let db = try RawSQLite.open(url)
         defer { sqlite3_close(db) }
         let columns = SpecRow.columns + ["deprecated", "requiresARC"]
         let quoted = columns.map { "\"\($0)\"" }
         var schema = "CREATE TABLE \"PodSpec\" (\"id\" INTEGER PRIMARY KEY, \"_version\" INTEGER NOT NULL DEFAULT 1, "
         schema += quoted.joined(separator: ", ") + "); "
-        schema += "CREATE UNIQUE INDEX \"PodSpec_key\" ON \"PodSpec\"(\"key\"); CREATE INDEX \"PodSpec_name\" ON \"PodSpec\"(\"name\"); "
-        schema += "CREATE INDEX \"PodSpec_name_folded\" ON \"PodSpec\"(poddoc_fold(\"name\"))"
+        schema += "CREATE UNIQUE INDEX \"PodSpec_key\" ON \"PodSpec\"(\"key\"); CREATE INDEX \"PodSpec_name\" ON \"PodSpec\"(\"name\")"
+        if foldedNameIndex { schema += "; CREATE INDEX \"PodSpec_name_folded\" ON \"PodSpec\"(poddoc_fold(\"name\"))" }
         try TextFolding.register(onConnection: db)
         if fullText {
             schema += "; CREATE VIRTUAL TABLE \"PodSpec_fts\" USING fts5(summary, description, tokenize = 'unicode61 remove_diacritics 2')"

@@ -27,6 +27,17 @@ public struct PodDoc: ParsableCommand {
 
     public init() {}
 
+    /// Help and version requests print as ArgumentParser prints them; a command line that
+    /// cannot be used is refused in one line on standard error, with status 64.
+    private static func exitRefusingArguments(_ error: any Error) -> Never {
+        guard exitCode(for: error) != .success else { exit(withError: error) }
+        let message = self.message(for: error).split(whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: " ")
+        let sentence = message.hasSuffix(".") ? String(message.dropLast()) : message
+        FileHandle.standardError.write(Data("poddoc: \(sentence) (see `poddoc help`).\n".utf8))
+        Foundation.exit(ExitStatus.usage.rawValue)
+    }
+
     /// Parses the command line, runs the command on the main actor, reports a failure as one
     /// line, and exits with the documented status.
     @MainActor
@@ -35,7 +46,7 @@ public struct PodDoc: ParsableCommand {
         do {
             command = try parseAsRoot()
         } catch {
-            exit(withError: error)
+            exitRefusingArguments(error)
         }
         guard let runnable = command as? any PodDocCommand else {
             var command = command
@@ -56,7 +67,7 @@ public struct PodDoc: ParsableCommand {
         } catch let shell as ShellExit {
             Foundation.exit(shell.status.rawValue)
         } catch {
-            guard let failure = CommandFailure.from(error) else { exit(withError: error) }
+            let failure = CommandFailure.from(error) ?? CommandFailure(.failure, code: "unexpected", "\(error)")
             Output(json: runnable.json).failure(failure)
             Foundation.exit(failure.status.rawValue)
         }

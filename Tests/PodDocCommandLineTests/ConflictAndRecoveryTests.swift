@@ -113,7 +113,7 @@ final class ConflictAndRecoveryTests: CommandLineTestCase {
         XCTAssertEqual(try tree("B.zip"), "1. one\n2. theirs\n")
         let both = try run(["recover", path("B.zip"), "--discard", "--keep-mine"])
         XCTAssertEqual(both.status, 64)
-        XCTAssertTrue(both.stderr.contains("Choose one of --discard, --keep-mine and --as."), both.stderr)
+        XCTAssertTrue(both.stderr.hasPrefix("poddoc: Choose one of --discard, --keep-mine and --as") && both.stderr.split(separator: "\n").count == 1, both.stderr)
     }
 
     // MARK: Packages

@@ -74,13 +74,25 @@ final class PodSpecParserTests: XCTestCase {
     }
 
     func testOddButUsableValues() throws {
-        let s = try spec(#"{"name": "N", "version": 2.0, "requires_arc": "no", "platforms": {"ios": 7}, "license": {"type": "BSD"}, "authors": ["A", {"B": ""}, 3], "summary": 5}"#)
+        let s = try spec(#"{"name": "N", "version": "2.0", "requires_arc": "no", "platforms": {"ios": 7}, "license": {"type": "BSD"}, "authors": ["A", {"B": ""}], "summary": null, "source": {"git": "u", "tag": 0.1}}"#)
         XCTAssertEqual(s.version, "2.0")
         XCTAssertEqual(s.requiresARC, false)
-        XCTAssertEqual(s.platforms, [PodPlatform(name: "ios", deploymentTarget: "7")])
+        XCTAssertEqual(s.platforms, [PodPlatform(name: "ios", deploymentTarget: "7")], "a number is taken as written where real specs have one")
+        XCTAssertEqual(s.source?.tag, "0.1")
         XCTAssertEqual(s.authors, [PodAuthor(name: "A"), PodAuthor(name: "B")])
-        XCTAssertNil(s.summary, "a summary that is not a string counts as absent")
+        XCTAssertNil(s.summary, "null counts as absent")
         XCTAssertEqual(try spec(#"{"name": "e\u00e9\ud83d\ude00", "version": "1\n"}"#).name, "eé😀")
+    }
+
+    func testValuesOfTheWrongKindAreRefusedNamingTheField() {
+        assertFails(#"{"name": 5, "version": "1"}"#, .invalidSpec, #"its "name" is a number, not a string"#)
+        assertFails(#"{"name": "N", "version": 2.0}"#, .invalidSpec, #"its "version" is a number, not a string"#)
+        assertFails(#"{"name": "N", "version": "1", "summary": {"a": 1}}"#, .invalidSpec, #"its "summary" is an object, not a string"#)
+        assertFails(#"{"name": "N", "version": "1", "authors": [1, 2]}"#, .invalidSpec, #"its "authors" holds a number"#)
+        assertFails(#"{"name": "N", "version": "1", "authors": {"A": 3}}"#, .invalidSpec, #"its "authors email" is a number"#)
+        assertFails(#"{"name": "N", "version": "1", "license": ["MIT"]}"#, .invalidSpec, #"its "license" is an array"#)
+        assertFails(#"{"name": "N", "version": "1", "source": "git"}"#, .invalidSpec, #"its "source" is a string, not an object"#)
+        assertFails(#"{"name": "N", "version": "1", "platforms": ["ios"]}"#, .invalidSpec, #"its "platforms" is an array, not an object"#)
     }
 
     // MARK: - Bad input

@@ -11,6 +11,9 @@ struct CheckCommand: PodDocCommand {
         discussion: "Exits with status 76 when anything is wrong, naming each problem.")
 
     @OptionGroup var location: DocumentArgument
+
+    @Flag(name: .customLong("read-only"), help: "Accepted for symmetry with `open --read-only`: this command always opens the document read-only, without a lock.")
+    var readOnly = false
     @OptionGroup var outputOptions: OutputOptions
     var json: Bool { outputOptions.json }
 

@@ -11,6 +11,9 @@ struct InfoCommand: PodDocCommand {
         abstract: "Describe a document: kind, format, counts, sizes, last save, lock holder, work waiting for recovery.")
 
     @OptionGroup var location: DocumentArgument
+
+    @Flag(name: .customLong("read-only"), help: "Accepted for symmetry with `open --read-only`: this command always opens the document read-only, without a lock.")
+    var readOnly = false
     @OptionGroup var outputOptions: OutputOptions
     var json: Bool { outputOptions.json }
 

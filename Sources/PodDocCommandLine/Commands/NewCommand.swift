@@ -20,6 +20,13 @@ struct NewCommand: PodDocCommand {
     @OptionGroup var outputOptions: OutputOptions
     var json: Bool { outputOptions.json }
 
+    func validate() throws {
+        let name = URL(fileURLWithPath: path).lastPathComponent.lowercased()
+        guard name.hasSuffix(".poddoc") || DocumentFormat(inferringFrom: URL(fileURLWithPath: path)).isArchive else {
+            throw ValidationError("Name the document NAME.poddoc (a package) or NAME.tar.zst, NAME.zip or NAME.tar.gz (an archive); '\(path)' is none of these.")
+        }
+    }
+
     /// What `new` prints with `--json`.
     struct Shape: Encodable {
         let path: String

@@ -14,15 +14,21 @@ struct OneShot<Operation: DocumentOperation>: PodDocCommand {
     @OptionGroup var operation: Operation
     @OptionGroup var outputOptions: OutputOptions
 
+    @Flag(name: .customLong("read-only"), help: "Open the document read-only: no lock, so it works while another process edits it. Commands that only read always do; one that changes the document refuses it.")
+    var readOnly = false
+
     var json: Bool { outputOptions.json }
 
     func execute() async throws {
         let operation = self.operation
+        let group = Operation.kind.map { "\($0.rawValue) " } ?? ""
+        if readOnly && operation.changesDocument {
+            throw CommandFailure(.usage, code: "usage", "`poddoc \(group)\(Operation.name)` changes the document, so it cannot run --read-only; commands that only read (ls, tree, find, show, search, count, export, save --as) open read-only by themselves.")
+        }
         Interrupts.shared.stopOnTermination()
         // What an edit reports is printed once its save committed, never before.
         let held = HeldOutput()
         let output = operation.changesDocument ? outputOptions.output.holding(held) : outputOptions.output
-        let group = Operation.kind.map { "\($0.rawValue) " } ?? ""
         try await DocumentAccess.with(location, mode: operation.changesDocument ? .edit(autosave: nil) : .read,
                                       kind: Operation.kind, command: "poddoc \(group)\(Operation.name)") { document in
             try await operation.perform(in: DocumentSession(document: document, output: output))

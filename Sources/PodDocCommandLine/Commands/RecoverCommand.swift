@@ -54,8 +54,19 @@ struct RecoverCommand: PodDocCommand {
             output.emit(Shape(waiting: waiting, recovered: nil, discarded: nil), text: lines.isEmpty ? "No work is waiting for recovery." : lines.joined(separator: "\n"))
             return
         }
+        let nothingWaiting = "No autosaved work was waiting for \(document); nothing changed."
+        let target = URL(fileURLWithPath: document).standardizedFileURL.path
+        if discard, !ManagedDocument.recoverableDocuments().contains(where: { $0.archive?.standardizedFileURL.path == target }) {
+            output.emit(Shape(waiting: [], recovered: nil, discarded: nil), text: nothingWaiting)
+            return
+        }
         let location = try DocumentArgument.parse([document, discard ? "--discard" : "--recover"])
         let opened = try await DocumentAccess.open(location, mode: .edit(autosave: nil), command: "poddoc recover")
+        guard opened.hasWorkInWorkingCopy || discard else {
+            try await DocumentAccess.finish(opened)
+            output.emit(Shape(waiting: [], recovered: nil, discarded: nil), text: nothingWaiting)
+            return
+        }
         if let copy {
             let target = try OutputPath(copy, document: opened, replacing: false).url
             try await Progress.watching("recover") { try await opened.save(to: target) }

@@ -17,7 +17,7 @@ struct ServeCommand: PodDocCommand {
     @Option(help: "The address to listen on (this machine only, by default).")
     var host = "127.0.0.1"
 
-    @Option(help: "The port (0 picks a free one).")
+    @Option(parsing: .unconditional, help: "The port (0 picks a free one).")
     var port = 8080
 
     @Option(help: "Specs per page.")

@@ -43,7 +43,22 @@ struct ImportContent: DocumentOperation {
         let rejected: Int
         let skipped: Int
         let complete: Bool
+        /// Each refused spec: `{"location", "reason"}`.
+        let rejectedSpecs: [Rejection]
+        /// Each file that is not a spec.
+        let skippedFiles: [String]
+        /// Each spec imported with a remark.
+        let warnings: [String]
+
+        struct Rejection: Encodable {
+            let location: String
+            let reason: String
+        }
     }
+
+    /// How many refused specs, skipped files or remarks the text summary lists (`--json` lists
+    /// them all).
+    static let listedInText = 10
 
     /// What `import` prints with `--json` for an outline.
     struct OutlineShape: Encodable {
@@ -93,10 +108,30 @@ struct ImportContent: DocumentOperation {
         }
         progress.finish()
         let shape = SpecsShape(source: source.description, pages: summary.pages, created: summary.created, updated: summary.updated,
-                               rejected: summary.rejected.count, skipped: summary.skipped.count, complete: summary.isComplete)
-        var line = "Imported \(summary.specs) specs from \(source) (\(summary.created) new, \(summary.updated) updated, \(summary.pages) pages)"
-        if !summary.rejected.isEmpty { line += "; \(summary.rejected.count) rejected, e.g. \(summary.rejected[0])" }
-        session.output.emit(shape, text: line + ".")
+                               rejected: summary.rejected.count, skipped: summary.skipped.count, complete: summary.isComplete,
+                               rejectedSpecs: summary.rejected.map { .init(location: $0.location, reason: $0.reason) },
+                               skippedFiles: summary.skipped, warnings: summary.warnings)
+        if summary.specs == 0, !summary.rejected.isEmpty || !summary.skipped.isEmpty {
+            let first = summary.rejected.first.map { "first: \($0)" } ?? "first: \(summary.skipped[0]) is not a spec file"
+            throw CommandFailure(.badInput, code: "nothingImported", "Imported nothing from \(source): \(Self.count(summary.rejected.count, "spec")) refused, \(Self.count(summary.skipped.count, "file")) skipped (\(first)).")
+        }
+        var lines = ["Imported \(summary.specs) specs from \(source) (\(summary.created) new, \(summary.updated) updated, \(summary.pages) pages)."]
+        lines += Self.listing(summary.rejected.map(\.description), "Refused \(Self.count(summary.rejected.count, "spec")):")
+        lines += Self.listing(summary.skipped, "Skipped \(Self.count(summary.skipped.count, "file")) that \(summary.skipped.count == 1 ? "is not a spec file" : "are not spec files"):")
+        lines += Self.listing(summary.warnings, "Imported with a remark (\(summary.warnings.count)):")
+        session.output.emit(shape, text: lines.joined(separator: "\n"))
+    }
+
+    private static func count(_ n: Int, _ noun: String) -> String {
+        "\(n) \(noun)\(n == 1 ? "" : "s")"
+    }
+
+    /// A heading and the first ``listedInText`` entries, indented; nothing for no entries.
+    private static func listing(_ entries: [String], _ heading: String) -> [String] {
+        guard !entries.isEmpty else { return [] }
+        var lines = [heading] + entries.prefix(listedInText).map { "  " + $0 }
+        if entries.count > listedInText { lines.append("  … and \(entries.count - listedInText) more (--json lists them all)") }
+        return lines
     }
 
     @MainActor

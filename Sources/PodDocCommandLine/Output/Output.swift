@@ -25,16 +25,18 @@ struct Output: Sendable {
         line(json ? Output.encode(value) : text())
     }
 
-    /// Prints data text on standard output; nothing for an empty text.
+    /// Prints data text on standard output; nothing for an empty text. Human text is made
+    /// safe for a terminal (``TerminalText``); JSON is written as it is.
     func line(_ text: String) {
         guard !text.isEmpty else { return }
+        let text = json ? text : TerminalText.safe(text)
         let line = text.hasSuffix("\n") ? text : text + "\n"
         if let held { held.append(line) } else { Output.write(line, to: .standardOutput) }
     }
 
     /// Prints a message on standard error (never data, so scripts can read standard output).
     func message(_ text: String) {
-        Output.write(text + "\n", to: .standardError)
+        Output.write(TerminalText.safe(text) + "\n", to: .standardError)
     }
 
     /// Reports a failure on standard error: `poddoc: message`, or a JSON object with `--json`.
@@ -43,7 +45,7 @@ struct Output: Sendable {
             let body = FailureShape(error: .init(code: failure.code, message: failure.message, exitStatus: failure.status.rawValue))
             Output.write(Output.encode(body) + "\n", to: .standardError)
         } else {
-            Output.write("poddoc: \(failure.message)\n", to: .standardError)
+            Output.write("poddoc: \(TerminalText.oneLine(failure.message))\n", to: .standardError)
         }
     }
 

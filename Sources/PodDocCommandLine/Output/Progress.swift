@@ -44,7 +44,7 @@ final class Progress: Sendable {
             defer { state.drewBar = false; state.lastDraw = nil }
             return state.drewBar
         }
-        Output.write((drew ? "\n" : "") + message + "\n", to: .standardError)
+        Output.write((drew ? "\n" : "") + TerminalText.safe(message) + "\n", to: .standardError)
     }
 
     /// Ends the display (the bar's line is closed).

@@ -214,7 +214,13 @@ final class Shell {
 
     private func help(_ command: String?) {
         if let command, let operation = operations[command] {
-            output.line(operation.helpMessage(columns: 100))
+            // The usage line names the type (`save_document`); the shell's word is the name.
+            var text = operation.helpMessage(columns: 100)
+            if let usage = text.range(of: "USAGE: ") {
+                let end = text[usage.upperBound...].firstIndex { $0 == " " || $0 == "\n" } ?? text.endIndex
+                text.replaceSubrange(usage.upperBound..<end, with: operation.name)
+            }
+            output.line(text)
             return
         }
         let listed = OperationSets.shell(for: document.metadata.kind).map { ($0.name, $0.abstract) } + Self.builtins

@@ -1,5 +1,8 @@
 import Outliner
+import PodDocArchive
 import PodDocDocument
+import PodDocFileSystem
+import PodDocStore
 import PodSpecs
 
 /// A failure reported to the user: one line saying what happened and what to do next, a
@@ -34,6 +37,14 @@ struct CommandFailure: Error, Sendable, CustomStringConvertible {
             return CommandFailure(status, code: error.code.description, error.message)
         case let error as PodSpecsError:
             return CommandFailure(status(for: error.code), code: error.code.description, error.message)
+        case let error as OutlineFormatError:
+            return CommandFailure(.badInput, code: "\(error.code)", error.description)
+        case let error as FileSystemError:
+            return CommandFailure(.document, code: "fileSystem", error.message)
+        case let error as StoreError:
+            return CommandFailure(error.code == .corrupt ? .integrity : .document, code: "store", error.message)
+        case let error as ArchiveError:
+            return CommandFailure(.document, code: "archive", error.message)
         case is CancellationError:
             return CommandFailure(.interrupted, code: "interrupted", "Interrupted; what was saved before stays saved.")
         default:

@@ -56,9 +56,17 @@ public enum TextFolding {
                     sqlite3_result_null(context)
                     return
                 }
-                let length = Int(sqlite3_value_bytes(value))
-                let text = String(decoding: UnsafeBufferPointer(start: bytes, count: length), as: UTF8.self)
-                let folded = TextFolding.fold(text)
+                let text = UnsafeBufferPointer(start: bytes, count: Int(sqlite3_value_bytes(value)))
+                if text.allSatisfy({ $0 < 0x80 }) {
+                    // ASCII (most names): lowered straight into SQLite's result, no String made.
+                    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(text.count, 1)) { buffer in
+                        for (index, byte) in text.enumerated() { buffer[index] = Collation.asciiLower(byte) }
+                        sqlite3_result_text(context, UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self),
+                                            Int32(text.count), SQLITE_TRANSIENT_FOLD)
+                    }
+                    return
+                }
+                let folded = TextFolding.fold(String(decoding: text, as: UTF8.self))
                 folded.utf8CString.withUnsafeBufferPointer { buffer in
                     sqlite3_result_text(context, buffer.baseAddress, Int32(buffer.count - 1), SQLITE_TRANSIENT_FOLD)
                 }

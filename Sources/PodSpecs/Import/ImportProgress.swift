@@ -56,6 +56,8 @@ public struct ImportSummary: Sendable {
     public var rejected: [RejectedSpec] = []
     /// Files that are not specs at all (stray files of a `Specs/` folder), skipped.
     public var skipped: [String] = []
+    /// Specs imported with a remark (a spec file whose folder disagrees with its JSON).
+    public var warnings: [String] = []
     /// Whether the import reached the source's last page.
     public var isComplete: Bool = false
     /// How long the run took.

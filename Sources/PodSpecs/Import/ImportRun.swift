@@ -51,6 +51,7 @@ struct ImportRun {
         summary.repeated += outcome.repeated
         summary.rejected += outcome.rejected
         summary.skipped += outcome.skipped
+        summary.warnings += outcome.warnings
         summary.lastCompletedPage = outcome.checkpoint.lastCompletedPage
         summary.numberOfPages = outcome.checkpoint.numberOfPages
         summary.isComplete = outcome.checkpoint.isComplete

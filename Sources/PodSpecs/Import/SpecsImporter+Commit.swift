@@ -8,6 +8,7 @@ struct BatchOutcome: Sendable {
     var repeated = 0
     var rejected: [RejectedSpec] = []
     var skipped: [String] = []
+    var warnings: [String] = []
     var checkpoint: ImportCheckpoint
 }
 
@@ -41,6 +42,7 @@ extension SpecsImporter {
             for spec in page.specs { upsert.append { spec.write(to: &$0) } }
             outcome.rejected += page.rejected
             outcome.skipped += page.skipped
+            outcome.warnings += page.warnings
         }
         return PreparedBatch(upsert: upsert, checkpoint: checkpoint, outcome: outcome)
     }

@@ -118,9 +118,17 @@ public struct SpecsFolder: Sendable {
             case .spec(let path):
                 let file = url.appending(path: path)
                 do {
-                    page.specs.append(try PodSpecParser.parseSpec(try fileSystem.readData(at: file), location: file.path))
+                    let spec = try PodSpecParser.parseSpec(try fileSystem.readData(at: file), location: file.path)
+                    // `…/Name/1.0.0/Name.podspec.json`: the JSON decides, the folder is only checked.
+                    let folders = path.split(separator: "/").dropLast().suffix(2).map(String.init)
+                    if folders.count == 2, folders != [spec.name, spec.version] {
+                        page.warnings.append("\(file.path): its folder says \(folders[0]) \(folders[1]), its JSON \(spec.name) \(spec.version); imported as the JSON says")
+                    }
+                    page.specs.append(spec)
                 } catch let error as PodSpecsError {
-                    page.rejected.append(RejectedSpec(location: file.path, reason: error.message))
+                    // The message names the file, which the rejection names already.
+                    let reason = error.message.hasPrefix(file.path + " ") ? String(error.message.dropFirst(file.path.count + 1)) : error.message
+                    page.rejected.append(RejectedSpec(location: file.path, reason: reason))
                 } catch {
                     page.rejected.append(RejectedSpec(location: file.path, reason: "could not be read: \(error)"))
                 }

@@ -64,21 +64,22 @@ enum SpecReader {
     private static func normalise(_ m: Members, json: JSONText) throws(SpecProblem) -> PodSpec {
         let name = try identifierPart(m.name, "name")
         let version = try identifierPart(m.version, "version")
-        let inFavorOf = string(m.deprecatedInFavorOf)
+        let inFavorOf = try string(m.deprecatedInFavorOf, "deprecated_in_favor_of")
         return PodSpec(
             name: name, version: version,
-            summary: string(m.summary), description: string(m.description), homepage: string(m.homepage),
-            license: license(m.license), authors: authors(m.authors ?? m.author),
-            source: source(m.source), platforms: platforms(m.platforms),
-            socialMediaURL: string(m.socialMediaURL),
+            summary: try string(m.summary, "summary"), description: try string(m.description, "description"),
+            homepage: try string(m.homepage, "homepage"),
+            license: try license(m.license), authors: try authors(m.authors ?? m.author, m.authors == nil ? "author" : "authors"),
+            source: try source(m.source), platforms: try platforms(m.platforms),
+            socialMediaURL: try string(m.socialMediaURL, "social_media_url"),
             isDeprecated: m.deprecated == .bool(true) || inFavorOf != nil, deprecatedInFavorOf: inFavorOf,
             requiresARC: requiresARC(m.requiresARC), json: json)
     }
 
-    /// The name or version: text (a number is taken as written), not empty, without the key separator.
+    /// The name or version: a string, not empty, without the key separator.
     private static func identifierPart(_ value: JSONValue?, _ field: String) throws(SpecProblem) -> String {
         guard let value else { throw SpecProblem("it has no \"\(field)\"") }
-        guard let text = value.text else { throw SpecProblem("its \"\(field)\" is \(value.kindName), not a string") }
+        guard case .string(let text) = value else { throw wrongKind(value, field, "a string") }
         guard !text.allSatisfy(\.isWhitespace) else { throw SpecProblem("its \"\(field)\" is empty") }
         guard !text.contains(PodSpec.keySeparator) else {
             throw SpecProblem("its \"\(field)\" \(String(reflecting: text)) contains '\(PodSpec.keySeparator)', which names and versions cannot hold")
@@ -86,67 +87,96 @@ enum SpecReader {
         return text
     }
 
-    /// A string member; anything else (null, another kind) counts as absent.
-    private static func string(_ value: JSONValue?) -> String? {
-        if case .string(let s)? = value { return s }
-        return nil
+    /// A string member; null counts as absent, another kind refuses the spec.
+    private static func string(_ value: JSONValue?, _ field: String) throws(SpecProblem) -> String? {
+        switch value {
+        case nil, .null?: return nil
+        case .string(let s)?: return s
+        case let other?: throw wrongKind(other, field, "a string")
+        }
+    }
+
+    private static func wrongKind(_ value: JSONValue, _ field: String, _ expected: String) -> SpecProblem {
+        SpecProblem("its \"\(field)\" is \(value.kindName), not \(expected)")
     }
 
     /// `"MIT"` or `{"type": "MIT", "file": "LICENSE", "text": "…"}`.
-    private static func license(_ value: JSONValue?) -> PodLicense? {
+    private static func license(_ value: JSONValue?) throws(SpecProblem) -> PodLicense? {
         switch value {
+        case nil, .null?:
+            return nil
         case .string(let type)?:
             return PodLicense(type: type)
         case .object(let members)?:
-            func member(_ key: String) -> String? { members.first { $0.key == key }?.value.text }
-            return PodLicense(type: member("type"), file: member("file"), text: member("text"))
-        default:
-            return nil
+            func member(_ key: String) throws(SpecProblem) -> String? {
+                try string(members.first { $0.key == key }?.value, "license.\(key)")
+            }
+            return PodLicense(type: try member("type"), file: try member("file"), text: try member("text"))
+        case let other?:
+            throw wrongKind(other, "license", "a string or an object")
         }
     }
 
     /// `{"Name": "email"}` (email may be null or empty), `"Name"`, or an array of names and such objects.
-    private static func authors(_ value: JSONValue?) -> [PodAuthor] {
+    private static func authors(_ value: JSONValue?, _ field: String) throws(SpecProblem) -> [PodAuthor] {
+        func fromObject(_ members: [(key: String, value: JSONValue)]) throws(SpecProblem) -> [PodAuthor] {
+            var authors: [PodAuthor] = []
+            for member in members { authors.append(PodAuthor(name: member.key, email: try email(member.value, field))) }
+            return authors
+        }
         switch value {
+        case nil, .null?:
+            return []
         case .string(let name)?:
             return [PodAuthor(name: name)]
         case .object(let members)?:
-            return members.map { PodAuthor(name: $0.key, email: email($0.value)) }
+            return try fromObject(members)
         case .array(let elements)?:
-            return elements.flatMap { element -> [PodAuthor] in
+            var authors: [PodAuthor] = []
+            for element in elements {
                 switch element {
-                case .string(let name): return [PodAuthor(name: name)]
-                case .object(let members): return members.map { PodAuthor(name: $0.key, email: email($0.value)) }
-                default: return []
+                case .string(let name): authors.append(PodAuthor(name: name))
+                case .object(let members): authors += try fromObject(members)
+                default: throw SpecProblem("its \"\(field)\" holds \(element.kindName); authors are names, or objects of names and emails")
                 }
             }
-        default:
-            return []
+            return authors
+        case let other?:
+            throw wrongKind(other, field, "a name, an object of names and emails, or an array of those")
         }
     }
 
-    private static func email(_ value: JSONValue) -> String? {
-        guard case .string(let email) = value, !email.isEmpty else { return nil }
+    private static func email(_ value: JSONValue, _ field: String) throws(SpecProblem) -> String? {
+        guard let email = try string(value, "\(field) email"), !email.isEmpty else { return nil }
         return email
     }
 
-    /// `{"git": url, "tag"|"commit"|"branch": …}`, `{"http": url}`, `{"svn": url, "tag"|"revision": …}`, `{"hg": url, "revision": …}`.
-    private static func source(_ value: JSONValue?) -> PodSource? {
-        guard case .object(let members)? = value else { return nil }
-        func member(_ key: String) -> String? { members.first { $0.key == key }?.value.text }
-        for kind in PodSource.Kind.allCases {
-            if let url = member(kind.rawValue) {
-                return PodSource(kind: kind, url: url, tag: member("tag"),
-                                 commit: member("commit") ?? member("revision"), branch: member("branch"))
+    /// `{"git": url, "tag"|"commit"|"branch": …}`, `{"http": url}`, `{"svn": url, "tag"|"revision": …}`,
+    /// `{"hg": url, "revision": …}`; a number is taken as written (`"tag": 0.1` is real).
+    private static func source(_ value: JSONValue?) throws(SpecProblem) -> PodSource? {
+        switch value {
+        case nil, .null?: return nil
+        case .object(let members)?:
+            func member(_ key: String) -> String? { members.first { $0.key == key }?.value.text }
+            for kind in PodSource.Kind.allCases {
+                if let url = member(kind.rawValue) {
+                    return PodSource(kind: kind, url: url, tag: member("tag"),
+                                     commit: member("commit") ?? member("revision"), branch: member("branch"))
+                }
             }
+            return nil
+        case let other?:
+            throw wrongKind(other, "source", "an object")
         }
-        return nil
     }
 
-    /// `{"ios": "5.0", "osx": null}`; a number is taken as written.
-    private static func platforms(_ value: JSONValue?) -> [PodPlatform] {
-        guard case .object(let members)? = value else { return [] }
-        return members.map { PodPlatform(name: $0.key, deploymentTarget: $0.value.text) }
+    /// `{"ios": "5.0", "osx": null}`; a number is taken as written (real specs have them).
+    private static func platforms(_ value: JSONValue?) throws(SpecProblem) -> [PodPlatform] {
+        switch value {
+        case nil, .null?: return []
+        case .object(let members)?: return members.map { PodPlatform(name: $0.key, deploymentTarget: $0.value.text) }
+        case let other?: throw wrongKind(other, "platforms", "an object")
+        }
     }
 
     /// A boolean, `"true"`/`"yes"`/`"false"`/`"no"`, a file pattern (true), or an array of those.

@@ -12,6 +12,9 @@ public struct SpecsPage: Sendable {
     public var isPastEnd: Bool
     /// Files that are not specs at all, skipped (a `Specs/` folder's LICENSE, `.gitkeep`…).
     public var skipped: [String]
+    /// Specs imported with a remark: a spec file whose folder names another pod or version
+    /// than its JSON (imported as the JSON says).
+    public var warnings: [String] = []
 
     /// Makes a page.
     public init(index: Int, numberOfPages: Int, specs: [PodSpec], rejected: [RejectedSpec] = [],

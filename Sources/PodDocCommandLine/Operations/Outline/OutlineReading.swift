@@ -30,7 +30,7 @@ struct ListItems: DocumentOperation {
             Shape.Entry(path: base.isEmpty ? "\(child.index + 1)" : "\(base).\(child.index + 1)", title: child.item.title, note: child.item.note)
         }
         session.output.emit(Shape(path: base, items: entries),
-                            text: entries.map { "\($0.path). \($0.title)\($0.note == nil ? "" : "  [note]")" }.joined(separator: "\n"))
+                            text: entries.map { "\($0.path). \(TerminalText.oneLine($0.title))\($0.note == nil ? "" : "  [note]")" }.joined(separator: "\n"))
     }
 }
 
@@ -84,6 +84,6 @@ struct FindItems: DocumentOperation {
             Shape.Match(path: OutlinePath.indexes($0.indexPath).description, title: $0.item.title)
         }
         session.output.emit(Shape(matches: matches),
-                            text: matches.isEmpty ? "No item matches." : matches.map { "\($0.path). \($0.title)" }.joined(separator: "\n"))
+                            text: matches.isEmpty ? "No item matches." : matches.map { "\($0.path). \(TerminalText.oneLine($0.title))" }.joined(separator: "\n"))
     }
 }

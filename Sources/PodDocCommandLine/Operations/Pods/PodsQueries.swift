@@ -18,7 +18,7 @@ struct SpecShape: Encodable {
     }
 
     /// `Name 1.2.3  summary`.
-    var line: String { "\(name) \(version)" + (summary.map { "  \($0)" } ?? "") }
+    var line: String { TerminalText.oneLine("\(name) \(version)" + (summary.map { "  \($0)" } ?? "")) }
 
     /// `{"specs": [...]}`.
     struct List: Encodable {
@@ -103,6 +103,7 @@ struct ShowSpec: DocumentOperation {
         if let license = spec.license?.type { lines.append("  license:  \(license)") }
         if !spec.authors.isEmpty { lines.append("  authors:  \(spec.authors.map(\.name).joined(separator: ", "))") }
         if let source = spec.source { lines.append("  source:   \(source.url)\(source.tag.map { " (\($0))" } ?? "")") }
+        lines = lines.map(TerminalText.oneLine)
         if !spec.platforms.isEmpty {
             lines.append("  platforms: \(spec.platforms.map { $0.name + ($0.deploymentTarget.map { " \($0)" } ?? "") }.joined(separator: ", "))")
         }

@@ -1,0 +1,60 @@
+import Foundation
+import XCTest
+
+/// Specs of the wrong shape are refused one by one with the field named, the rest imported,
+/// and the plain-text summary says what was refused, skipped or imported with a remark.
+final class SpecValidationTests: CommandLineTestCase {
+    private static var good: [String: Any] { ["name": "Good", "version": "1.0", "summary": "fine", "authors": ["Ада": "ada@example.org"],
+                                              "license": "MIT", "source": ["git": "https://example.org/good.git", "tag": 0.1],
+                                              "platforms": ["ios": 8.0]] }
+
+    private func spec(_ changes: [String: Any]) -> [String: Any] {
+        Self.good.merging(changes) { $1 }
+    }
+
+    private func write(_ object: Any, to name: String) throws {
+        let url = URL(fileURLWithPath: path(name))
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try JSONSerialization.data(withJSONObject: object).write(to: url)
+    }
+
+    func testWrongTypesAreRefusedByFieldAndTheRestImported() throws {
+        let specs: [[String: Any]] = [Self.good, spec(["name": 5]), spec(["name": "Summary", "summary": ["a": 1]]),
+                                      spec(["name": "Authors", "authors": [1, 2]]), spec(["name": "Version", "version": 1.5]),
+                                      spec(["name": "License", "license": 3]), spec(["name": "Source", "source": "git"])]
+        try write(["number_of_pages": 1, "result": specs], to: "page.json")
+        let doc = path("D.poddoc")
+        try succeed("new", doc, "--kind", "pods")
+        let imported = try succeed("import", doc, "--from", path("page.json"))
+        for expected in ["Imported 1 specs", "Refused 6 specs:", #"spec 2: its "name" is a number, not a string"#,
+                         #"its "summary" is an object, not a string"#, #"its "authors" holds a number"#,
+                         #"its "version" is a number, not a string"#, #"its "license" is a number"#, #"its "source" is a string, not an object"#] {
+            XCTAssertTrue(imported.stdout.contains(expected), "\(expected) in:\n\(imported.stdout)")
+        }
+        let listed = try succeed("pods", "ls", doc).stdout
+        XCTAssertTrue(listed.hasPrefix("Good 1.0"), listed)
+        XCTAssertEqual(listed.split(separator: "\n").count, 1, "no spec named 5: \(listed)")
+        let json = try JSONSerialization.jsonObject(with: Data(try succeed("import", doc, "--from", path("page.json"), "--json").stdout.utf8)) as? [String: Any]
+        XCTAssertEqual((json?["rejectedSpecs"] as? [[String: String]])?.count, 6)
+    }
+
+    func testAFolderSaysWhatItSkippedRefusedAndRemarked() throws {
+        try write(spec(["version": "1.0.1"]), to: "Specs/Good/1.0.0/Good.podspec.json")
+        try write(spec(["name": 7]), to: "Specs/Bad/1.0/Bad.podspec.json")
+        try Data("MIT".utf8).write(to: URL(fileURLWithPath: path("Specs/LICENSE")))
+        let doc = path("D.poddoc")
+        try succeed("new", doc, "--kind", "pods")
+        let imported = try succeed("import", doc, "--from", path("Specs")).stdout
+        XCTAssertTrue(imported.contains("Refused 1 spec:\n  \(path("Specs/Bad/1.0/Bad.podspec.json")): is not a usable pod spec"), imported)
+        XCTAssertTrue(imported.contains("Skipped 1 file that is not a spec file:\n  \(path("Specs/LICENSE"))"), imported)
+        XCTAssertTrue(imported.contains("its folder says Good 1.0.0, its JSON Good 1.0.1; imported as the JSON says"), imported)
+        XCTAssertTrue(try succeed("pods", "ls", doc).stdout.hasPrefix("Good 1.0.1"))
+
+        // Nothing usable at all: a failure, not "Imported 0 specs".
+        try FileManager.default.createDirectory(atPath: path("Junk"), withIntermediateDirectories: true)
+        for name in ["README", "notes.txt"] { try Data("x".utf8).write(to: URL(fileURLWithPath: path("Junk/\(name)"))) }
+        let nothing = try run(["import", doc, "--from", path("Junk")])
+        XCTAssertEqual(nothing.status, 65, nothing.stderr)
+        XCTAssertTrue(nothing.stderr.contains("Imported nothing from") && nothing.stderr.contains("2 files skipped"), nothing.stderr)
+    }
+}
