@@ -56,7 +56,7 @@ public struct LockHolder: Codable, Sendable, Hashable {
     /// `pid N on host H (user U, since T, poddoc V)`, for messages.
     var summary: String {
         let since = ISO8601DateFormatter().string(from: acquiredAt)
-        return "pid \(pid) on host \(host) (user \(user), since \(since), poddoc \(toolVersion))"
+        return "pid \(pid) on host \(host) (user \(user), since \(since), \(toolVersion))"
     }
 
     // MARK: Encoding

@@ -42,7 +42,7 @@ final class HonestMessagesTests: CommandLineTestCase {
     }
 }
 
-/// The lock error's advice, "open it read-only", works for every reading command.
+/// The lock error's advice, "read it with --read-only", works for every reading command.
 final class ReadOnlyOptionTests: CommandLineTestCase {
     func testReadingCommandsTakeReadOnlyBesideAWriterAndWritingOnesRefuseIt() throws {
         let doc = path("B.poddoc")
@@ -54,7 +54,7 @@ final class ReadOnlyOptionTests: CommandLineTestCase {
         XCTAssertTrue(out.wait(for: "1. one"), err.current)
         let locked = try run(["outline", "add", doc, "two"])
         XCTAssertEqual(locked.status, 75, locked.stderr)
-        XCTAssertTrue(locked.stderr.contains("open it read-only"), locked.stderr)
+        XCTAssertTrue(locked.stderr.contains("read it with --read-only"), locked.stderr)
         for arguments in [["outline", "ls", doc], ["outline", "tree", doc], ["info", doc], ["check", doc]] {
             let read = try run(arguments + ["--read-only"])
             XCTAssertEqual(read.status, 0, "\(arguments): \(read.stderr)")
@@ -65,5 +65,36 @@ final class ReadOnlyOptionTests: CommandLineTestCase {
         XCTAssertTrue(refused.stderr.contains("changes the document, so it cannot run --read-only"), refused.stderr)
         try input.fileHandleForWriting.close()
         shell.waitUntilExit()
+    }
+}
+
+/// `check` does not vouch for a document in a format newer than it knows.
+final class NewerFormatCheckTests: CommandLineTestCase {
+    func testCheckRefusesToPassADocumentOfANewerFormat() throws {
+        let doc = path("N.poddoc")
+        try succeed("new", doc, "--kind", "outline")
+        let metadata = URL(fileURLWithPath: doc).appending(path: "DocumentMetadata.json")
+        var object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: metadata)) as? [String: Any])
+        object["formatVersion"] = 999
+        try JSONSerialization.data(withJSONObject: object).write(to: metadata)
+        let checked = try run(["check", doc])
+        XCTAssertEqual(checked.status, 76, checked.stdout + checked.stderr)
+        XCTAssertTrue(checked.stdout.contains("document format 999"), checked.stdout)
+    }
+}
+
+/// A lossy export says what it left out.
+final class LossyExportTests: CommandLineTestCase {
+    func testTextAndMarkdownExportsSayWhatTheyLeaveOut() throws {
+        try writeOPML("in.opml", body: [#"<outline text="a" _note="n1" color="red"/>"#, #"<outline text="b" _note="n2"/>"#, #"<outline text="c"/>"#])
+        let doc = path("L.poddoc")
+        try succeed("new", doc, "--kind", "outline")
+        try succeed("import", doc, "--opml", path("in.opml"))
+        let text = try succeed("export", doc, path("l.txt"), "--format", "text")
+        XCTAssertTrue(text.stderr.contains("indented text keeps titles only; left out: 2 notes, the attributes of 1 item"), text.stderr)
+        let markdown = try succeed("export", doc, path("l.md"), "--format", "markdown")
+        XCTAssertTrue(markdown.stderr.contains("Markdown keeps titles and notes; left out: the attributes of 1 item"), markdown.stderr)
+        let opml = try succeed("export", doc, path("l.opml"), "--format", "opml")
+        XCTAssertFalse(opml.stderr.contains("left out"), opml.stderr)
     }
 }

@@ -84,6 +84,12 @@ final class PodSpecParserTests: XCTestCase {
         XCTAssertEqual(try spec(#"{"name": "e\u00e9\ud83d\ude00", "version": "1\n"}"#).name, "eé😀")
     }
 
+    func testAByteOrderMarkIsIgnored() throws {
+        XCTAssertEqual(try PodSpecParser.parseSpec(Data([0xEF, 0xBB, 0xBF]) + Data(#"{"name": "N", "version": "1"}"#.utf8), location: "bom.json").name, "N")
+        let page = try PodSpecParser.parsePage(Data([0xEF, 0xBB, 0xBF]) + Data(#"{"number_of_pages": 1, "result": [{"name": "N", "version": "1"}]}"#.utf8), location: "bom page")
+        XCTAssertEqual(page.specs.map(\.name), ["N"])
+    }
+
     func testValuesOfTheWrongKindAreRefusedNamingTheField() {
         assertFails(#"{"name": 5, "version": "1"}"#, .invalidSpec, #"its "name" is a number, not a string"#)
         assertFails(#"{"name": "N", "version": 2.0}"#, .invalidSpec, #"its "version" is a number, not a string"#)

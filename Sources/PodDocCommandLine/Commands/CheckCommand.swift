@@ -39,10 +39,34 @@ struct CheckCommand: PodDocCommand {
             output.emit(Shape(path: location.document, ok: false, problems: [error.message], storeHash: nil), text: "\(location.document): damaged")
             throw CommandFailure(.integrity, code: error.code.description, error.message)
         }
-        let shape = Shape(path: location.document, ok: report.isSound, problems: report.problems, storeHash: report.storeHash)
-        output.emit(shape, text: report.isSound ? "\(location.document): ok (\(report.storeHash))" : ([location.document + ": damaged"] + report.problems.map { "  " + $0 }).joined(separator: "\n"))
-        if !report.isSound {
-            throw CommandFailure(.integrity, code: "integrity", "\(location.document) failed its check (\(report.problems.count) problem\(report.problems.count == 1 ? "" : "s")); restore it from a copy, or `poddoc export` what can be read.")
+        let waiting = try await checkWaitingWork()
+        let problems = report.problems + (waiting?.problems ?? [])
+        let shape = Shape(path: location.document, ok: problems.isEmpty, problems: problems, storeHash: report.storeHash)
+        var text = problems.isEmpty ? "\(location.document): ok (\(report.storeHash))" : ([location.document + ": damaged"] + problems.map { "  " + $0 }).joined(separator: "\n")
+        if let waiting, waiting.problems.isEmpty { text += "\n  the work waiting for recovery in \(waiting.workingCopy): ok" }
+        output.emit(shape, text: text)
+        if !problems.isEmpty {
+            throw CommandFailure(.integrity, code: "integrity", "\(location.document) failed its check (\(problems.count) problem\(problems.count == 1 ? "" : "s")); restore it from a copy, or `poddoc export` what can be read.")
+        }
+    }
+
+    /// Checks the work waiting for recovery, if any (an archive's autosaves, a package's
+    /// version kept apart after a conflict), read-only.
+    @MainActor
+    private func checkWaitingWork() async throws -> (workingCopy: String, problems: [String])? {
+        let path = location.url.standardizedFileURL.path
+        guard let waiting = ManagedDocument.recoverableDocuments().first(where: { $0.archive?.standardizedFileURL.path == path }) else { return nil }
+        var options = ManagedDocument.OpenOptions()
+        options.readOnly = true
+        options.autosaveInterval = nil
+        let where_ = waiting.workingCopy.path
+        do {
+            let document = try await ManagedDocument.open(waiting.workingCopy, options: options)
+            let report = try await document.verify()
+            try await document.close()
+            return (where_, report.problems.map { "the work waiting for recovery (\(where_)): \($0)" })
+        } catch {
+            return (where_, ["the work waiting for recovery (\(where_)) cannot be read: \(error)"])
         }
     }
 }

@@ -29,6 +29,8 @@ struct InfoCommand: PodDocCommand {
         struct Recovery: Encodable {
             let workingCopy: String
             let autosaved: Date
+            /// The size of the working copy holding the waiting work.
+            let bytes: Int
         }
         let path: String
         let kind: String?
@@ -51,11 +53,10 @@ struct InfoCommand: PodDocCommand {
         let url = location.url.standardizedFileURL
         let holder = ManagedDocument.lockHolder(of: url)
         let recovery = ManagedDocument.recoverableDocuments().first { $0.archive?.standardizedFileURL.path == url.path }
-        var reading = location
-        if recovery != nil && !location.discard { reading.recover = true }
+        // The document as it is on disk; the waiting work is described apart.
         var document: ManagedDocument?
         do {
-            document = try await DocumentAccess.open(reading, mode: .read, command: "poddoc info")
+            document = try await DocumentAccess.open(location, mode: .read, command: "poddoc info")
         } catch let error as DocumentError where error.code == .locked && holder != nil {
             document = nil
         }
@@ -68,7 +69,7 @@ struct InfoCommand: PodDocCommand {
             created: metadata?.created, lastSave: metadata?.modified, saveSequence: metadata?.saveSequence, storeHash: metadata?.storeHash,
             counts: counts, bytes: Self.bytes(at: url), storeBytes: document.map { Self.bytes(at: $0.storeURL) },
             lock: holder.map { Shape.Lock(pid: $0.pid, host: $0.host, user: $0.user, since: $0.acquiredAt, running: $0.isRunning) },
-            recovery: recovery.map { Shape.Recovery(workingCopy: $0.workingCopy.path, autosaved: $0.modified) })
+            recovery: recovery.map { Shape.Recovery(workingCopy: $0.workingCopy.path, autosaved: $0.modified, bytes: Self.bytes(at: $0.workingCopy)) })
         try await document?.close()
         outputOptions.output.emit(shape, text: Self.text(shape))
     }
@@ -87,7 +88,7 @@ struct InfoCommand: PodDocCommand {
         add("document ID", shape.documentID)
         add("store hash", shape.storeHash)
         add("lock", shape.lock.map { "pid \($0.pid) on \($0.host) (\($0.user)) since \($0.since.formatted(.iso8601))\($0.running == false ? ", dead: the next open takes it over" : "")" } ?? "none")
-        add("autosave", shape.recovery.map { "work autosaved \($0.autosaved.formatted(.iso8601)) waits for recovery in \($0.workingCopy); run `poddoc recover \(shape.path)`" } ?? "nothing waiting")
+        add("autosave", shape.recovery.map { "work autosaved \($0.autosaved.formatted(.iso8601)) (\($0.bytes) bytes) waits for recovery in \($0.workingCopy); run `poddoc recover \(shape.path)` (the lines above describe the document as it is on disk)" } ?? "nothing waiting")
         if shape.kind == nil { lines.append("  (the document is open in another process; its content was not read)") }
         return lines.joined(separator: "\n")
     }

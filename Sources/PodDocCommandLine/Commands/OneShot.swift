@@ -26,6 +26,10 @@ struct OneShot<Operation: DocumentOperation>: PodDocCommand {
             throw CommandFailure(.usage, code: "usage", "`poddoc \(group)\(Operation.name)` changes the document, so it cannot run --read-only; commands that only read (ls, tree, find, show, search, count, export, save --as) open read-only by themselves.")
         }
         Interrupts.shared.stopOnTermination()
+        if !operation.changesDocument && !location.recover,
+           let waiting = ManagedDocument.recoverableDocuments().first(where: { $0.archive?.standardizedFileURL.path == location.url.standardizedFileURL.path }) {
+            outputOptions.output.message("poddoc: note: work autosaved \(waiting.modified.formatted(.iso8601)) waits for recovery; this reads \(location.document) as it is on disk (--recover reads the waiting work; `poddoc recover \(location.document)` brings it back).")
+        }
         // What an edit reports is printed once its save committed, never before.
         let held = HeldOutput()
         let output = operation.changesDocument ? outputOptions.output.holding(held) : outputOptions.output

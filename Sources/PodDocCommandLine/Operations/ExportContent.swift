@@ -71,7 +71,9 @@ struct ExportContent: DocumentOperation {
             let bytes = try await Progress.watching("export") {
                 try await Task.detached {
                     try Self.warnIfAbsurd(outline, outlineFormat, output: messages)
-                    return try Self.write(outline, as: outlineFormat, to: url, replacing: replacing)
+                    let bytes = try Self.write(outline, as: outlineFormat, to: url, replacing: replacing)
+                    try Self.sayWhatWasDropped(outline, outlineFormat, output: messages)
+                    return bytes
                 }.value
             }
             shape = Shape(output: output, format: format.rawValue, files: 1, specs: nil, bytes: bytes)
@@ -114,6 +116,18 @@ struct ExportContent: DocumentOperation {
         guard size.bytes >= 256 << 20, size.indentation * 10 >= size.bytes * 9 else { return }
         let compact = try outline.estimatedSize(format: .json).bytes
         output.message("poddoc: warning: this outline is \(size.maxDepth) levels deep, and \(format == .markdown ? "Markdown" : "indented text") indents every level, so the file will be about \(ByteCountFormatter.string(fromByteCount: Int64(size.bytes), countStyle: .file)), almost all of it indentation; as JSON or OPML it takes about \(ByteCountFormatter.string(fromByteCount: Int64(compact), countStyle: .file)). Writing it anyway (Ctrl-C stops).")
+    }
+
+    /// Says, in one line, what a lossy format left out (notes, attributes, head fields).
+    private static func sayWhatWasDropped(_ outline: some OutlineWalk, _ format: OutlineFormat, output: Output) throws {
+        let dropped = try outline.dropped(by: format)
+        var parts: [String] = []
+        if dropped.notes > 0 { parts.append("\(dropped.notes) note\(dropped.notes == 1 ? "" : "s")") }
+        if dropped.itemsWithAttributes > 0 { parts.append("the attributes of \(dropped.itemsWithAttributes) item\(dropped.itemsWithAttributes == 1 ? "" : "s")") }
+        if dropped.headFields > 0 { parts.append("\(dropped.headFields) head field\(dropped.headFields == 1 ? "" : "s")") }
+        guard !parts.isEmpty else { return }
+        let kept = format == .markdown ? "Markdown keeps titles and notes" : "indented text keeps titles only"
+        output.message("poddoc: \(kept); left out: \(parts.joined(separator: ", ")) (opml or json keep everything).")
     }
 
     private static func size(of url: URL) -> Int? {

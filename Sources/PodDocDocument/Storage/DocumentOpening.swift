@@ -177,7 +177,7 @@ enum DocumentOpening {
         do {
             return try DocumentLock.acquire(lockFile, mode: .exclusive, toolVersion: PodDocVersion.writer, fileSystem: fileSystem)
         } catch let error as FileSystemError where error.code == .locked {
-            throw DocumentError(.locked, "\(document.path) is open in another process: \(error.message) Close it there, or open it read-only.", path: document.path, cause: error)
+            throw DocumentError(.locked, "\(document.path) is open in another process: \(error.message)", path: document.path, cause: error)
         } catch let error as FileSystemError where [EROFS, EACCES, EPERM].contains(error.errno ?? 0) {
             throw readOnlyDocument(document, cause: error)
         } catch {
@@ -197,6 +197,7 @@ enum DocumentOpening {
     /// (checked entry by entry, manifest verified), or a working copy with unsaved work is
     /// recovered or discarded as the options say.
     static func openArchive(_ url: URL, format: ArchiveFormat, model: ModelProvider, options: ManagedDocument.OpenOptions) throws -> OpenedParts {
+        if options.readOnly && options.recovery != .recover { return try openArchiveToRead(url, format: format, model: model, options: options) }
         let fs = options.fileSystem
         let copy = try WorkingCopy.forDocument(url, environment: options.environment)
         try copy.prepareFolder(fileSystem: fs)
@@ -245,6 +246,34 @@ enum DocumentOpening {
         } catch {
             lock?.release()
             throw error
+        }
+    }
+
+    /// Opens an archive to read it, as it is on disk: unpacked (checked as always) into a
+    /// private reading copy, never the working copy, so it works while a writer has the
+    /// archive open and whatever work waits for recovery (which `info` describes apart;
+    /// reading with `.recover` reads that work instead, from the working copy).
+    private static func openArchiveToRead(_ url: URL, format: ArchiveFormat, model: ModelProvider, options: ManagedDocument.OpenOptions) throws -> OpenedParts {
+        let fs = options.fileSystem
+        WorkingCopy.sweepReadingCopies(environment: options.environment, fileSystem: fs)
+        let copy = try WorkingCopy.forReading(environment: options.environment)
+        try copy.prepareFolder(fileSystem: fs)
+        // Held while reading, so the sweep of another process leaves this copy alone.
+        let lock = try acquireLock(copy.folder.appendingPathComponent(lockName), readOnly: false, document: url, fileSystem: fs)
+        do {
+            let untrusted = options.untrustedStore ?? true
+            try Archive.extract(archive: url, into: copy.package, manifestPolicy: .require,
+                                checking: untrusted ? storeCheck : nil, fileSystem: fs)
+            try fs.removeItem(at: copy.package.appendingPathComponent(Manifest.fileName))
+            let parts = try openPackage(PackageLayout(root: copy.package), model: model, options: options, lockFile: copy.folder.appendingPathComponent(lockName),
+                                        workingCopy: copy, fileURL: url, format: .archive(format),
+                                        untrusted: untrusted ? .checked : nil, heldLock: lock)
+            parts.stamp = FileStamp.of(url)
+            return parts
+        } catch {
+            lock?.release()
+            try? copy.remove(fileSystem: fs)
+            throw DocumentError.wrap(error, DocumentError.code(for: error, otherwise: .archive), while: "unpack \(url.path) to read it", path: url.path)
         }
     }
 

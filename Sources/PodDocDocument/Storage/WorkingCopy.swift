@@ -50,6 +50,33 @@ struct WorkingCopy: Sendable {
         return "working/\(name)-\(key)"
     }
 
+    /// A private, throw-away copy an archive is unpacked into to be read: never the archive's
+    /// working copy, so reading works beside a writer and never meets work waiting for
+    /// recovery. Removed on close; copies left by a process that died are swept up by the
+    /// next one (``sweepReadingCopies(environment:fileSystem:)``).
+    static func forReading(environment: [String: String]) throws -> WorkingCopy {
+        WorkingCopy(folder: try root(environment).appendingPathComponent("reading/\(UUID().uuidString)", isDirectory: true))
+    }
+
+    /// Removes the reading copies whose process is gone: their lock's holder is not running,
+    /// or they have no lock an hour after they were made (a process killed before it locked;
+    /// a younger one may be about to lock it).
+    static func sweepReadingCopies(environment: [String: String], fileSystem: FileSystem) {
+        guard let root = try? StateDirectory.url(environment: environment) else { return }
+        let folder = root.appendingPathComponent("reading", isDirectory: true)
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] {
+            let copy = folder.appendingPathComponent(name, isDirectory: true)
+            let lockFile = copy.appendingPathComponent(DocumentOpening.lockName)
+            if let holder = try? DocumentLock.currentHolder(of: lockFile, fileSystem: fileSystem) {
+                if holder.isRunning != false { continue }
+            } else {
+                let made = (try? FileManager.default.attributesOfItem(atPath: copy.path)[.modificationDate] as? Date) ?? Date()
+                if Date().timeIntervalSince(made) < 3600 { continue }
+            }
+            try? fileSystem.removeItem(at: copy)
+        }
+    }
+
     /// A fresh working copy for a never-saved document.
     static func untitled(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> WorkingCopy {
         WorkingCopy(folder: try root(environment).appendingPathComponent("untitled/\(UUID().uuidString)", isDirectory: true))

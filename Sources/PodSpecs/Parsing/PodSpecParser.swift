@@ -131,7 +131,12 @@ public enum PodSpecParser {
         guard var text else {
             throw PodSpecsError(.malformedJSON, "\(location) is not valid UTF-8 text, so it cannot be JSON. Check that the file or server sends UTF-8.", location: location)
         }
-        return try text.withUTF8(body)
+        // A byte order mark, which some editors write, is not JSON; RFC 8259 lets a reader
+        // ignore it.
+        return try text.withUTF8 { bytes in
+            guard bytes.starts(with: [0xEF, 0xBB, 0xBF]) else { return try body(bytes) }
+            return try body(UnsafeBufferPointer(rebasing: bytes[3...]))
+        }
     }
 
     private static func invalidPage(_ location: String, _ reason: String) -> PodSpecsError {

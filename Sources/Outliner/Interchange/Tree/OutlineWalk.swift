@@ -70,6 +70,21 @@ extension OutlineWalk {
         return size
     }
 
+    /// What writing the outline in `format` leaves out: Markdown drops attributes and the head
+    /// fields but its title; indented text keeps titles only. Zero for OPML and JSON.
+    ///
+    /// - Throws: the walk's own failure to read.
+    public func dropped(by format: OutlineFormat) throws -> (notes: Int, itemsWithAttributes: Int, headFields: Int) {
+        guard format == .markdown || format == .plainText else { return (0, 0, 0) }
+        var notes = 0, attributed = 0
+        try forEachItem { item, _ in
+            if item.note != nil { notes += 1 }
+            if !item.attributes.isEmpty { attributed += 1 }
+        }
+        let headFields = format == .markdown ? head.filter { $0.name != "title" }.count : head.count
+        return (format == .plainText ? notes : 0, attributed, headFields)
+    }
+
     /// Calls `body` with the walk as steps into and out of each item: one item of lookahead
     /// tells whether an item has children (OPML writes a leaf as one self-closing tag).
     func forEachStep(_ body: (OutlineStep) throws -> Void) throws {
