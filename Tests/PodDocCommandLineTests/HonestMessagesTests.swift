@@ -98,3 +98,42 @@ final class LossyExportTests: CommandLineTestCase {
         XCTAssertFalse(opml.stderr.contains("left out"), opml.stderr)
     }
 }
+
+/// `serve` says why it cannot listen, in words, not NIO's.
+final class ServeListeningTests: CommandLineTestCase {
+    func testAPortInUseAndAnUnknownHostAreSaidPlainly() throws {
+        let doc = path("S.poddoc")
+        try succeed("new", doc, "--kind", "pods")
+        let (first, out, err) = try start(["serve", doc, "--port", "0"])
+        defer { first.terminate(); first.waitUntilExit() }
+        XCTAssertTrue(out.wait(for: "Serving"), err.current)
+        let port = try XCTUnwrap(out.current.split(separator: ":").last.flatMap { Int($0.prefix { $0.isNumber }) })
+        let taken = try run(["serve", doc, "--port", "\(port)"])
+        XCTAssertEqual(taken.status, 69, taken.stderr)
+        XCTAssertTrue(taken.stderr.contains("port \(port) is already in use"), taken.stderr)
+        let unknown = try run(["serve", doc, "--host", "nosuch.invalid", "--port", "0"])
+        XCTAssertEqual(unknown.status, 69, unknown.stderr)
+        XCTAssertTrue(unknown.stderr.contains("no host named nosuch.invalid is known"), unknown.stderr)
+        for result in [taken, unknown] {
+            XCTAssertFalse(result.stderr.contains("bind(descriptor") || result.stderr.contains("UnknownHost"), result.stderr)
+            XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
+        }
+    }
+}
+
+/// SIGTERM while a one-shot import still parses stops it before anything is added or saved.
+final class ImportInterruptTests: CommandLineTestCase {
+    func testSIGTERMDuringTheParseStopsTheImportWithNothingSaved() throws {
+        try writeOPML("big.opml", body: (0..<600_000).map { #"<outline text="item \#($0)"/>"# })
+        let doc = path("T.poddoc")
+        try succeed("new", doc, "--kind", "outline")
+        let (importing, _, err) = try start(["import", doc, "--opml", path("big.opml")])
+        Thread.sleep(forTimeInterval: 1.0)
+        importing.terminate()
+        importing.waitUntilExit()
+        err.waitForEnd()
+        XCTAssertEqual(importing.terminationStatus, 143, err.current)
+        XCTAssertTrue(err.current.isEmpty || err.current.contains("Stopped by SIGTERM; nothing of this command was saved"), err.current)
+        XCTAssertTrue(try succeed("info", doc).stdout.contains("contents       0 items"))
+    }
+}

@@ -32,6 +32,8 @@ final class TemporaryIDTests: StoreTestCase {
         }
         worker.performAndWait { _ in }
         root.performAndWait { _ in }
+        // Saves free what they leave behind on a background queue (`releaseInBackground`).
+        BackgroundRelease.drain()
         XCTAssertNil(box, "once the contexts renamed their objects and the caller dropped its copies, nothing keeps the ID")
     }
 

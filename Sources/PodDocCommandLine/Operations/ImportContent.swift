@@ -144,7 +144,16 @@ struct ImportContent: DocumentOperation {
             throw CommandFailure(.badInput, code: "notFound", "Could not read \(path): \(error.localizedDescription). Check the path.")
         }
         let parent = try session.item(at: under ?? "/")
-        let ids = try session.outline().importOutline(data, as: format, under: parent)
+        // Parsed off the main actor, so Ctrl-C or SIGTERM during a long parse stops the
+        // import before anything is added (and so before anything is saved).
+        let tree: OutlineTree
+        do {
+            tree = try await Task.detached { try OutlineTree(data: data, format: format) }.value
+        } catch let error as OutlineFormatError {
+            throw CommandFailure(.badInput, code: "importFailed", error.description)
+        }
+        try Task.checkCancellation()
+        let ids = try session.outline().importOutline(tree, under: parent)
         let done = session.document.undoManager.undoActionName ?? "Import"
         session.output.emit(OutlineShape(file: path, format: format.rawValue, done: done, topLevel: ids.count),
                             text: "\(done) from \(url.lastPathComponent) (\(ids.count) at the top).")

@@ -1,4 +1,6 @@
 import Dispatch
+import Glibc
+import Synchronization
 
 /// Takes `value` out of its storage, leaves `replacement` there, and frees the value on a
 /// background queue rather than on the caller's: for the large arrays and tables a save
@@ -21,7 +23,23 @@ func releaseInBackground<Value>(_ value: consuming Value) {
     // The box made here is released at the end of the statement; the unmanaged reference
     // is then the only one.
     let reference = Unmanaged.passRetained(ReleasedBox(value: value))
-    DispatchQueue.global(qos: .utility).async { reference.release() }
+    BackgroundRelease.pending.add(1, ordering: .relaxed)
+    DispatchQueue.global(qos: .utility).async {
+        reference.release()
+        BackgroundRelease.pending.subtract(1, ordering: .releasing)
+    }
+}
+
+/// How many values wait to be freed in the background.
+enum BackgroundRelease {
+    static let pending = Atomic<Int>(0)
+
+    /// Waits until every value handed to the background so far is freed, including what
+    /// freeing them handed on in turn: for a test checking that nothing outlives its last
+    /// use (a save's leftovers are freed after the save returns).
+    static func drain() {
+        while pending.load(ordering: .acquiring) > 0 { usleep(1_000) }
+    }
 }
 
 // @unchecked Sendable: the box crosses to another thread only to be destroyed there; the

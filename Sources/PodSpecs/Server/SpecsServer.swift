@@ -116,8 +116,24 @@ public final class SpecsServer: Sendable {
             return port
         case .failure(let error):
             state.withLock { $0 = .stopped }
-            throw PodSpecsError(.server, "Could not serve specs on \(configuration.host):\(configuration.port): \(error). Choose another port, or check the address belongs to this machine.", cause: error)
+            throw PodSpecsError(.server, "Could not serve specs on \(configuration.host):\(configuration.port): \(Self.describe(error, configuration))", cause: error)
         }
+    }
+
+    /// Why listening failed, in words a user can act on (not NIO's `bind(descriptor:ptr:bytes:)`).
+    private static func describe(_ error: any Error, _ configuration: Configuration) -> String {
+        if let error = error as? IOError {
+            switch error.errnoCode {
+            case EADDRINUSE: return "port \(configuration.port) is already in use. Choose another port, or 0 for a free one."
+            case EACCES: return "this user may not listen on port \(configuration.port). Choose a port above 1023, or 0 for a free one."
+            case EADDRNOTAVAIL: return "\(configuration.host) is not an address of this machine. Use 127.0.0.1, or one of this machine's addresses."
+            default: return "\(String(cString: strerror(error.errnoCode))) (errno \(error.errnoCode)). Choose another port or address."
+            }
+        }
+        if error is SocketAddressError.UnknownHost || error is SocketAddressError {
+            return "no host named \(configuration.host) is known. Use 127.0.0.1, or one of this machine's addresses."
+        }
+        return "\(error). Choose another port, or check the address belongs to this machine."
     }
 
     /// Stops accepting connections, finishes the requests in progress, and returns when the
