@@ -32,6 +32,23 @@ final class ArchiveReadingTests: CommandLineTestCase {
         XCTAssertEqual(readingCopies ?? [], [], "reading copies are removed on close")
     }
 
+    /// Reading does not depend on the state folder: when it cannot be written, the reading
+    /// copy goes to the temporary folder.
+    func testAnArchiveIsReadWhenTheStateFolderCannotBeWritten() throws {
+        let doc = try makeArchive()
+        try mount(["-t", "tmpfs", "-o", "size=1m,ro", "tmpfs"], at: path("rostate"), why: "a read-only state folder")
+        let mine = environment
+        environment["XDG_STATE_HOME"] = path("rostate/state")
+        defer { environment = mine }
+        XCTAssertEqual(try succeed("outline", "ls", doc).stdout, "1. one\n")
+        try succeed("export", doc, path("out.opml"), "--format", "opml")
+        XCTAssertTrue(try String(contentsOfFile: path("out.opml"), encoding: .utf8).contains("one"))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path).filter { $0.hasPrefix("poddoc-reading-") }
+        XCTAssertEqual(leftovers, [], "the temporary reading copies are removed on close")
+        let edit = try run(["outline", "add", doc, "two"])
+        XCTAssertNotEqual(edit.status, 0, "editing an archive needs its working copy in the state folder")
+    }
+
     func testInfoAndCheckDescribeTheDocumentAndTheWaitingWork() throws {
         let doc = try makeArchive()
         let input = Pipe()

@@ -256,8 +256,12 @@ enum DocumentOpening {
     private static func openArchiveToRead(_ url: URL, format: ArchiveFormat, model: ModelProvider, options: ManagedDocument.OpenOptions) throws -> OpenedParts {
         let fs = options.fileSystem
         WorkingCopy.sweepReadingCopies(environment: options.environment, fileSystem: fs)
-        let copy = try WorkingCopy.forReading(environment: options.environment)
-        try copy.prepareFolder(fileSystem: fs)
+        let copy = WorkingCopy.forReading(environment: options.environment)
+        do {
+            try copy.prepareFolder(fileSystem: fs)
+        } catch {
+            throw DocumentError.wrap(error, .fileSystem, while: "make a folder to unpack \(url.path) into for reading", path: url.path)
+        }
         // Held while reading, so the sweep of another process leaves this copy alone.
         let lock = try acquireLock(copy.folder.appendingPathComponent(lockName), readOnly: false, document: url, fileSystem: fs)
         do {

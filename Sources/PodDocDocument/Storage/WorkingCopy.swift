@@ -54,8 +54,14 @@ struct WorkingCopy: Sendable {
     /// working copy, so reading works beside a writer and never meets work waiting for
     /// recovery. Removed on close; copies left by a process that died are swept up by the
     /// next one (``sweepReadingCopies(environment:fileSystem:)``).
-    static func forReading(environment: [String: String]) throws -> WorkingCopy {
-        WorkingCopy(folder: try root(environment).appendingPathComponent("reading/\(UUID().uuidString)", isDirectory: true))
+    ///
+    /// When the state folder cannot be written (a read-only home, a full disk), the copy goes
+    /// to the system's temporary folder instead: reading must not depend on it.
+    static func forReading(environment: [String: String]) -> WorkingCopy {
+        if let root = try? root(environment), FileManager.default.isWritableFile(atPath: root.path) {
+            return WorkingCopy(folder: root.appendingPathComponent("reading/\(UUID().uuidString)", isDirectory: true))
+        }
+        return WorkingCopy(folder: FileManager.default.temporaryDirectory.appendingPathComponent("poddoc-reading-\(UUID().uuidString)", isDirectory: true))
     }
 
     /// Removes the reading copies whose process is gone: their lock's holder is not running,
