@@ -29,13 +29,7 @@ final class TextFoldingTests: StoreTestCase {
     }
 
     func testSavedRowsAndUnsavedObjectsMatchAlike() async throws {
-        let model = try ObjectModel(version: 1, entities: [Word.entity])
-        let store = try PersistentStore(url: storeURL, model: model)
-        let root = ObjectContext(store: store)
-        try await root.perform { ctx in
-            for word in Self.corpus { ctx.insert("Word")[Word.text] = word }
-            try ctx.save()
-        }
+        let (_, store, root) = try await storeHoldingTheCorpus()
         let main = ObjectContext(.main, parent: root)
         for word in Self.corpus { main.insert("Word")[Word.text] = word }  // the same again, unsaved
 
@@ -69,13 +63,7 @@ final class TextFoldingTests: StoreTestCase {
     }
 
     func testACaseInsensitivePrefixReadsARangeOfTheFoldedIndexMadeOnAWritableOpen() async throws {
-        let model = try ObjectModel(version: 1, entities: [Word.entity])
-        let store = try PersistentStore(url: storeURL, model: model)
-        let root = ObjectContext(store: store)
-        try await root.perform { ctx in
-            for word in Self.corpus { ctx.insert("Word")[Word.text] = word }
-            try ctx.save()
-        }
+        let (model, store, _) = try await storeHoldingTheCorpus()
         try store.close()
         // A store made before the index was declared: a read-only open goes without it, a
         // writable open makes it.
@@ -96,6 +84,18 @@ final class TextFoldingTests: StoreTestCase {
         }
         XCTAssertTrue(plan.contains("Word_text_folded"), plan)
         try writer.close()
+    }
+
+    /// A store of `Word`s holding the corpus, saved, and its root context.
+    private func storeHoldingTheCorpus() async throws -> (ObjectModel, PersistentStore, ObjectContext) {
+        let model = try ObjectModel(version: 1, entities: [Word.entity])
+        let store = try PersistentStore(url: storeURL, model: model)
+        let root = ObjectContext(store: store)
+        try await root.perform { ctx in
+            for word in Self.corpus { ctx.insert("Word")[Word.text] = word }
+            try ctx.save()
+        }
+        return (model, store, root)
     }
 
     private func otherWritableConnection() throws -> DatabaseQueue {

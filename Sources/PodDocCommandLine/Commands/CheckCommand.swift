@@ -54,8 +54,7 @@ struct CheckCommand: PodDocCommand {
     /// version kept apart after a conflict), read-only.
     @MainActor
     private func checkWaitingWork() async throws -> (workingCopy: String, problems: [String])? {
-        let path = location.url.standardizedFileURL.path
-        guard let waiting = ManagedDocument.recoverableDocuments().first(where: { $0.archive?.standardizedFileURL.path == path }) else { return nil }
+        guard let waiting = ManagedDocument.waitingWork(for: location.url) else { return nil }
         var options = ManagedDocument.OpenOptions()
         options.readOnly = true
         options.autosaveInterval = nil

@@ -52,7 +52,7 @@ struct InfoCommand: PodDocCommand {
     func execute() async throws {
         let url = location.url.standardizedFileURL
         let holder = ManagedDocument.lockHolder(of: url)
-        let recovery = ManagedDocument.recoverableDocuments().first { $0.archive?.standardizedFileURL.path == url.path }
+        let recovery = ManagedDocument.waitingWork(for: url)
         // The document as it is on disk; the waiting work is described apart.
         var document: ManagedDocument?
         do {

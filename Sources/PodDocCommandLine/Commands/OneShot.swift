@@ -27,7 +27,7 @@ struct OneShot<Operation: DocumentOperation>: PodDocCommand {
         }
         Interrupts.shared.stopOnTermination()
         if !operation.changesDocument && !location.recover,
-           let waiting = ManagedDocument.recoverableDocuments().first(where: { $0.archive?.standardizedFileURL.path == location.url.standardizedFileURL.path }) {
+           let waiting = ManagedDocument.waitingWork(for: location.url) {
             outputOptions.output.message("poddoc: note: work autosaved \(waiting.modified.formatted(.iso8601)) waits for recovery; this reads \(location.document) as it is on disk (--recover reads the waiting work; `poddoc recover \(location.document)` brings it back).")
         }
         // What an edit reports is printed once its save committed, never before.

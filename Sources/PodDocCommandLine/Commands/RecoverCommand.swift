@@ -55,8 +55,7 @@ struct RecoverCommand: PodDocCommand {
             return
         }
         let nothingWaiting = "No autosaved work was waiting for \(document); nothing changed."
-        let target = URL(fileURLWithPath: document).standardizedFileURL.path
-        if discard, !ManagedDocument.recoverableDocuments().contains(where: { $0.archive?.standardizedFileURL.path == target }) {
+        if discard, ManagedDocument.waitingWork(for: URL(fileURLWithPath: document)) == nil {
             output.emit(Shape(waiting: [], recovered: nil, discarded: nil), text: nothingWaiting)
             return
         }

@@ -167,6 +167,13 @@ public final class ManagedDocument {
         DocumentOpening.recoverable(environment: environment, fileSystem: FileSystem())
     }
 
+    /// The work waiting for recovery for the document at `url` (an archive's autosaves, or a
+    /// package's version kept apart after a conflict), if any; see ``recoverableDocuments(environment:)``.
+    public static func waitingWork(for url: URL, environment: [String: String] = ProcessInfo.processInfo.environment) -> RecoverableDocument? {
+        let path = url.standardizedFileURL.path
+        return recoverableDocuments(environment: environment).first { $0.archive?.standardizedFileURL.path == path }
+    }
+
     // MARK: - State
 
     /// Whether there are changes not yet saved: the main context's (edits, undo, redo), worker
