@@ -30,7 +30,7 @@ struct SpecRow {
 /// The raw SQLite C API upserting the same rows into the same schema, in one transaction:
 /// as fast as a hand-written importer can store them.
 enum RawSpecUpserts {
-    static func run(_ rows: [SpecRow], at url: URL, fullText: Bool, foldedNameIndex: Bool = true) throws {
+    static func run(_ rows: [SpecRow], at url: URL, fullText: Bool, foldedNameIndex: Bool = true, searchText: Bool = true) throws {
         let db = try RawSQLite.open(url)
         defer { sqlite3_close(db) }
         let columns = SpecRow.columns + ["deprecated", "requiresARC"]
@@ -40,6 +40,7 @@ enum RawSpecUpserts {
         schema += "CREATE UNIQUE INDEX \"PodSpec_key\" ON \"PodSpec\"(\"key\"); CREATE INDEX \"PodSpec_name\" ON \"PodSpec\"(\"name\")"
         if foldedNameIndex { schema += "; CREATE INDEX \"PodSpec_name_folded\" ON \"PodSpec\"(poddoc_fold(\"name\"))" }
         try TextFolding.register(onConnection: db)
+        try SearchText.register(onConnection: db)
         if fullText {
             schema += "; CREATE VIRTUAL TABLE \"PodSpec_fts\" USING fts5(summary, description, tokenize = 'unicode61 remove_diacritics 2')"
         }
@@ -51,7 +52,8 @@ enum RawSpecUpserts {
         sql += updates + ", \"_version\" = \"_version\" + 1 RETURNING \"id\""
         var upsert: OpaquePointer?, index: OpaquePointer?
         guard sqlite3_prepare_v2(db, sql, -1, &upsert, nil) == SQLITE_OK,
-              sqlite3_prepare_v2(db, "INSERT INTO \"PodSpec_fts\" (rowid, summary, description) VALUES (?, ?, ?)", -1, &index, nil) == SQLITE_OK || !fullText
+              sqlite3_prepare_v2(db, searchText ? "INSERT INTO \"PodSpec_fts\" (rowid, summary, description) VALUES (?, poddoc_search_text(?), poddoc_search_text(?))"
+                                     : "INSERT INTO \"PodSpec_fts\" (rowid, summary, description) VALUES (?, ?, ?)", -1, &index, nil) == SQLITE_OK || !fullText
         else { throw BenchmarkError(String(cString: sqlite3_errmsg(db))) }
         defer { sqlite3_finalize(upsert); sqlite3_finalize(index) }
         try RawSQLite.exec(db, "BEGIN IMMEDIATE")

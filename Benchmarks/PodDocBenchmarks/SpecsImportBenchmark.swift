@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import GRDB
 import GRDBSQLite
 import PodDocContent
 import PodDocDocument
@@ -50,6 +51,7 @@ enum SpecsImportBenchmark {
         let rawWithIndex = try measure { try RawSpecUpserts.run(rows, at: folder.appending(path: "raw-\(UUID().uuidString)"), fullText: true) }
         let rawPlain = try measure { try RawSpecUpserts.run(rows, at: folder.appending(path: "raw-\(UUID().uuidString)"), fullText: false) }
         let rawUnfolded = try measure { try RawSpecUpserts.run(rows, at: folder.appending(path: "raw-\(UUID().uuidString)"), fullText: true, foldedNameIndex: false) }
+        let rawBare = try measure { try RawSpecUpserts.run(rows, at: folder.appending(path: "raw-\(UUID().uuidString)"), fullText: true, foldedNameIndex: false, searchText: false) }
 
         // End to end, over loopback HTTP.
         var best = LoopbackRun(importSeconds: .infinity, closeSeconds: 0, stall: .zero, mainBusy: .zero)
@@ -71,6 +73,7 @@ enum SpecsImportBenchmark {
             Measurement(name: "raw SQLite upserts + FTS5 rows + folded name index, one transaction (floor)", seconds: rawWithIndex, count: count, floorName: nil, floorSeconds: nil),
             Measurement(name: "raw SQLite upserts without FTS5", seconds: rawPlain, count: count, floorName: nil, floorSeconds: nil),
             Measurement(name: "raw SQLite upserts + FTS5 rows without the folded name index", seconds: rawUnfolded, count: count, floorName: nil, floorSeconds: nil),
+            Measurement(name: "raw SQLite upserts + FTS5 rows of the text as it is (no poddoc_search_text), without the folded name index", seconds: rawBare, count: count, floorName: nil, floorSeconds: nil),
             Measurement(name: "the same import without the folded name index", seconds: bestUnfolded, count: count, floorName: nil, floorSeconds: nil),
             Measurement(name: "import over loopback HTTP into a pods document, pages of \(pageSize) (stall \(format(best.stall)), main thread busy at most \(format(best.mainBusy)); close \(String(format: "%.2f", best.closeSeconds)) s)",
                         seconds: best.importSeconds, count: count, floorName: "slower floor", floorSeconds: slowerFloor),
@@ -86,6 +89,7 @@ enum SpecsImportBenchmark {
         defer { try? FileManager.default.removeItem(at: folder) }
         let run = try await importOverLoopback(catalog, folder: folder)
         try await timePrefixListings(in: folder)
+        try await timeSearches(in: folder)
         print("whole index: \(catalog.specCount) specs in \(String(format: "%.2f", run.importSeconds)) s (close \(String(format: "%.2f", run.closeSeconds)) s); peak memory (VmHWM) \(peakMemory()); longest main-actor stall \(format(run.stall)), main thread busy at most \(format(run.mainBusy))")
         return [Measurement(name: "whole index over loopback HTTP into a pods document, pages of \(pageSize) (VmHWM \(peakMemory()), stall \(format(run.stall)), main busy \(format(run.mainBusy)), close \(String(format: "%.2f", run.closeSeconds)) s)",
                             seconds: run.importSeconds, count: catalog.specCount, floorName: nil, floorSeconds: nil)]
@@ -112,6 +116,45 @@ enum SpecsImportBenchmark {
                 return (count, listed, best)
             }
             print("prefix \(prefix): \(count) specs counted and the first \(listed) listed in \(String(format: "%.1f", seconds * 1000)) ms")
+        }
+        try await document.close()
+    }
+
+    /// One-word and two-word searches of the imported document (as `pods search DOC WORDS`
+    /// asks them: the best 100 by rank), best of five each, beside the count of all matches.
+    @MainActor
+    static func timeSearches(in folder: URL) async throws {
+        guard let url = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil).first(where: { $0.pathExtension == "poddoc" }) else { return }
+        var options = ManagedDocument.OpenOptions()
+        options.readOnly = true
+        let document = try await ManagedDocument.open(url, options: options)
+        let store = document.rootContext.store
+        for words in ["keychain", "websockets", "pdf", "rendering", "networking", "caching", "retries", "library", "pdf rendering", "简单", "nothing"] {
+            let (found, seconds) = try await Task.detached {
+                var best = Double.infinity, found = 0
+                for _ in 0..<5 {
+                    let start = ContinuousClock.now
+                    found = try SpecsQueries.search(words, in: store, limit: 100).count
+                    best = min(best, (ContinuousClock.now - start).seconds)
+                }
+                return (found, best)
+            }.value
+            // Floors: SQLite's FTS5 answering the same query on the same file, unranked
+            // (every match's row id, in index order) and ranked by its own bm25.
+            let query = SearchText.matchExpression(for: words) ?? "x"
+            let (matches, unranked, bm25) = try store.unsafeRead { db in
+                var matches = 0, unranked = Double.infinity, bm25 = Double.infinity
+                for _ in 0..<5 {
+                    var start = ContinuousClock.now
+                    matches = try Int64.fetchAll(db, sql: #"SELECT rowid FROM "PodSpec_fts" WHERE "PodSpec_fts" MATCH ?"#, arguments: [query]).count
+                    unranked = min(unranked, (ContinuousClock.now - start).seconds)
+                    start = ContinuousClock.now
+                    _ = try Int64.fetchAll(db, sql: #"SELECT rowid FROM "PodSpec_fts" WHERE "PodSpec_fts" MATCH ? ORDER BY bm25("PodSpec_fts") LIMIT 100"#, arguments: [query])
+                    bm25 = min(bm25, (ContinuousClock.now - start).seconds)
+                }
+                return (matches, unranked, bm25)
+            }
+            print("search \(words): the best \(found) of \(matches) matching specs in \(String(format: "%.1f", seconds * 1000)) ms; floors: all matches unranked \(String(format: "%.1f", unranked * 1000)) ms, FTS5 bm25 best 100 \(String(format: "%.1f", bm25 * 1000)) ms")
         }
         try await document.close()
     }

@@ -7,18 +7,6 @@ import XCTest
 /// they work where the document cannot be written: a read-only mount, an immutable file,
 /// another user's document. Writing commands there say "read-only".
 final class ReadingTests: CommandLineTestCase {
-    /// Every file of a document with its SHA-256, by relative path.
-    private func hashes(_ root: String) throws -> [String: String] {
-        var result: [String: String] = [:]
-        for case let name as String in FileManager.default.enumerator(atPath: root)! {
-            var folder: ObjCBool = false
-            FileManager.default.fileExists(atPath: root + "/" + name, isDirectory: &folder)
-            if folder.boolValue { continue }
-            result[name] = try runTool("/usr/bin/sha256sum", [root + "/" + name]).stdout.split(separator: " ").first.map(String.init)
-        }
-        return result
-    }
-
     private func makeDocuments() throws -> (outline: String, pods: String) {
         let outline = path("src/Notes.poddoc"), pods = path("src/Specs.poddoc")
         try FileManager.default.createDirectory(atPath: path("src"), withIntermediateDirectories: true)

@@ -15,7 +15,36 @@ final class SpecValidationTests: CommandLineTestCase {
     private func write(_ object: Any, to name: String) throws {
         let url = URL(fileURLWithPath: path(name))
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try JSONSerialization.data(withJSONObject: object).write(to: url)
+        try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]).write(to: url)
+    }
+
+    func testReimportingTheSameSpecsChangesNothingAndSavesNothing() throws {
+        let specs = (0..<40).map { spec(["name": "Pod\($0)", "summary": "Pod number \($0)"]) }
+        try write(["number_of_pages": 1, "result": specs], to: "page.json")
+        let doc = path("D.poddoc")
+        try succeed("new", doc, "--kind", "pods")
+        XCTAssertTrue(try succeed("import", doc, "--from", path("page.json")).stdout.contains("Imported 40 specs from"))
+        let before = try hashes(doc)
+        let saves = { try self.succeed("info", doc, "--json").json(InfoShape.self).saveSequence }
+        let savesBefore = try saves()
+
+        let again = try succeed("import", doc, "--from", path("page.json")).stdout
+        XCTAssertTrue(again.contains("(0 new, 0 updated, 40 unchanged, 1 page)") && again.contains("nothing was saved"), again)
+        XCTAssertEqual(try hashes(doc), before, "every file of the document as it was")
+        XCTAssertEqual(try saves(), savesBefore)
+        let json = try JSONSerialization.jsonObject(with: Data(try succeed("import", doc, "--from", path("page.json"), "--json").stdout.utf8)) as? [String: Any]
+        XCTAssertEqual(json?["unchanged"] as? Int, 40)
+        XCTAssertEqual(json?["updated"] as? Int, 0)
+
+        // One spec changed: one update, one save.
+        var changed = specs
+        changed[7]["summary"] = "A new summary"
+        try write(["number_of_pages": 1, "result": changed], to: "page.json")
+        let update = try succeed("import", doc, "--from", path("page.json")).stdout
+        XCTAssertTrue(update.contains("(0 new, 1 updated, 39 unchanged, 1 page)") && !update.contains("nothing was saved"), update)
+        XCTAssertEqual(try saves(), savesBefore.map { $0 + 1 })
+        XCTAssertTrue(try succeed("pods", "search", doc, "new summary").stdout.contains("Pod7"))
+        XCTAssertTrue(try succeed("check", doc).stdout.contains(": ok"))
     }
 
     func testWrongTypesAreRefusedByFieldAndTheRestImported() throws {
@@ -26,7 +55,7 @@ final class SpecValidationTests: CommandLineTestCase {
         let doc = path("D.poddoc")
         try succeed("new", doc, "--kind", "pods")
         let imported = try succeed("import", doc, "--from", path("page.json"))
-        for expected in ["Imported 1 specs", "Refused 6 specs:", #"spec 2: its "name" is a number, not a string"#,
+        for expected in ["Imported 1 spec from", "Refused 6 specs:", #"spec 2: its "name" is a number, not a string"#,
                          #"its "summary" is an object, not a string"#, #"its "authors" holds a number"#,
                          #"its "version" is a number, not a string"#, #"its "license" is a number"#, #"its "source" is a string, not an object"#] {
             XCTAssertTrue(imported.stdout.contains(expected), "\(expected) in:\n\(imported.stdout)")

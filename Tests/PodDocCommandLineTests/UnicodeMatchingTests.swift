@@ -40,6 +40,31 @@ final class UnicodeMatchingTests: CommandLineTestCase {
         XCTAssertFalse(uber.contains("Ångström"), uber)
     }
 
+    func testSearchFindsWordsInEveryScriptAndCheckVouchesForTheIndex() throws {
+        let doc = try makeCorpus()
+        let all = Self.names.count
+        for (words, expected) in [("简单", all), ("仓库", all), ("简单 DEMO", all), ("仓库的简", all), ("库", all), ("简单仓库", 0),
+                                  ("カタカナ", 1), ("カタ", 1), ("制作", 1), ("серафими", 2), ("ΣΊΣΥΦΟΣ", 1), ("σισυφος", 1),
+                                  ("strasse", 2), ("über", 3), ("ångström", 1), ("🕕", 0), ("afnetworking", 2)] {
+            let found = try succeed("pods", "search", doc, words, "--json").json(SpecListShape.self).specs
+            XCTAssertEqual(found.count, expected, "pods search \(words): \(found.map(\.name))")
+        }
+        let plain = try succeed("pods", "search", doc, "制作").stdout
+        XCTAssertTrue(plain.contains("cocoapods制作"), plain)
+        XCTAssertTrue(try succeed("check", doc).stdout.contains(": ok"))
+
+        // A search index that lost a row is a fault check reports.
+        let store = path("Corpus.poddoc/StoreContent/persistentStore")
+        let damage = try runTool("/usr/bin/env", ["python3", "-c", """
+            import sqlite3; db = sqlite3.connect(\(String(reflecting: store)))
+            db.execute('DELETE FROM "PodSpec_fts" WHERE rowid = (SELECT min(rowid) FROM "PodSpec_fts")'); db.commit()
+            """])
+        XCTAssertEqual(damage.status, 0, damage.stderr)
+        let checked = try run(["check", doc])
+        XCTAssertEqual(checked.status, 76, checked.stderr)
+        XCTAssertTrue((checked.stdout + checked.stderr).contains("1 PodSpec rows are missing from the search index"), checked.stdout + checked.stderr)
+    }
+
     func testOutlineFindFoldsCaseInSavedAndUnsavedItems() throws {
         let doc = path("Notes.poddoc")
         try succeed("new", doc, "--kind", "outline")

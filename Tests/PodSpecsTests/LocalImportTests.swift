@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import PodDocStore
 @testable import PodSpecs
 import XCTest
@@ -41,11 +42,20 @@ final class LocalImportTests: SpecsTestCase {
         let importer = SpecsImporter(root: ObjectContext(store: store))
         let folder = SpecsFolder(url: SpecFixtures.flat)
         try await importer.importFolder(folder)
-        let idsBefore = try store.unsafeRead { try Int64.fetchAll($0, sql: #"SELECT id FROM "PodSpec" ORDER BY key"#) }
+        let rows = { try store.unsafeRead { try Row.fetchAll($0, sql: #"SELECT id, "_version", summary FROM "PodSpec" ORDER BY key"#) } }
+        let before = try rows()
+        let files = { () -> [Data?] in
+            let url = try XCTUnwrap(store.url)
+            return [url, URL(fileURLWithPath: url.path + "-wal")].map { FileManager.default.contents(atPath: $0.path) }
+        }
+        let filesBefore = try files()
         let again = try await importer.importFolder(folder)
         XCTAssertEqual(again.created, 0)
-        XCTAssertEqual(again.updated, SpecFixtures.goodSpecs)
-        XCTAssertEqual(try store.unsafeRead { try Int64.fetchAll($0, sql: #"SELECT id FROM "PodSpec" ORDER BY key"#) }, idsBefore)
+        XCTAssertEqual(again.updated, 0, "the same specs are not updates")
+        XCTAssertEqual(again.unchanged, SpecFixtures.goodSpecs)
+        XCTAssertEqual(again.specs, SpecFixtures.goodSpecs)
+        XCTAssertEqual(try rows(), before, "same ids, versions not bumped")
+        XCTAssertEqual(try files(), filesBefore, "nothing written: the store and its -wal are byte for byte the same")
         // Resuming a finished import has nothing left to do.
         let resumed = try await importer.importFolder(folder, resume: true)
         XCTAssertEqual(resumed.pages, 0)

@@ -40,6 +40,8 @@ struct ImportContent: DocumentOperation {
         let pages: Int
         let created: Int
         let updated: Int
+        /// Specs the document held already as the source has them.
+        let unchanged: Int
         let rejected: Int
         let skipped: Int
         let complete: Bool
@@ -108,14 +110,17 @@ struct ImportContent: DocumentOperation {
         }
         progress.finish()
         let shape = SpecsShape(source: source.description, pages: summary.pages, created: summary.created, updated: summary.updated,
-                               rejected: summary.rejected.count, skipped: summary.skipped.count, complete: summary.isComplete,
+                               unchanged: summary.unchanged, rejected: summary.rejected.count, skipped: summary.skipped.count, complete: summary.isComplete,
                                rejectedSpecs: summary.rejected.map { .init(location: $0.location, reason: $0.reason) },
                                skippedFiles: summary.skipped, warnings: summary.warnings)
         if summary.specs == 0, !summary.rejected.isEmpty || !summary.skipped.isEmpty {
             let first = summary.rejected.first.map { "first: \($0)" } ?? "first: \(summary.skipped[0]) is not a spec file"
             throw CommandFailure(.badInput, code: "nothingImported", "Imported nothing from \(source): \(Self.count(summary.rejected.count, "spec")) refused, \(Self.count(summary.skipped.count, "file")) skipped (\(first)).")
         }
-        var lines = ["Imported \(summary.specs) specs from \(source) (\(summary.created) new, \(summary.updated) updated, \(summary.pages) pages)."]
+        var lines = ["Imported \(Self.count(summary.specs, "spec")) from \(source) (\(summary.created) new, \(summary.updated) updated, \(summary.unchanged) unchanged, \(Self.count(summary.pages, "page")))."]
+        if summary.specs > 0, summary.created + summary.updated == 0 {
+            lines.append("The document held every one of them already: nothing was saved.")
+        }
         lines += Self.listing(summary.rejected.map(\.description), "Refused \(Self.count(summary.rejected.count, "spec")):")
         lines += Self.listing(summary.skipped, "Skipped \(Self.count(summary.skipped.count, "file")) that \(summary.skipped.count == 1 ? "is not a spec file" : "are not spec files"):")
         lines += Self.listing(summary.warnings, "Imported with a remark (\(summary.warnings.count)):")

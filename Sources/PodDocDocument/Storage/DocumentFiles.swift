@@ -260,7 +260,7 @@ struct DocumentFiles: Sendable {
     /// store: the metadata and the additional content its store committed, with an empty
     /// `StoreContent/` for the store.
     func writeVersion(metadata: DocumentMetadata, additionalContent: [String: Data]) throws {
-        let data = try metadata.encoded()
+        let data = metadata.encoded()
         try fileSystem.writeDirectory(at: layout.root, replacingExisting: false) { folder in
             let package = PackageLayout(root: folder)
             try fileSystem.createDirectory(at: package.storeContent)

@@ -18,7 +18,7 @@ public struct DocumentVerification: Sendable, Hashable, Codable {
 }
 
 extension DocumentFiles {
-    /// Checks the store (`integrity_check`), then that the metadata's save number, store hash
+    /// Checks the store (`integrity_check`, and its search indexes against its rows), then that the metadata's save number, store hash
     /// and file list, and the digest the store committed, all match what is on disk.
     func verify(store: PersistentStore, metadata: DocumentMetadata) throws -> DocumentVerification {
         var problems: [String] = []
@@ -29,6 +29,7 @@ extension DocumentFiles {
         if integrity != ["ok"] {
             problems.append("The store fails SQLite's integrity check: \(integrity.prefix(3).joined(separator: "; ")).")
         }
+        problems += try store.fullTextProblems()
         let hash = try ContentDigest.store(store)
         // The metadata's hash describes save `storeHashSaveSequence` (autosaves leave it behind).
         if metadata.isStoreHashCurrent, hash != metadata.storeHash {

@@ -150,6 +150,9 @@ public struct BatchUpsertResult: Sendable, Hashable {
     public var created: [ObjectID] = []
     /// Objects that were stored and were updated, in the order of their first row.
     public var updated: [ObjectID] = []
+    /// Objects that were stored with the very values of their rows, so were not written (nor
+    /// their versions bumped), in the order of their first row.
+    public var unchanged: [ObjectID] = []
 }
 
 /// Where the outcome of a staged ``BatchUpsert`` appears once the root context's save has
@@ -180,6 +183,8 @@ struct WrittenBatch: Sendable {
     let batch: BatchUpsert
     let rowIDs: [Int64]
     let versions: [Int64]
+    /// The rows that held the stored values already (not written).
+    let unchangedRows: Set<Int>
     let result: BatchUpsertResult
 
     /// The object of row `index`.

@@ -45,7 +45,7 @@ extension ObjectContext {
             guard !registry.isEmpty || pending.isRecording else { continue }
             let batch = written.batch
             let width = batch.layout.attributes.count
-            for index in 0..<batch.count {
+            for index in 0..<batch.count where !written.unchangedRows.contains(index) {
                 let id = written.id(ofRow: index)
                 // (Rows created by the batch are pending inserts already: `updated` skips them.)
                 guard let object = registry[id], !object.isFault, var row = object.snapshot else {

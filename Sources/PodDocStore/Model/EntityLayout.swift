@@ -56,6 +56,14 @@ final class EntityLayout: Sendable {
         self.fullTextTable = SQL.quote(description.fullTextTable)
     }
 
+    /// The insert of one row's text into the full-text table (`rowid`, then the text fields in
+    /// order), each value in the form the index holds (``SearchText``).
+    var fullTextInsertSQL: String {
+        let columns = fullTextFields.map { ", " + SQL.quote(attributes[$0].name) }.joined()
+        let values = String(repeating: ", \(SearchText.sqlFunction)(?)", count: fullTextFields.count)
+        return "INSERT INTO \(fullTextTable) (\"rowid\"\(columns)) VALUES (?\(values))"
+    }
+
     /// The index of a named attribute, or a precondition failure naming the entity.
     func attributeIndex(of name: String) -> Int {
         if attributes.count <= 16 {

@@ -4,7 +4,8 @@ import GRDBSQLite
 // MARK: - Writing batch upserts (inside a root save's transaction)
 
 /// Writes ``BatchUpsert`` rows with one prepared upsert per batch shape (`INSERT … ON
-/// CONFLICT(key) DO UPDATE … RETURNING`), the statement cached by the connection across saves.
+/// CONFLICT(key) DO UPDATE … WHERE something differs RETURNING`), the statement cached by the
+/// connection across saves. A row that holds the stored values already is not written.
 /// New rows get ids from the entity's sequence, so ids are never reused; the full-text index
 /// is kept in step in the same transaction.
 struct BatchWriter {
@@ -21,13 +22,11 @@ struct BatchWriter {
         versions.reserveCapacity(count)
         var result = BatchUpsertResult()
         var reportedUpdates = Set<Int64>()
+        var unchangedRows = Set<Int>(), unchangedIDs = Set<Int64>(), unchangedOrder: [Int64] = []
 
         let upsert = try RawStatement(db, upsertSQL(batch))
         let reindexes = layout.fullTextFields.contains(where: batch.columns.contains)
-        let indexText: RawStatement? = try layout.fullTextFields.isEmpty ? nil : RawStatement(db, """
-            INSERT INTO \(layout.fullTextTable) ("rowid"\(layout.fullTextFields.map { ", " + SQL.quote(layout.attributes[$0].name) }.joined())) \
-            VALUES (?\(String(repeating: ", ?", count: layout.fullTextFields.count)))
-            """)
+        let indexText: RawStatement? = try layout.fullTextFields.isEmpty ? nil : RawStatement(db, layout.fullTextInsertSQL)
         let unindexText: RawStatement? = try reindexes ? RawStatement(db, "DELETE FROM \(layout.fullTextTable) WHERE \"rowid\" = ?") : nil
 
         for index in 0..<count {
@@ -35,7 +34,16 @@ struct BatchWriter {
             upsert.bind(.integer(candidate), at: 1)
             let base = index * width
             for field in 0..<width { upsert.bind(batch.values[base + field], at: Int32(2 + field)) }
-            guard try upsert.step() else { throw StoreError(.sqlite, "SQLite returned no row for an upsert into \(layout.name).") }
+            guard try upsert.step() else {
+                // The row is stored with these very values: the upsert left it alone.
+                upsert.reset()
+                let (id, version) = try storedRow(keyedLike: batch, row: index)
+                rowIDs.append(id)
+                versions.append(version)
+                unchangedRows.insert(index)
+                if unchangedIDs.insert(id).inserted { unchangedOrder.append(id) }
+                continue
+            }
             let id = upsert.int64(0), version = upsert.int64(1)
             rowIDs.append(id)
             versions.append(version)
@@ -62,23 +70,70 @@ struct BatchWriter {
             try indexText.execute()
         }
         if last != baseline { try RowIDSequence.record(db, layout, last: last) }
-        return WrittenBatch(batch: batch, rowIDs: rowIDs, versions: versions, result: result)
+        result.unchanged = unchangedOrder.filter { !reportedUpdates.contains($0) }.map { ObjectID(entityName: layout.name, key: $0) }
+        return WrittenBatch(batch: batch, rowIDs: rowIDs, versions: versions, unchangedRows: unchangedRows, result: result)
     }
 
-    /// The upsert for a batch: every attribute on insert, the batch's columns on update, the
-    /// row version bumped; returns the id, the version, and the text-indexed values.
+    /// The id and version of the stored row with the key of row `index` of `batch`.
+    private func storedRow(keyedLike batch: BatchUpsert, row index: Int) throws -> (Int64, Int64) {
+        let layout = batch.layout
+        let lookup = try RawStatement(db, "SELECT \"id\", \"_version\" FROM \(layout.table) WHERE \(SQL.quote(layout.attributes[batch.keyField].name)) = ?")
+        lookup.bind(batch.values[index * layout.attributes.count + batch.keyField], at: 1)
+        defer { lookup.reset() }
+        guard try lookup.step() else { throw StoreError(.sqlite, "SQLite returned no row for an upsert into \(layout.name).") }
+        return (lookup.int64(0), lookup.int64(1))
+    }
+
+    /// The upsert for a batch: every attribute on insert, the batch's columns on update (the
+    /// row version bumped) when one of them differs from the stored value; returns the id,
+    /// the version, and the text-indexed values, and no row when the stored row already holds
+    /// the values.
     private func upsertSQL(_ batch: BatchUpsert) -> String {
         let layout = batch.layout
         let names = layout.attributes.map { SQL.quote($0.name) }
-        let assignments = batch.columns.filter { $0 != batch.keyField }.map { "\(names[$0]) = excluded.\(names[$0])" }
-            + ["\"_version\" = \"_version\" + 1"]
+        let updated = batch.columns.filter { $0 != batch.keyField }
+        let assignments = updated.map { "\(names[$0]) = excluded.\(names[$0])" } + ["\"_version\" = \"_version\" + 1"]
+        let differs = updated.isEmpty ? "0" : updated.map { "\(names[$0]) IS NOT excluded.\(names[$0])" }.joined(separator: " OR ")
         let returning = ["\"id\"", "\"_version\""] + layout.fullTextFields.map { names[$0] }
         return """
             INSERT INTO \(layout.table) ("id", "_version", \(names.joined(separator: ", "))) \
             VALUES (?, 1\(String(repeating: ", ?", count: names.count))) \
-            ON CONFLICT(\(names[batch.keyField])) DO UPDATE SET \(assignments.joined(separator: ", ")) \
+            ON CONFLICT(\(names[batch.keyField])) DO UPDATE SET \(assignments.joined(separator: ", ")) WHERE \(differs) \
             RETURNING \(returning.joined(separator: ", "))
             """
+    }
+}
+
+// MARK: - Batches the store holds already
+
+extension PersistentStore {
+    /// Whether every row of `batch` is stored already with the values the batch sets, so that
+    /// upserting it would change nothing. Stops at the first row that would change, so a batch
+    /// of new rows costs one lookup.
+    ///
+    /// An importer can skip saving such a batch: re-importing what a document holds then
+    /// leaves the document as it is.
+    ///
+    /// - Throws: ``StoreError`` when the store cannot be read.
+    public func holdsAllRows(of batch: BatchUpsert) throws -> Bool {
+        let layout = batch.layout, width = layout.attributes.count
+        let compared = batch.columns.filter { $0 != batch.keyField }
+        let conditions = ([batch.keyField] + compared).enumerated().map { offset, field in
+            "\(SQL.quote(layout.attributes[field].name)) \(offset == 0 ? "=" : "IS") ?\(offset + 1)"
+        }
+        let sql = "SELECT 1 FROM \(layout.table) WHERE \(conditions.joined(separator: " AND "))"
+        return try unsafeRead { db in
+            let lookup = try RawStatement(db, sql)
+            defer { lookup.reset() }
+            for index in 0..<batch.count {
+                let base = index * width
+                lookup.bind(batch.values[base + batch.keyField], at: 1)
+                for (offset, field) in compared.enumerated() { lookup.bind(batch.values[base + field], at: Int32(offset + 2)) }
+                guard try lookup.step() else { return false }
+                lookup.reset()
+            }
+            return true
+        }
     }
 }
 

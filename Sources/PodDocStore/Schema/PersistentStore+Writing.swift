@@ -254,8 +254,7 @@ private struct StoreWriter {
         case .delete:
             sql = "DELETE FROM \(layout.table) WHERE \"id\" = ? AND \"_version\" = ?"
         case .indexText:
-            let columns = layout.fullTextFields.map { ", " + columnName(layout, $0) }.joined()
-            sql = "INSERT INTO \(layout.fullTextTable) (\"rowid\"\(columns)) VALUES (?\(String(repeating: ", ?", count: layout.fullTextFields.count)))"
+            sql = layout.fullTextInsertSQL
         case .unindexText:
             sql = "DELETE FROM \(layout.fullTextTable) WHERE \"rowid\" = ?"
         }

@@ -131,6 +131,8 @@ public final class PersistentStore: Sendable {
         config.prepareDatabase { db in
             if let trace { db.trace { trace($0.expandedDescription) } }
             try TextFolding.register(on: db)
+            try SearchText.register(on: db)
+            SearchRanking.register(on: db)
             db.add(collation: DatabaseCollation(VersionOrder.collationName) { a, b in
                 let c = VersionOrder.compare(a, b)
                 return c < 0 ? .orderedAscending : (c == 0 ? .orderedSame : .orderedDescending)

@@ -2,6 +2,10 @@ import Foundation
 import GRDB
 import GRDBSQLite
 
+/// SQLite's `SQLITE_TRANSIENT` (SQLite copies the bytes before the call returns), which Swift
+/// cannot import.
+let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
 /// A cached GRDB statement driven through the SQLite C API, for the hot paths (loading rows,
 /// saving objects) where building GRDB `Row`s and `StatementArguments` per row would
 /// dominate. GRDB still owns the connection, the statement cache and transactions.
@@ -9,8 +13,6 @@ struct RawStatement {
     let handle: OpaquePointer
     private let connection: OpaquePointer?
     private let sql: String
-
-    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
     init(_ db: Database, _ sql: String) throws {
         let statement = try db.cachedStatement(sql: sql)
@@ -34,12 +36,12 @@ struct RawStatement {
         case .text(var s):
             s.withUTF8 { buffer in
                 _ = sqlite3_bind_text(handle, index, UnsafeRawPointer(buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!)
-                    .assumingMemoryBound(to: CChar.self), Int32(buffer.count), RawStatement.transient)
+                    .assumingMemoryBound(to: CChar.self), Int32(buffer.count), sqliteTransient)
             }
         case .blob(let data):
             data.withUnsafeBytes { buffer in
                 _ = sqlite3_bind_blob(handle, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!,
-                                      Int32(buffer.count), RawStatement.transient)
+                                      Int32(buffer.count), sqliteTransient)
             }
         }
     }

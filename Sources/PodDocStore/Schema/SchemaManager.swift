@@ -36,7 +36,10 @@ struct SchemaManager {
             }
         }
         try check(database, path: path)
-        if !readOnly { try addMissingDerivedIndexes(database) }
+        if !readOnly {
+            try addMissingDerivedIndexes(database)
+            try reindexFullTextInOlderForm(database)
+        }
         return try database.read { db in
             try String.fetchOne(db, sql: "SELECT value FROM _poddoc_store WHERE key = 'identifier'")
         } ?? { throw StoreError(.schemaMismatch, "\(path) has no store identifier; it was not made by poddoc.") }()
@@ -50,6 +53,8 @@ struct SchemaManager {
             try db.execute(sql: "CREATE TABLE _poddoc_sequence (entity TEXT PRIMARY KEY NOT NULL, last INTEGER NOT NULL)")
             try db.execute(sql: "INSERT INTO _poddoc_store (key, value) VALUES ('identifier', ?)",
                            arguments: [UUID().uuidString])
+            try db.execute(sql: "INSERT INTO _poddoc_store (key, value) VALUES (?, ?)",
+                           arguments: [SearchText.formKey, SearchText.formVersion])
             for entity in model.entities {
                 for statement in SchemaManager.createStatements(for: model.layout(entity.name)) {
                     try db.execute(sql: statement)
@@ -111,6 +116,30 @@ struct SchemaManager {
         guard !names.allSatisfy(existing.contains) else { return }
         try database.write { db in
             for statement in statements { try db.execute(sql: statement) }
+        }
+    }
+
+    /// Rebuilds the full-text indexes of a store that records another form of indexed text
+    /// than ``SearchText/formVersion`` (or none: a store made before the form was recorded),
+    /// from the rows, and records the current form, in one transaction.
+    private func reindexFullTextInOlderForm(_ database: DatabaseQueue) throws {
+        let layouts = model.entities.map { model.layout($0.name) }.filter { !$0.fullTextFields.isEmpty }
+        guard !layouts.isEmpty else { return }
+        let form = try database.read { db in
+            try String.fetchOne(db, sql: "SELECT value FROM _poddoc_store WHERE key = ?", arguments: [SearchText.formKey])
+        }
+        guard form != SearchText.formVersion else { return }
+        try database.write { db in
+            for layout in layouts {
+                let names = layout.fullTextFields.map { SQL.quote(layout.attributes[$0].name) }
+                try db.execute(sql: "DELETE FROM \(layout.fullTextTable)")
+                try db.execute(sql: """
+                    INSERT INTO \(layout.fullTextTable) ("rowid", \(names.joined(separator: ", "))) \
+                    SELECT "id", \(names.map { "\(SearchText.sqlFunction)(\($0))" }.joined(separator: ", ")) FROM \(layout.table)
+                    """)
+            }
+            try db.execute(sql: "INSERT INTO _poddoc_store (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                           arguments: [SearchText.formKey, SearchText.formVersion])
         }
     }
 

@@ -62,13 +62,13 @@ public enum TextFolding {
                     withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(text.count, 1)) { buffer in
                         for (index, byte) in text.enumerated() { buffer[index] = Collation.asciiLower(byte) }
                         sqlite3_result_text(context, UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self),
-                                            Int32(text.count), SQLITE_TRANSIENT_FOLD)
+                                            Int32(text.count), sqliteTransient)
                     }
                     return
                 }
                 let folded = TextFolding.fold(String(decoding: text, as: UTF8.self))
                 folded.utf8CString.withUnsafeBufferPointer { buffer in
-                    sqlite3_result_text(context, buffer.baseAddress, Int32(buffer.count - 1), SQLITE_TRANSIENT_FOLD)
+                    sqlite3_result_text(context, buffer.baseAddress, Int32(buffer.count - 1), sqliteTransient)
                 }
             }
         }, nil, nil, nil)
@@ -77,6 +77,3 @@ public enum TextFolding {
         }
     }
 }
-
-/// SQLite's `SQLITE_TRANSIENT` (copy the result before returning), which Swift cannot import.
-private let SQLITE_TRANSIENT_FOLD = unsafeBitCast(-1, to: sqlite3_destructor_type.self)

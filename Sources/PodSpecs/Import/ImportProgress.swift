@@ -43,12 +43,14 @@ public struct ImportSummary: Sendable {
     public var lastCompletedPage: Int
     /// The number of pages the source has, when known.
     public var numberOfPages: Int?
-    /// Pages saved in this run.
+    /// Pages imported in this run (saved, or found unchanged).
     public var pages: Int = 0
     /// Specs that were not in the store before.
     public var created: Int = 0
-    /// Specs that were already in the store, updated in place where they changed.
+    /// Specs that were already in the store and changed, updated in place.
     public var updated: Int = 0
+    /// Specs that were already in the store as the source has them: not written again.
+    public var unchanged: Int = 0
     /// Specs dropped because the previous page already had them (the reference server
     /// repeats each page's last spec as the next page's first).
     public var repeated: Int = 0
@@ -63,8 +65,8 @@ public struct ImportSummary: Sendable {
     /// How long the run took.
     public var elapsed: Duration = .zero
 
-    /// Specs saved by this run (created plus updated).
-    public var specs: Int { created + updated }
+    /// Specs of the source that this run found usable: created, updated or unchanged.
+    public var specs: Int { created + updated + unchanged }
 }
 
 extension Duration {

@@ -48,6 +48,7 @@ struct ImportRun {
         summary.pages += outcome.pages
         summary.created += outcome.created
         summary.updated += outcome.updated
+        summary.unchanged += outcome.unchanged
         summary.repeated += outcome.repeated
         summary.rejected += outcome.rejected
         summary.skipped += outcome.skipped

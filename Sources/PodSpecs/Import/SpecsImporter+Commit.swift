@@ -5,6 +5,7 @@ struct BatchOutcome: Sendable {
     var pages = 0
     var created = 0
     var updated = 0
+    var unchanged = 0
     var repeated = 0
     var rejected: [RejectedSpec] = []
     var skipped: [String] = []
@@ -49,9 +50,27 @@ extension SpecsImporter {
 
     /// Saves a prepared batch and its checkpoint: both staged on the worker and saved into its
     /// parent, then the save to disk writes them in one transaction.
+    ///
+    /// A batch the store holds already, spec for spec, is not saved, nor is its checkpoint
+    /// unless it is the last one and differs from the stored one: re-importing what the
+    /// document holds makes no save. (A checkpoint left behind this way only makes a resumed
+    /// import read again pages that changed nothing.)
     func commit(_ batch: PreparedBatch) -> Task<BatchOutcome, any Error> {
         let worker = worker, saveParent = saveParent
         return Task {
+            let stored = try await worker.perform { ctx in
+                do {
+                    guard try ctx.store.holdsAllRows(of: batch.upsert) else { return false }
+                    return try !batch.checkpoint.isComplete || ImportCheckpoint.read(source: batch.checkpoint.source, in: ctx) == batch.checkpoint
+                } catch {
+                    throw PodSpecsError.wrapping(error, while: "compare imported specs with the stored ones")
+                }
+            }
+            if stored {
+                var outcome = batch.outcome
+                outcome.unchanged = batch.upsert.count
+                return outcome
+            }
             let receipt = try await worker.perform { ctx in
                 let receipt = try ctx.upsert(batch.upsert)
                 try batch.checkpoint.write(in: ctx)
@@ -65,6 +84,7 @@ extension SpecsImporter {
             var outcome = batch.outcome
             outcome.created = result.created.count
             outcome.updated = result.updated.count
+            outcome.unchanged = result.unchanged.count
             return outcome
         }
     }

@@ -62,27 +62,22 @@ public enum SpecsQueries {
         }
     }
 
-    /// Saved specs whose summary or description hold every word of `words` (as a word or a
-    /// word prefix, case and accents folded), best matches first.
+    /// Saved specs whose summary or description hold every word of `words`, best matches
+    /// first: a word in a Latin, Greek or Cyrillic script as a word or a word prefix (case and
+    /// accents folded), a Chinese, Japanese or Korean word anywhere in the text
+    /// (``PodDocStore/SearchText``).
     ///
     /// The words are taken literally: FTS5 operators in them have no effect.
     ///
     /// - Parameters:
-    ///   - words: Free text, e.g. `json parser`.
+    ///   - words: Free text, e.g. `json parser` or `简单`.
     ///   - store: The store.
     ///   - limit: At most this many results.
     /// - Returns: The specs' object IDs, best match first (empty when `words` has no word).
     /// - Throws: ``PodSpecsError`` (`.store`).
     public static func search(_ words: String, in store: PersistentStore, limit: Int = 100) throws -> [ObjectID] {
-        let terms = words.split { !$0.isLetter && !$0.isNumber }.map { "\"\($0)\"*" }
-        guard !terms.isEmpty else { return [] }
-        let table = E.entity.fullTextTable
         do {
-            let rows = try store.unsafeRead { db in
-                try Int64.fetchAll(db, sql: "SELECT rowid FROM \"\(table)\" WHERE \"\(table)\" MATCH ? ORDER BY rank LIMIT ?",
-                                   arguments: [terms.joined(separator: " "), limit])
-            }
-            return rows.map { ObjectID.permanent(entity: E.name, rowID: $0) }
+            return try store.search(words, in: E.name, limit: limit)
         } catch {
             throw PodSpecsError.wrapping(error, while: "search specs for \(String(reflecting: words))")
         }

@@ -107,6 +107,18 @@ class CommandLineTestCase: XCTestCase {
         return RunResult(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
     }
 
+    /// Every file of a document with its SHA-256, by relative path.
+    func hashes(_ root: String) throws -> [String: String] {
+        var result: [String: String] = [:]
+        for case let name as String in FileManager.default.enumerator(atPath: root)! {
+            var folder: ObjCBool = false
+            FileManager.default.fileExists(atPath: root + "/" + name, isDirectory: &folder)
+            if folder.boolValue { continue }
+            result[name] = try runTool("/usr/bin/sha256sum", [root + "/" + name]).stdout.split(separator: " ").first.map(String.init)
+        }
+        return result
+    }
+
     /// Writes an OPML file in the test's folder whose `<body>` holds `body` (outline elements,
     /// one a line); returns its path.
     @discardableResult
