@@ -32,6 +32,25 @@ final class OutlineCommandTests: CommandLineTestCase {
         XCTAssertTrue(try succeed("check", doc).stdout.contains(": ok"))
     }
 
+    func testATitleHoldingASlashIsAddressedWithItEscaped() throws {
+        let doc = path("Notes.poddoc")
+        try succeed("new", doc, "--kind", "outline")
+        try succeed("outline", "add", doc, "Q3/Q4")
+        try succeed("outline", "add", doc, "a\\b")
+        try succeed("outline", "add", doc, "Plan", "--under", #"/Q3\/Q4"#)
+        try succeed("outline", "rename", doc, #"/Q3\/Q4/Plan"#, "Budget")
+        try succeed("outline", "add", doc, "x", "--under", #"/a\\b"#)
+        XCTAssertEqual(try succeed("outline", "ls", doc, #"/Q3\/Q4"#).stdout, "1.1. Budget\n")
+        XCTAssertEqual(try succeed("outline", "tree", doc).stdout, "1. Q3/Q4\n  1. Budget\n2. a\\\\b\n  1. x\n", "a backslash is shown doubled")
+        // Unescaped, the slash separates titles: no item is titled "Q3".
+        let missing = try run(["outline", "ls", doc, "/Q3/Q4"])
+        XCTAssertEqual(missing.status, 65, missing.stderr)
+        XCTAssertTrue(missing.stderr.contains("Q3"), missing.stderr)
+        let lone = try run(["outline", "ls", doc, #"/Q3\"#])
+        XCTAssertEqual(lone.status, 65, lone.stderr)
+        XCTAssertTrue(lone.stderr.contains("lone"), lone.stderr)
+    }
+
     func testExportAndImportEveryOutlineFormat() throws {
         let source = Self.repository.appending(path: "Tests/Fixtures/opml/cactus-notes.opml").path
         try succeed("new", path("A.poddoc"), "--kind", "outline")

@@ -49,7 +49,7 @@ struct OutlineCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "outline",
         abstract: "Read and edit an outline document, one operation per command.",
-        discussion: "Items are named by positions from 1 (1.3.2) or by titles (/Work/Projects). Each command opens the document, does one thing, saves and closes; `poddoc open` keeps it open in a shell with undo.",
+        discussion: "Items are named by positions from 1 (1.3.2) or by titles (/Work/Projects; a / inside a title is written \\/, as in /Work/Q3\\/Q4). Each command opens the document, does one thing, saves and closes; `poddoc open` keeps it open in a shell with undo.",
         subcommands: OperationSets.outline.map { $0.oneShot })
 }
 

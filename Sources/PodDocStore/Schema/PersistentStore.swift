@@ -130,8 +130,10 @@ public final class PersistentStore: Sendable {
         let trace = options.traceSQL
         config.prepareDatabase { db in
             if let trace { db.trace { trace($0.expandedDescription) } }
-            try TextFolding.register(on: db)
-            try SearchText.register(on: db)
+            if let connection = db.sqliteConnection {
+                try TextFolding.register(onConnection: connection)
+                try SearchText.register(onConnection: connection)
+            }
             SearchRanking.register(on: db)
             db.add(collation: DatabaseCollation(VersionOrder.collationName) { a, b in
                 let c = VersionOrder.compare(a, b)

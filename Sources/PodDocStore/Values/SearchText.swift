@@ -161,17 +161,10 @@ public enum SearchText {
 
     // MARK: - SQL
 
-    /// Registers `poddoc_search_text` on a connection: deterministic and innocuous.
-    static func register(on db: Database) throws {
-        guard let connection = db.sqliteConnection else { return }
-        try register(onConnection: connection)
-    }
-
-    /// Registers `poddoc_search_text` on a connection opened with SQLite's C API (a
-    /// benchmark's floor maintaining the same index).
+    /// Registers `poddoc_search_text` on a connection (every store connection, and a
+    /// benchmark's floor maintaining the same index): deterministic and innocuous.
     public static func register(onConnection connection: OpaquePointer) throws {
-        let flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS
-        let code = sqlite3_create_function_v2(connection, sqlFunction, 1, flags, nil, { context, count, values in
+        try TextFunction.register(sqlFunction, on: connection) { context, count, values in
             guard count == 1, let value = values?[0] else { return }
             guard sqlite3_value_type(value) == SQLITE_TEXT, let bytes = sqlite3_value_text(value) else {
                 // NULL, numbers and blobs are indexed as FTS5 would index them.
@@ -183,13 +176,7 @@ public enum SearchText {
                 sqlite3_result_value(context, value)
                 return
             }
-            let indexed = SearchText.indexed(String(decoding: text, as: UTF8.self))
-            indexed.utf8CString.withUnsafeBufferPointer { buffer in
-                sqlite3_result_text(context, buffer.baseAddress, Int32(buffer.count - 1), sqliteTransient)
-            }
-        }, nil, nil, nil)
-        guard code == SQLITE_OK else {
-            throw StoreError(.sqlite, "Could not register the \(sqlFunction) SQL function (SQLite code \(code)).")
+            TextFunction.result(context, SearchText.indexed(String(decoding: text, as: UTF8.self)))
         }
     }
 }

@@ -35,18 +35,11 @@ public enum TextFolding {
         prefix + "\u{10FFFF}"
     }
 
-    /// Registers `poddoc_fold` on a connection: deterministic and innocuous, so an index on it
-    /// is allowed with `trusted_schema=OFF`.
-    static func register(on db: Database) throws {
-        guard let connection = db.sqliteConnection else { return }
-        try register(onConnection: connection)
-    }
-
-    /// Registers `poddoc_fold` on a connection opened with SQLite's C API (a benchmark's
-    /// floor maintaining the same index).
+    /// Registers `poddoc_fold` on a connection (every store connection, and a benchmark's
+    /// floor maintaining the same index): deterministic and innocuous, so an index on it is
+    /// allowed with `trusted_schema=OFF`.
     public static func register(onConnection connection: OpaquePointer) throws {
-        let flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS
-        let code = sqlite3_create_function_v2(connection, sqlFunction, 1, flags, nil, { context, count, values in
+        try TextFunction.register(sqlFunction, on: connection) { context, count, values in
             guard count == 1, let value = values?[0] else { return }
             switch sqlite3_value_type(value) {
             case SQLITE_NULL:
@@ -66,14 +59,8 @@ public enum TextFolding {
                     }
                     return
                 }
-                let folded = TextFolding.fold(String(decoding: text, as: UTF8.self))
-                folded.utf8CString.withUnsafeBufferPointer { buffer in
-                    sqlite3_result_text(context, buffer.baseAddress, Int32(buffer.count - 1), sqliteTransient)
-                }
+                TextFunction.result(context, TextFolding.fold(String(decoding: text, as: UTF8.self)))
             }
-        }, nil, nil, nil)
-        guard code == SQLITE_OK else {
-            throw StoreError(.sqlite, "Could not register the \(sqlFunction) SQL function (SQLite code \(code)).")
         }
     }
 }

@@ -9,7 +9,7 @@ struct ListItems: DocumentOperation {
     static let kind: DocumentKind? = .outline
     static let changesDocument = false
 
-    @Argument(help: "The item: positions like 1.3.2, or titles like /Work/Projects.")
+    @Argument(help: "The item: positions like 1.3.2, or titles like /Work/Projects (a / inside a title is written \\/).")
     var path: String?
 
     struct Shape: Encodable {
