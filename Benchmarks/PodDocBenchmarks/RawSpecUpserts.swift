@@ -37,8 +37,10 @@ enum RawSpecUpserts {
         let quoted = columns.map { "\"\($0)\"" }
         var schema = "CREATE TABLE \"PodSpec\" (\"id\" INTEGER PRIMARY KEY, \"_version\" INTEGER NOT NULL DEFAULT 1, "
         schema += quoted.joined(separator: ", ") + "); "
-        schema += "CREATE UNIQUE INDEX \"PodSpec_key\" ON \"PodSpec\"(\"key\"); CREATE INDEX \"PodSpec_name\" ON \"PodSpec\"(\"name\")"
-        if foldedNameIndex { schema += "; CREATE INDEX \"PodSpec_name_folded\" ON \"PodSpec\"(poddoc_fold(\"name\"))" }
+        schema += "CREATE UNIQUE INDEX \"PodSpec_key\" ON \"PodSpec\"(\"key\"); "
+        // The document's one name index is folded; before case-insensitive listing it was plain.
+        schema += foldedNameIndex ? "CREATE INDEX \"PodSpec_name_folded\" ON \"PodSpec\"(poddoc_fold(\"name\"))"
+            : "CREATE INDEX \"PodSpec_name\" ON \"PodSpec\"(\"name\")"
         try TextFolding.register(onConnection: db)
         try SearchText.register(onConnection: db)
         if fullText {

@@ -87,6 +87,30 @@ final class TextFoldingTests: StoreTestCase {
     }
 
     /// A store of `Word`s holding the corpus, saved, and its root context.
+    func testTheFoldedCollationSortsAndComparesSavedRowsAndUnsavedObjectsAlike() async throws {
+        let (_, _, root) = try await storeHoldingTheCorpus()
+        let main = ObjectContext(.main, parent: root)
+        let unsaved = ["ärger", "ÄRGER", "Zebra", "apfel"]
+        for word in unsaved { main.insert("Word")[Word.text] = word }
+        let order = [FetchSort(Word.text, collation: .folded), FetchSort(Word.text)]
+        func expected(_ words: [String]) -> [String] {
+            words.sorted { a, b in
+                let c = Collation.folded.compare(a, b)
+                return c != 0 ? c < 0 : Array(a.utf8).lexicographicallyPrecedes(Array(b.utf8))
+            }
+        }
+        let saved = try await root.perform { ctx in try ctx.fetch(FetchRequest("Word", sortBy: order)).map { $0[Word.text] } }
+        XCTAssertEqual(saved, expected(Self.corpus), "SQL (poddoc_fold) order")
+        XCTAssertEqual(try main.fetch(FetchRequest("Word", sortBy: order)).map { $0[Word.text] }, expected(Self.corpus + unsaved), "in memory, merged")
+        XCTAssertLessThan(saved.firstIndex(of: "plain")!, saved.firstIndex(of: "Straße")!, "case does not order: p before S")
+
+        for (word, matches) in [("ÜBER", ["Über", "über", "ÜBER"]), ("STRASSE", ["Straße", "STRASSE", "strasse"]), ("ÄRGER", ["ärger", "ÄRGER"])] {
+            let predicate = Word.text.compare(.equal, word, collation: .folded)
+            let found = try main.fetch(FetchRequest("Word", where: predicate)).map { $0[Word.text] }
+            XCTAssertEqual(found.sorted(), matches.sorted(), word)
+        }
+    }
+
     private func storeHoldingTheCorpus() async throws -> (ObjectModel, PersistentStore, ObjectContext) {
         let model = try ObjectModel(version: 1, entities: [Word.entity])
         let store = try PersistentStore(url: storeURL, model: model)

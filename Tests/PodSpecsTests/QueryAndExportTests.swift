@@ -1,6 +1,8 @@
 import Foundation
+import GRDB
 import PodDocStore
 @testable import PodSpecs
+import Synchronization
 import XCTest
 
 /// Listing, searching, showing and counting specs; exporting them as a tree and as CSV.
@@ -9,6 +11,41 @@ final class QueryAndExportTests: SpecsTestCase {
         let store = try makeStore()
         try await SpecsImporter(root: ObjectContext(store: store)).importFolder(SpecsFolder(url: SpecFixtures.flat))
         return store
+    }
+
+    /// The statements a store ran, as SQLite expanded them.
+    private final class StatementLog: Sendable {
+        private let statements = Mutex<[String]>([])
+        func record(_ sql: String) { statements.withLock { $0.append(sql) } }
+        func take() -> [String] {
+            statements.withLock { list in
+                let taken = list
+                list = []
+                return taken
+            }
+        }
+    }
+
+    func testListingsAndLookupsByNameReadTheOneFoldedNameIndex() async throws {
+        try await importedStore().close()
+        let log = StatementLog()
+        var options = PersistentStore.Options()
+        options.traceSQL = { log.record($0) }
+        let store = try PersistentStore(url: folder.appending(path: "persistentStore"), model: PodSpecsSchema.makeModel(), options: options)
+        let indexes = try store.unsafeRead { try String.fetchAll($0, sql: #"SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'PodSpec' AND sql IS NOT NULL ORDER BY name"#) }
+        XCTAssertEqual(indexes, ["PodSpec_key", "PodSpec_name_folded"], "one index on the name, folded")
+        let context = ObjectContext(store: store)
+        _ = log.take()
+        try context.performAndWait { ctx in
+            for run in [{ _ = try SpecsQueries.list(in: ctx, limit: 20) }, { _ = try SpecsQueries.list(in: ctx, namePrefix: "af", limit: 20) },
+                        { _ = try SpecsQueries.spec(named: "AFNetworking", in: ctx) }] {
+                try run()
+                let select = try XCTUnwrap(log.take().last { $0.hasPrefix("SELECT") })
+                let plan = try store.unsafeRead { try Row.fetchAll($0, sql: "EXPLAIN QUERY PLAN " + select).map { $0["detail"] as String } }.joined(separator: "; ")
+                XCTAssertTrue(plan.contains("PodSpec_name_folded"), "\(select): \(plan)")
+                XCTAssertFalse(plan.contains("SCAN PodSpec") && !plan.contains("USING INDEX"), "no full scan: \(plan)")
+            }
+        }
     }
 
     func testListIsByNameThenVersionOrder() async throws {
@@ -23,7 +60,13 @@ final class QueryAndExportTests: SpecsTestCase {
             XCTAssertLessThan(afnetworking.firstIndex(of: "2.0.0-RC3")!, afnetworking.firstIndex(of: "2.0.0")!)
             let all = try SpecsQueries.list(in: ctx)
             XCTAssertEqual(all.count, SpecFixtures.goodSpecs)
-            XCTAssertEqual(all.map(\.name), all.map(\.name).sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
+            let byFoldedName = all.map(\.name).sorted { a, b in
+                let folded = Array(TextFolding.fold(a).utf8), other = Array(TextFolding.fold(b).utf8)
+                return folded != other ? folded.lexicographicallyPrecedes(other) : Array(a.utf8).lexicographicallyPrecedes(Array(b.utf8))
+            }
+            XCTAssertEqual(all.map(\.name), byFoldedName, "whatever the case, then by bytes")
+            XCTAssertNotEqual(byFoldedName, all.map(\.name).sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) },
+                              "the fixtures hold names whose case changes their order")
             XCTAssertEqual(try SpecsQueries.list(in: ctx, limit: 5, offset: 2).map(\.key), all[2..<7].map(\.key))
         }
     }

@@ -126,9 +126,13 @@ extension CompiledPredicate {
         case .constant(let b):
             return b ? "1" : "0"
         case let .compare(field, op, value, collation):
+            if collation == .folded, case .text(let text) = value {
+                // The value folded here, so the comparison reads the folded index.
+                arguments.append(.text(TextFolding.fold(text)))
+                return "\(collation.sql(column(field))) \(op.rawValue) ?"
+            }
             arguments.append(value)
-            let collate = collation == .binary ? "" : " COLLATE \(collation.sqlName)"
-            return "\(column(field)) \(op.rawValue) ?\(collate)"
+            return "\(column(field)) \(op.rawValue) \(collation.sql("?"))"
         case .isNull(let field):
             return "\(column(field)) IS NULL"
         case let .oneOf(field, values):

@@ -108,8 +108,7 @@ extension PersistentStore {
         var sql = ""
         if let predicate = query.predicate { sql += " WHERE " + predicate.sql(query.layout, &arguments, resolve: resolve) }
         let order = query.sorts.map { sort in
-            let collate = sort.collation == .binary ? "" : " COLLATE \(sort.collation.sqlName)"
-            return "\(SQL.quote(query.layout.attributes[sort.field].name))\(collate) \(sort.ascending ? "ASC" : "DESC")"
+            return "\(sort.collation.sql(SQL.quote(query.layout.attributes[sort.field].name))) \(sort.ascending ? "ASC" : "DESC")"
         } + ["\"id\""]
         sql += " ORDER BY " + order.joined(separator: ", ")
         if query.limit != nil || query.offset > 0 {

@@ -4,8 +4,9 @@ import Foundation
 ///
 /// The two sides must agree exactly, or a context's unsaved objects would sort differently
 /// from the same rows once saved. ``binary`` compares UTF-8 bytes (SQLite's `BINARY`),
-/// ``caseInsensitive`` folds ASCII letters only (SQLite's `NOCASE`), and ``version`` orders
-/// version strings by their numeric parts (see ``VersionOrder``).
+/// ``caseInsensitive`` folds ASCII letters only (SQLite's `NOCASE`), ``folded`` folds case
+/// the Unicode way (``TextFolding``), and ``version`` orders version strings by their
+/// numeric parts (see ``VersionOrder``).
 public enum Collation: String, Sendable, Hashable, CaseIterable {
     /// Byte order of the UTF-8 encoding (SQLite `BINARY`, the default).
     case binary
@@ -13,18 +14,26 @@ public enum Collation: String, Sendable, Hashable, CaseIterable {
     case caseInsensitive
     /// Version-aware order: `0.5.1` before `0.10.0`, pre-releases before releases.
     case version
+    /// Unicode case-insensitive order: both sides folded by ``TextFolding/fold(_:)``, then
+    /// compared byte by byte. In SQL it is the expression `poddoc_fold(column)`, so an
+    /// attribute declared with `caseInsensitiveIndex` sorts in the order of that index.
+    /// Texts that fold alike compare equal: sort on the attribute again to order them.
+    case folded
 
-    /// The name used in SQL `COLLATE` clauses.
-    var sqlName: String {
+    /// A column or a parameter as SQL compares it under this collation: `"name"`,
+    /// `"name" COLLATE NOCASE`, `poddoc_fold("name")`.
+    func sql(_ operand: String) -> String {
         switch self {
-        case .binary: return "BINARY"
-        case .caseInsensitive: return "NOCASE"
-        case .version: return VersionOrder.collationName
+        case .binary: return operand
+        case .caseInsensitive: return "\(operand) COLLATE NOCASE"
+        case .version: return "\(operand) COLLATE \(VersionOrder.collationName)"
+        case .folded: return "\(TextFolding.sqlFunction)(\(operand))"
         }
     }
 
-    /// Compares two strings under this collation.
-    func compare(_ lhs: String, _ rhs: String) -> Int {
+    /// Compares two strings under this collation, as SQL compares them: negative when `lhs`
+    /// comes first, 0 when they are equal, positive when `rhs` comes first.
+    public func compare(_ lhs: String, _ rhs: String) -> Int {
         switch self {
         case .binary:
             return Collation.compareUTF8(lhs, rhs)
@@ -32,6 +41,8 @@ public enum Collation: String, Sendable, Hashable, CaseIterable {
             return Collation.compareASCIICaseFolded(lhs, rhs)
         case .version:
             return VersionOrder.compare(lhs, rhs)
+        case .folded:
+            return Collation.compareUTF8(TextFolding.fold(lhs), TextFolding.fold(rhs))
         }
     }
 

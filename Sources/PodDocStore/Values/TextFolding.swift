@@ -17,8 +17,8 @@ import GRDBSQLite
 /// to `i` followed by U+0307 and `ı` stays itself, as in every language but Turkish and
 /// Azerbaijani.
 public enum TextFolding {
-    /// The SQL function's name.
-    static let sqlFunction = "poddoc_fold"
+    /// The SQL function's name, for queries written by hand (`ORDER BY poddoc_fold(name)`).
+    public static let sqlFunction = "poddoc_fold"
 
     /// `text` case-folded and in Normalization Form C.
     public static func fold(_ text: String) -> String {

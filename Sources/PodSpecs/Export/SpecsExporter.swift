@@ -142,7 +142,7 @@ public struct SpecsExporter: Sendable {
         try Row.fetchCursor(db, sql: """
             SELECT id, json, name, version, summary, homepage, licenseType, authors, sourceKind, sourceURL,
                    sourceTag, sourceCommit, sourceBranch, platforms, deprecated, requiresARC
-            FROM "\(E.name)" ORDER BY name, version COLLATE \(VersionOrder.collationName), id
+            FROM "\(E.name)" ORDER BY \(TextFolding.sqlFunction)(name), name, version COLLATE \(VersionOrder.collationName), id
             """)
     }
 

@@ -81,10 +81,12 @@ public struct PodSpec: Sendable, Hashable {
 // MARK: - List order
 
 extension PodSpec {
-    /// The order specs are listed in everywhere: by name (UTF-8 bytes, as SQLite's `BINARY`
-    /// collation), then by version in ``PodDocStore/VersionOrder``.
+    /// The order specs are listed in everywhere: by name whatever its case
+    /// (``PodDocStore/Collation/folded``, as the folded name index orders them), names that
+    /// fold alike by their UTF-8 bytes, then by version in ``PodDocStore/VersionOrder``.
     public static func isInListOrder(_ lhs: PodSpec, _ rhs: PodSpec) -> Bool {
-        if !lhs.name.utf8.elementsEqual(rhs.name.utf8) { return lhs.name.utf8.lexicographicallyPrecedes(rhs.name.utf8) }
-        return VersionOrder.compare(lhs.version, rhs.version) < 0
+        if lhs.name.utf8.elementsEqual(rhs.name.utf8) { return VersionOrder.compare(lhs.version, rhs.version) < 0 }
+        let folded = Collation.folded.compare(lhs.name, rhs.name)
+        return folded != 0 ? folded < 0 : lhs.name.utf8.lexicographicallyPrecedes(rhs.name.utf8)
     }
 }

@@ -30,9 +30,10 @@ public enum PodSpecsSchema {
         public static let name = "PodSpec"
         /// `name/version`: the unique identifier.
         public static let key = Attribute<String>("key", unique: true)
-        /// The pod name (indexed as written and case-folded: case-insensitive prefix
-        /// listings read a range of an index).
-        public static let nameKey = Attribute<String>("name", indexed: true, caseInsensitiveIndex: true)
+        /// The pod name, indexed case-folded (one index serves listings in case-insensitive
+        /// order, prefixes and lookups by name: compare with ``PodDocStore/Collation/folded``,
+        /// then exactly).
+        public static let nameKey = Attribute<String>("name", caseInsensitiveIndex: true)
         /// The version string as written (sort with ``PodDocStore/Collation/version``).
         public static let version = Attribute<String>("version")
         /// The one-line summary.

@@ -24,7 +24,7 @@ public struct StoreSpecsCatalog: SpecsCatalog {
         self.store = store
         do {
             rowIDs = try store.unsafeRead { db in
-                try Int64.fetchAll(db, sql: "SELECT id FROM \"\(E.name)\" ORDER BY name, version COLLATE \(VersionOrder.collationName), id")
+                try Int64.fetchAll(db, sql: "SELECT id FROM \"\(E.name)\" ORDER BY \(TextFolding.sqlFunction)(name), name, version COLLATE \(VersionOrder.collationName), id")
             }
         } catch {
             throw PodSpecsError.wrapping(error, while: "list the specs of \(store.url?.path ?? "the store")")
