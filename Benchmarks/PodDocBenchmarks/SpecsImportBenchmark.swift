@@ -95,14 +95,20 @@ enum SpecsImportBenchmark {
                             seconds: run.importSeconds, count: catalog.specCount, floorName: nil, floorSeconds: nil)]
     }
 
+    /// The document an import left in `folder`, opened read-only; nil when there is none.
+    @MainActor
+    static func openImported(in folder: URL) async throws -> ManagedDocument? {
+        guard let url = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil).first(where: { $0.pathExtension == "poddoc" }) else { return nil }
+        var options = ManagedDocument.OpenOptions()
+        options.readOnly = true
+        return try await ManagedDocument.open(url, options: options)
+    }
+
     /// Case-insensitive prefix listings of the imported document (as `pods ls DOC PREFIX` and
     /// `pods count` ask them), best of five each.
     @MainActor
     static func timePrefixListings(in folder: URL) async throws {
-        guard let url = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil).first(where: { $0.pathExtension == "poddoc" }) else { return }
-        var options = ManagedDocument.OpenOptions()
-        options.readOnly = true
-        let document = try await ManagedDocument.open(url, options: options)
+        guard let document = try await openImported(in: folder) else { return }
         let root = document.rootContext
         for prefix in ["af", "AFNet", "se", "über", "z"] {
             let (count, listed, seconds) = try await root.perform { context in
@@ -124,10 +130,7 @@ enum SpecsImportBenchmark {
     /// asks them: the best 100 by rank), best of five each, beside the count of all matches.
     @MainActor
     static func timeSearches(in folder: URL) async throws {
-        guard let url = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil).first(where: { $0.pathExtension == "poddoc" }) else { return }
-        var options = ManagedDocument.OpenOptions()
-        options.readOnly = true
-        let document = try await ManagedDocument.open(url, options: options)
+        guard let document = try await openImported(in: folder) else { return }
         let store = document.rootContext.store
         for words in ["keychain", "websockets", "pdf", "rendering", "networking", "caching", "retries", "library", "pdf rendering", "简单", "nothing"] {
             let (found, seconds) = try await Task.detached {

@@ -109,6 +109,31 @@ final class BatchUpsertTests: StoreTestCase {
         XCTAssertEqual(try objectStore.unsafeRead { try Int.fetchOne($0, sql: sequence) }, 75)
     }
 
+    func testARowRepeatingWhatTheBatchWroteIsNotCountedUnchanged() throws {
+        let store = try makeStore()
+        let root = ObjectContext(store: store)
+        try root.performAndWait { ctx in
+            _ = try ctx.upsert(batch([Record(key: "a", name: "a", version: "1", summary: "old")]))
+            try ctx.save()
+            // "b" is created then repeated as it is; "a" is changed then repeated as changed;
+            // "c" (stored below) is repeated as stored.
+            _ = try ctx.upsert(batch([Record(key: "c", name: "c", version: "1", summary: nil)]))
+            try ctx.save()
+            let same = Record(key: "b", name: "b", version: "1", summary: nil), changed = Record(key: "a", name: "a", version: "2", summary: "new")
+            let stored = Record(key: "c", name: "c", version: "1", summary: nil)
+            let receipt = try ctx.upsert(batch([same, same, changed, changed, stored, stored]))
+            try ctx.save()
+            let result = try XCTUnwrap(receipt.result)
+            XCTAssertEqual(result.created.compactMap(\.rowID), [3])
+            XCTAssertEqual(result.updated.compactMap(\.rowID), [1])
+            XCTAssertEqual(result.unchanged.compactMap(\.rowID), [2], "only the stored row nothing touched")
+            XCTAssertTrue(try store.holdsAllRows(of: batch([same, changed, stored])))
+            XCTAssertFalse(try store.holdsAllRows(of: batch([same, Record(key: "a", name: "a", version: "1", summary: "old")])))
+            XCTAssertFalse(try store.holdsAllRows(of: batch([Record(key: "d", name: "d", version: "1", summary: nil)])), "a new key")
+            XCTAssertFalse(try store.holdsAllRows(of: batch([Record(key: "c", name: "c", version: "1", summary: "other")])))
+        }
+    }
+
     func testIDsAreNeverReusedAfterADelete() throws {
         let store = try makeStore()
         let root = ObjectContext(store: store)

@@ -70,7 +70,8 @@ struct BatchWriter {
             try indexText.execute()
         }
         if last != baseline { try RowIDSequence.record(db, layout, last: last) }
-        result.unchanged = unchangedOrder.filter { !reportedUpdates.contains($0) }.map { ObjectID(entityName: layout.name, key: $0) }
+        // Stored before and left alone by every row of the batch (not created or updated by one).
+        result.unchanged = unchangedOrder.filter { $0 <= baseline && !reportedUpdates.contains($0) }.map { ObjectID(entityName: layout.name, key: $0) }
         return WrittenBatch(batch: batch, rowIDs: rowIDs, versions: versions, unchangedRows: unchangedRows, result: result)
     }
 
