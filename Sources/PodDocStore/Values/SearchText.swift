@@ -20,9 +20,10 @@ import GRDBSQLite
 /// a run's last character), and every other word as a prefix, all of them required. Ranking
 /// is FTS5's BM25, over pairs for CJK text.
 ///
-/// Before that, text is case-folded the Unicode way (``TextFolding``), in the index and in
-/// the query alike, so a search matches as case-insensitive listings do (`strasse` finds
-/// `Straße`, `σισυφος` finds `ΣΊΣΥΦΟΣ`); then accents are removed from Greek letters, as
+/// Before that, text is case-folded the Unicode way (as ``TextFolding`` folds it) and
+/// width-folded, in the index and in the query alike, so a search matches as case-insensitive
+/// listings do (`strasse` finds `Straße`, `σισυφος` finds `ΣΊΣΥΦΟΣ`) and `ﾀﾜｰ` finds `タワー`;
+/// then accents are removed from Greek letters, as
 /// `unicode61` removes those of Latin letters. ASCII text, which `unicode61` folds by
 /// itself, is indexed unchanged without being decoded. The transformation runs in SQL
 /// (`poddoc_search_text(text)`, registered on every connection of a store) as the index's
@@ -38,13 +39,13 @@ public enum SearchText {
 
     /// The form this version writes; a store recording another is re-indexed when opened for
     /// writing.
-    static let formVersion = "folded-cjk-pairs-1"
+    static let formVersion = "folded-cjk-pairs-2"
 
     /// `text` as the full-text index holds it: case-folded, with CJK runs as overlapping pairs
     /// (see the type's documentation); ASCII text unchanged.
     public static func indexed(_ text: String) -> String {
         guard !isASCII(text.utf8) else { return text }
-        let folded = withoutGreekAccents(TextFolding.fold(text))
+        let folded = withoutGreekAccents(fold(text))
         guard folded.unicodeScalars.contains(where: isPaired) else { return folded }
         var output = String.UnicodeScalarView()
         var run: [Unicode.Scalar] = []
@@ -79,7 +80,7 @@ public enum SearchText {
     /// - Returns: The query, or nil when `words` holds no letter or digit.
     public static func matchExpression(for words: String) -> String? {
         var terms: [String] = []
-        for word in withoutGreekAccents(TextFolding.fold(words)).split(whereSeparator: { !$0.isLetter && !$0.isNumber }) {
+        for word in withoutGreekAccents(fold(words)).split(whereSeparator: { !$0.isLetter && !$0.isNumber }) {
             var other = String.UnicodeScalarView(), run: [Unicode.Scalar] = []
             func endOther() {
                 guard !other.isEmpty else { return }
@@ -108,6 +109,13 @@ public enum SearchText {
             endRun()
         }
         return terms.isEmpty ? nil : terms.joined(separator: " ")
+    }
+
+    /// `text` case-folded as ``TextFolding`` folds it, and width-folded: full-width Latin
+    /// (`ＪＳＯＮ`) and half-width kana (`ﾀﾜｰ`) as their usual forms, which is how Chinese and
+    /// Japanese input methods often type them.
+    private static func fold(_ text: String) -> String {
+        text.folding(options: [.caseInsensitive, .widthInsensitive], locale: nil).precomposedStringWithCanonicalMapping
     }
 
     /// `text` with the accents of Greek letters removed (`ή` is `η`), as `unicode61` removes
