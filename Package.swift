@@ -141,7 +141,8 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "PodDocCommandLineTests",
-            dependencies: ["poddoc", "PodDocContent", "PodDocDocument", "PodSpecs", "Outliner", "PodDocStore"],
+            dependencies: ["poddoc", "PodDocContent", "PodDocDocument", "PodSpecs", "Outliner", "PodDocStore",
+                           .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings),
         .testTarget(
             name: "PodSpecsTests",

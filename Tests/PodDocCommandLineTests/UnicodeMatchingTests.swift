@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import XCTest
 
 /// Case-insensitive listing and finding through the real binary, on a small multilingual
@@ -55,11 +56,9 @@ final class UnicodeMatchingTests: CommandLineTestCase {
 
         // A search index that lost a row is a fault check reports.
         let store = path("Corpus.poddoc/StoreContent/persistentStore")
-        let damage = try runTool("/usr/bin/env", ["python3", "-c", """
-            import sqlite3; db = sqlite3.connect(\(String(reflecting: store)))
-            db.execute('DELETE FROM "PodSpec_fts" WHERE rowid = (SELECT min(rowid) FROM "PodSpec_fts")'); db.commit()
-            """])
-        XCTAssertEqual(damage.status, 0, damage.stderr)
+        let damage = try DatabaseQueue(path: store)
+        try damage.write { try $0.execute(sql: #"DELETE FROM "PodSpec_fts" WHERE rowid = (SELECT min(rowid) FROM "PodSpec_fts")"#) }
+        try damage.close()
         let checked = try run(["check", doc])
         XCTAssertEqual(checked.status, 76, checked.stderr)
         XCTAssertTrue((checked.stdout + checked.stderr).contains("1 PodSpec rows are missing from the search index"), checked.stdout + checked.stderr)
