@@ -1,19 +1,11 @@
 import Foundation
-import Glibc
 import XCTest
 
 /// Reading an archive reads it as it is on disk, from a private copy: beside a shell editing
 /// it, and with work waiting for recovery, which `info` and `check` describe apart.
 final class ArchiveReadingTests: CommandLineTestCase {
-    private func makeArchive() throws -> String {
-        let doc = path("C.zip")
-        try succeed("new", doc, "--kind", "outline")
-        try succeed("outline", "add", doc, "one")
-        return doc
-    }
-
     func testAnArchiveIsReadBesideItsWriter() throws {
-        let doc = try makeArchive()
+        let doc = try makeOutline("C.zip", holding: "one")
         let input = Pipe()
         let (shell, out, err) = try start(["open", doc, "--autosave-interval", "0"], stdin: input.fileHandleForReading)
         input.fileHandleForWriting.write(Data("add two\ntree\n".utf8))
@@ -35,7 +27,7 @@ final class ArchiveReadingTests: CommandLineTestCase {
     /// Reading does not depend on the state folder: when it cannot be written, the reading
     /// copy goes to the temporary folder.
     func testAnArchiveIsReadWhenTheStateFolderCannotBeWritten() throws {
-        let doc = try makeArchive()
+        let doc = try makeOutline("C.zip", holding: "one")
         try mount(["-t", "tmpfs", "-o", "size=1m,ro", "tmpfs"], at: path("rostate"), why: "a read-only state folder")
         let mine = environment
         environment["XDG_STATE_HOME"] = path("rostate/state")
@@ -50,13 +42,8 @@ final class ArchiveReadingTests: CommandLineTestCase {
     }
 
     func testInfoAndCheckDescribeTheDocumentAndTheWaitingWork() throws {
-        let doc = try makeArchive()
-        let input = Pipe()
-        let (shell, _, err) = try start(["open", doc, "--autosave-interval", "0.2"], stdin: input.fileHandleForReading)
-        input.fileHandleForWriting.write(Data("add \"autosaved two\"\n".utf8))
-        XCTAssertTrue(err.wait(for: "autosaved C.zip"), err.current)
-        kill(shell.processIdentifier, SIGKILL)
-        shell.waitUntilExit()
+        let doc = try makeOutline("C.zip", holding: "one")
+        try crashAfterAutosave(doc, typing: "add \"autosaved two\"\n")
 
         let info = try succeed("info", doc).stdout
         XCTAssertTrue(info.contains("contents       1 items"), "the archive as it is on disk: \(info)")

@@ -190,12 +190,7 @@ final class ConflictAndRecoveryTests: CommandLineTestCase {
     /// user's crashed shell has autosaved work waiting: `recover` must not overwrite it.
     func testRecoverNeverOverwritesAnotherWritersSave() throws {
         try makeArchives()
-        let input = Pipe()
-        let (shell, _, err) = try start(["open", path("B.zip"), "--autosave-interval", "0.2"], stdin: input.fileHandleForReading)
-        input.fileHandleForWriting.write(Data(#"add "autosaved mine""#.utf8 + Data("\n".utf8)))
-        XCTAssertTrue(err.wait(for: "autosaved B.zip"), err.current)
-        kill(shell.processIdentifier, SIGKILL)
-        shell.waitUntilExit()
+        try crashAfterAutosave(path("B.zip"), typing: "add \"autosaved mine\"\n")
 
         let mine = environment
         environment["XDG_STATE_HOME"] = path("other-user-state")

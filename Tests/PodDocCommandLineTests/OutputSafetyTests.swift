@@ -5,13 +5,6 @@ import XCTest
 /// folder it did not create unless told to (`--force`), and never writes inside the document
 /// it reads, however the path is spelled.
 final class OutputSafetyTests: CommandLineTestCase {
-    private func makeOutline() throws -> String {
-        let doc = path("A.poddoc")
-        try succeed("new", doc, "--kind", "outline")
-        try succeed("outline", "add", doc, "Groceries")
-        return doc
-    }
-
     /// Every file under `folder` (or the file itself) with its bytes, for before/after checks.
     private func snapshot(_ root: String) throws -> [String: Data] {
         var files: [String: Data] = [:]
@@ -49,7 +42,7 @@ final class OutputSafetyTests: CommandLineTestCase {
     }
 
     func testExportsToExistingFilesAndLinksAreRefusedUnlessForced() throws {
-        let doc = try makeOutline()
+        let doc = try makeOutline("A.poddoc", holding: "Groceries")
         for (name, format) in [("out.opml", "opml"), ("out.zip", "archive"), ("out.md", "markdown")] {
             let target = path(name)
             try Data("mine\n".utf8).write(to: URL(fileURLWithPath: target))
@@ -68,7 +61,7 @@ final class OutputSafetyTests: CommandLineTestCase {
     }
 
     func testAnOutputInsideTheDocumentIsRefusedHoweverItIsSpelled() throws {
-        let doc = try makeOutline()
+        let doc = try makeOutline("A.poddoc", holding: "Groceries")
         try FileManager.default.createSymbolicLink(atPath: path("into"), withDestinationPath: doc + "/AdditionalContent")
         let before = try snapshot(doc)
         let spellings = [
@@ -90,7 +83,7 @@ final class OutputSafetyTests: CommandLineTestCase {
     }
 
     func testAnArchiveDocumentsWorkingCopyIsProtectedToo() throws {
-        let doc = try makeOutline()
+        let doc = try makeOutline("A.poddoc", holding: "Groceries")
         try succeed("save", doc, "--as", path("A.zip"))
         let input = Pipe()
         let (shell, out, errors) = try start(["open", path("A.zip")], stdin: input.fileHandleForReading)

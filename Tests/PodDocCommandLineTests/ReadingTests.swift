@@ -54,12 +54,7 @@ final class ReadingTests: CommandLineTestCase {
     func testAReadThroughAWaitingLogLeavesTheStoreFileAsItIs() throws {
         let doc = path("Crashed.poddoc")
         try succeed("new", doc, "--kind", "outline")
-        let input = Pipe()
-        let (shell, _, err) = try start(["open", doc, "--autosave-interval", "0.2"], stdin: input.fileHandleForReading)
-        input.fileHandleForWriting.write(Data("add \"in the log\"\n".utf8))
-        XCTAssertTrue(err.wait(for: "autosaved Crashed.poddoc"), err.current)
-        kill(shell.processIdentifier, SIGKILL)
-        shell.waitUntilExit()
+        try crashAfterAutosave(doc, typing: "add \"in the log\"\n")
         let wal = doc + "/StoreContent/persistentStore-wal"
         let logged = try XCTUnwrap(try FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int)
         XCTAssertGreaterThan(logged, 0, "the autosave is still in the log")

@@ -58,14 +58,14 @@ struct CheckCommand: PodDocCommand {
         var options = ManagedDocument.OpenOptions()
         options.readOnly = true
         options.autosaveInterval = nil
-        let where_ = waiting.workingCopy.path
+        let folder = waiting.workingCopy.path
         do {
             let document = try await ManagedDocument.open(waiting.workingCopy, options: options)
             let report = try await document.verify()
             try await document.close()
-            return (where_, report.problems.map { "the work waiting for recovery (\(where_)): \($0)" })
+            return (folder, report.problems.map { "the work waiting for recovery (\(folder)): \($0)" })
         } catch {
-            return (where_, ["the work waiting for recovery (\(where_)) cannot be read: \(error)"])
+            return (folder, ["the work waiting for recovery (\(folder)) cannot be read: \(error)"])
         }
     }
 }

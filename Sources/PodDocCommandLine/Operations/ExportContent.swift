@@ -70,9 +70,13 @@ struct ExportContent: DocumentOperation {
             let messages = session.output
             let bytes = try await Progress.watching("export") {
                 try await Task.detached {
-                    try Self.warnIfAbsurd(outline, outlineFormat, output: messages)
+                    // Markdown and indented text are measured first, in one walk: for the
+                    // warning about deep outlines, and for what they leave out.
+                    let lossy = outlineFormat == .markdown || outlineFormat == .plainText
+                    let size = lossy ? try outline.estimatedSize(format: outlineFormat) : nil
+                    if let size { try Self.warnIfAbsurd(outline, size, outlineFormat, output: messages) }
                     let bytes = try Self.write(outline, as: outlineFormat, to: url, replacing: replacing)
-                    try Self.sayWhatWasDropped(outline, outlineFormat, output: messages)
+                    if let size { Self.sayWhatWasDropped(size.dropped(by: outlineFormat, head: outline.head), outlineFormat, output: messages) }
                     return bytes
                 }.value
             }
@@ -110,17 +114,14 @@ struct ExportContent: DocumentOperation {
 
     /// Says so before writing a file that is almost all indentation (Markdown or indented
     /// text of a very deep outline grows with the square of its depth).
-    private static func warnIfAbsurd(_ outline: some OutlineWalk, _ format: OutlineFormat, output: Output) throws {
-        guard format == .markdown || format == .plainText else { return }
-        let size = try outline.estimatedSize(format: format)
+    private static func warnIfAbsurd(_ outline: some OutlineWalk, _ size: OutlineSize, _ format: OutlineFormat, output: Output) throws {
         guard size.bytes >= 256 << 20, size.indentation * 10 >= size.bytes * 9 else { return }
         let compact = try outline.estimatedSize(format: .json).bytes
         output.message("poddoc: warning: this outline is \(size.maxDepth) levels deep, and \(format == .markdown ? "Markdown" : "indented text") indents every level, so the file will be about \(ByteCountFormatter.string(fromByteCount: Int64(size.bytes), countStyle: .file)), almost all of it indentation; as JSON or OPML it takes about \(ByteCountFormatter.string(fromByteCount: Int64(compact), countStyle: .file)). Writing it anyway (Ctrl-C stops).")
     }
 
     /// Says, in one line, what a lossy format left out (notes, attributes, head fields).
-    private static func sayWhatWasDropped(_ outline: some OutlineWalk, _ format: OutlineFormat, output: Output) throws {
-        let dropped = try outline.dropped(by: format)
+    private static func sayWhatWasDropped(_ dropped: (notes: Int, itemsWithAttributes: Int, headFields: Int), _ format: OutlineFormat, output: Output) {
         var parts: [String] = []
         if dropped.notes > 0 { parts.append("\(dropped.notes) note\(dropped.notes == 1 ? "" : "s")") }
         if dropped.itemsWithAttributes > 0 { parts.append("the attributes of \(dropped.itemsWithAttributes) item\(dropped.itemsWithAttributes == 1 ? "" : "s")") }

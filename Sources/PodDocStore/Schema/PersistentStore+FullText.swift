@@ -59,7 +59,7 @@ extension PersistentStore {
     }
 
     private func fullTextLayout(_ entityName: String) throws -> EntityLayout {
-        guard let entity = model.entities.first(where: { $0.name == entityName }), !entity.fullTextAttributes.isEmpty else {
+        guard let entity = model.entity(named: entityName), !entity.fullTextAttributes.isEmpty else {
             throw StoreError(.invalidModel, "Entity '\(entityName)' has no full-text index to search.")
         }
         return model.layout(entityName)

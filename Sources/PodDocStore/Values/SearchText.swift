@@ -45,31 +45,20 @@ public enum SearchText {
     /// (see the type's documentation); ASCII text unchanged.
     public static func indexed(_ text: String) -> String {
         guard !isASCII(text.utf8) else { return text }
-        let folded = withoutGreekAccents(fold(text))
-        guard folded.unicodeScalars.contains(where: isPaired) else { return folded }
+        let normalized = normalize(text)
+        guard normalized.unicodeScalars.contains(where: isPaired) else { return normalized }
         var output = String.UnicodeScalarView()
-        var run: [Unicode.Scalar] = []
-        func endRun() {
-            guard let last = run.last else { return }
-            output.append(" ")
-            for (first, second) in zip(run, run.dropFirst()) {
-                output.append(first)
-                output.append(second)
-                output.append(" ")
+        for run in runs(of: normalized) {
+            guard run.isPaired, let last = run.scalars.last else {
+                output.append(contentsOf: run.scalars)
+                continue
             }
-            output.append(last)
             output.append(" ")
-            run.removeAll(keepingCapacity: true)
-        }
-        for scalar in folded.unicodeScalars {
-            if isPaired(scalar) {
-                run.append(scalar)
-            } else {
-                endRun()
-                output.append(scalar)
+            for (first, second) in zip(run.scalars, run.scalars.dropFirst()) {
+                output.append(contentsOf: [first, second, " "])
             }
+            output.append(contentsOf: [last, " "])
         }
-        endRun()
         return String(output)
     }
 
@@ -80,35 +69,37 @@ public enum SearchText {
     /// - Returns: The query, or nil when `words` holds no letter or digit.
     public static func matchExpression(for words: String) -> String? {
         var terms: [String] = []
-        for word in withoutGreekAccents(fold(words)).split(whereSeparator: { !$0.isLetter && !$0.isNumber }) {
-            var other = String.UnicodeScalarView(), run: [Unicode.Scalar] = []
-            func endOther() {
-                guard !other.isEmpty else { return }
-                terms.append("\"\(String(other))\"*")
-                other.removeAll()
-            }
-            func endRun() {
-                guard !run.isEmpty else { return }
-                if run.count == 1 {
-                    terms.append("\"\(run[0])\"*")
+        for word in normalize(words).split(whereSeparator: { !$0.isLetter && !$0.isNumber }) {
+            for run in runs(of: Substring(word)) {
+                let scalars = run.scalars
+                if run.isPaired, scalars.count > 1 {
+                    terms.append("\"" + zip(scalars, scalars.dropFirst()).map { "\($0)\($1)" }.joined(separator: " ") + "\"")
                 } else {
-                    terms.append("\"" + zip(run, run.dropFirst()).map { "\($0)\($1)" }.joined(separator: " ") + "\"")
-                }
-                run.removeAll()
-            }
-            for scalar in word.unicodeScalars {
-                if isPaired(scalar) {
-                    endOther()
-                    run.append(scalar)
-                } else {
-                    endRun()
-                    other.append(scalar)
+                    terms.append("\"\(String(String.UnicodeScalarView(scalars)))\"*")
                 }
             }
-            endOther()
-            endRun()
         }
         return terms.isEmpty ? nil : terms.joined(separator: " ")
+    }
+
+    /// The scalars of `text` in order, cut into runs of CJK letters (``isPaired(_:)``) and runs
+    /// of everything else.
+    private static func runs(of text: some StringProtocol) -> [(isPaired: Bool, scalars: [Unicode.Scalar])] {
+        var runs: [(isPaired: Bool, scalars: [Unicode.Scalar])] = []
+        for scalar in text.unicodeScalars {
+            let paired = isPaired(scalar)
+            if let last = runs.indices.last, runs[last].isPaired == paired {
+                runs[last].scalars.append(scalar)
+            } else {
+                runs.append((paired, [scalar]))
+            }
+        }
+        return runs
+    }
+
+    /// Text as both the index and the query see it: folded, without Greek accents.
+    private static func normalize(_ text: String) -> String {
+        withoutGreekAccents(fold(text))
     }
 
     /// `text` case-folded as ``TextFolding`` folds it, and width-folded: full-width Latin

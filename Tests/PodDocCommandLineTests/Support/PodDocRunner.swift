@@ -119,6 +119,27 @@ class CommandLineTestCase: XCTestCase {
         return result
     }
 
+    /// A new outline document in the test's folder holding `titles` at the top level; returns
+    /// its path.
+    @discardableResult
+    func makeOutline(_ name: String, holding titles: String...) throws -> String {
+        let doc = path(name)
+        try succeed("new", doc, "--kind", "outline")
+        for title in titles { try succeed("outline", "add", doc, title) }
+        return doc
+    }
+
+    /// Opens `doc` in the shell with a 0.2 s autosave, types `typing`, waits for the autosave
+    /// and kills the shell with SIGKILL: the document as a crash after an autosave leaves it.
+    func crashAfterAutosave(_ doc: String, typing: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let input = Pipe()
+        let (shell, _, err) = try start(["open", doc, "--autosave-interval", "0.2"], stdin: input.fileHandleForReading)
+        input.fileHandleForWriting.write(Data(typing.utf8))
+        XCTAssertTrue(err.wait(for: "autosaved \(URL(fileURLWithPath: doc).lastPathComponent)"), err.current, file: file, line: line)
+        kill(shell.processIdentifier, SIGKILL)
+        shell.waitUntilExit()
+    }
+
     /// Writes an OPML file in the test's folder whose `<body>` holds `body` (outline elements,
     /// one a line); returns its path.
     @discardableResult

@@ -26,6 +26,23 @@ public struct OutlineSize: Sendable, Equatable {
     public var indentation = 0
     /// The depth of the deepest item: 0 for an empty outline, 1 for a flat list.
     public var maxDepth = 0
+    /// How many items hold a note.
+    public var notes = 0
+    /// How many items hold attributes besides their title and note.
+    public var itemsWithAttributes = 0
+
+    /// What writing an outline of this size in `format` leaves out: Markdown drops attributes
+    /// and the head fields but its title; indented text keeps titles only. Zero for OPML and
+    /// JSON.
+    ///
+    /// - Parameter head: The outline's head fields.
+    public func dropped(by format: OutlineFormat, head: [OutlineAttribute]) -> (notes: Int, itemsWithAttributes: Int, headFields: Int) {
+        switch format {
+        case .markdown: return (0, itemsWithAttributes, head.filter { $0.name != "title" }.count)
+        case .plainText: return (notes, itemsWithAttributes, head.count)
+        case .opml, .json: return (0, 0, 0)
+        }
+    }
 }
 
 extension OutlineWalk {
@@ -66,23 +83,10 @@ extension OutlineWalk {
             size.bytes += text + indent
             size.indentation += indent
             size.maxDepth = max(size.maxDepth, depth)
+            if item.note != nil { size.notes += 1 }
+            if !item.attributes.isEmpty { size.itemsWithAttributes += 1 }
         }
         return size
-    }
-
-    /// What writing the outline in `format` leaves out: Markdown drops attributes and the head
-    /// fields but its title; indented text keeps titles only. Zero for OPML and JSON.
-    ///
-    /// - Throws: the walk's own failure to read.
-    public func dropped(by format: OutlineFormat) throws -> (notes: Int, itemsWithAttributes: Int, headFields: Int) {
-        guard format == .markdown || format == .plainText else { return (0, 0, 0) }
-        var notes = 0, attributed = 0
-        try forEachItem { item, _ in
-            if item.note != nil { notes += 1 }
-            if !item.attributes.isEmpty { attributed += 1 }
-        }
-        let headFields = format == .markdown ? head.filter { $0.name != "title" }.count : head.count
-        return (format == .plainText ? notes : 0, attributed, headFields)
     }
 
     /// Calls `body` with the walk as steps into and out of each item: one item of lookahead
