@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "PodDocStore", targets: ["PodDocStore"]),
         .library(name: "PodDocFileSystem", targets: ["PodDocFileSystem"]),
         .library(name: "PodDocArchive", targets: ["PodDocArchive"]),
+        .library(name: "OutlineInterchange", targets: ["OutlineInterchange"]),
         .library(name: "Outliner", targets: ["Outliner"]),
         .library(name: "PodDocDocument", targets: ["PodDocDocument"]),
         .library(name: "PodSpecs", targets: ["PodSpecs"]),
@@ -64,7 +65,9 @@ let package = Package(
             swiftSettings: strictSettings),
 
         // MARK: Content kinds
-        .target(name: "Outliner", dependencies: ["PodDocStore"], swiftSettings: strictSettings),
+        // Outline formats (OPML, Markdown, plain text, JSON): no store, no files.
+        .target(name: "OutlineInterchange", swiftSettings: strictSettings),
+        .target(name: "Outliner", dependencies: ["OutlineInterchange", "PodDocStore"], swiftSettings: strictSettings),
         .target(
             name: "PodSpecs",
             dependencies: [
@@ -82,14 +85,14 @@ let package = Package(
             swiftSettings: strictSettings),
 
         // MARK: Documents of each kind (the layer tools build on)
-        .target(name: "PodDocContent", dependencies: ["PodDocDocument", "PodSpecs", "Outliner", "PodDocStore"], swiftSettings: strictSettings),
+        .target(name: "PodDocContent", dependencies: ["PodDocDocument", "PodSpecs", "Outliner", "OutlineInterchange", "PodDocStore"], swiftSettings: strictSettings),
 
         // MARK: The command line
         .systemLibrary(name: "CEditLine", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
         .target(
             name: "PodDocCommandLine",
             dependencies: [
-                "PodDocContent", "PodDocDocument", "PodDocFileSystem", "PodDocReliability", "PodSpecs", "Outliner", "PodDocStore", "CEditLine",
+                "PodDocContent", "PodDocDocument", "PodDocFileSystem", "PodDocReliability", "PodSpecs", "Outliner", "OutlineInterchange", "PodDocStore", "CEditLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings),
@@ -97,7 +100,7 @@ let package = Package(
         // MARK: Reliability: crash tests, fuzzing
         .target(
             name: "PodDocReliability",
-            dependencies: ["PodDocContent", "PodDocDocument", "PodDocFileSystem", "PodDocArchive", "PodSpecs", "Outliner", "PodDocStore"],
+            dependencies: ["PodDocContent", "PodDocDocument", "PodDocFileSystem", "PodDocArchive", "PodSpecs", "Outliner", "OutlineInterchange", "PodDocStore"],
             swiftSettings: strictSettings),
 
         // Fuzzing of every reader of outside input (`make fuzz`).
@@ -110,7 +113,7 @@ let package = Package(
         .executableTarget(
             name: "poddoc-bench",
             dependencies: [
-                "PodDocStore", "PodDocDocument", "Outliner", "PodDocArchive", "PodSpecs", "PodDocContent",
+                "PodDocStore", "PodDocDocument", "Outliner", "OutlineInterchange", "PodDocArchive", "PodSpecs", "PodDocContent",
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
@@ -124,7 +127,7 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(name: "PodDocFileSystemTests", dependencies: ["PodDocFileSystem"], swiftSettings: strictSettings),
         .testTarget(name: "PodDocArchiveTests", dependencies: ["PodDocArchive"], swiftSettings: strictSettings),
-        .testTarget(name: "OutlinerTests", dependencies: ["Outliner", "PodDocStore"], swiftSettings: strictSettings),
+        .testTarget(name: "OutlinerTests", dependencies: ["Outliner", "OutlineInterchange", "PodDocStore"], swiftSettings: strictSettings),
         .testTarget(
             name: "PodDocDocumentTests",
             dependencies: ["PodDocDocument", .product(name: "GRDB", package: "GRDB.swift")],

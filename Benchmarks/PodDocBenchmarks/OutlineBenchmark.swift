@@ -1,5 +1,6 @@
 import Foundation
 import Outliner
+import OutlineInterchange
 import PodDocStore
 
 /// The outline document at scale, in a release build (`poddoc-bench outline`):

@@ -1,5 +1,6 @@
 import Foundation
 import Outliner
+import OutlineInterchange
 import PodDocStore
 
 /// An outline document as the document layer makes one: store, root context, main context

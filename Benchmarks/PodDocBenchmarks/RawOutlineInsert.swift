@@ -1,6 +1,7 @@
 import Foundation
 import GRDBSQLite
 import Outliner
+import OutlineInterchange
 import PodDocStore
 
 /// The floor for saving an imported outline: the same rows written with the raw SQLite C

@@ -1,6 +1,7 @@
 public import PodDocDocument
 public import PodDocStore
 import Outliner
+import OutlineInterchange
 import PodSpecs
 
 // MARK: - The object model of each kind

@@ -1,5 +1,6 @@
 public import PodDocDocument
 import Outliner
+import OutlineInterchange
 import PodDocStore
 import PodSpecs
 

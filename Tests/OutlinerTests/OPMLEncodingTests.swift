@@ -1,5 +1,6 @@
 import Foundation
 import Outliner
+import OutlineInterchange
 import XCTest
 
 /// The OPML reader decodes every encoding a document may declare, and refuses bad bytes.

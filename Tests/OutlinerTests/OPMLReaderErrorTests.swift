@@ -1,5 +1,6 @@
 import Foundation
 import Outliner
+import OutlineInterchange
 import XCTest
 
 /// Documents that are not well-formed XML, or not OPML, are refused with a located error.

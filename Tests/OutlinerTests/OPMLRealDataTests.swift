@@ -1,5 +1,6 @@
 import Foundation
 import Outliner
+import OutlineInterchange
 import XCTest
 
 /// Every file of the project's real OPML data set, when it is present on this machine.

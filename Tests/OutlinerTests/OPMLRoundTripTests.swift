@@ -1,5 +1,6 @@
 import Foundation
 import Outliner
+import OutlineInterchange
 import XCTest
 
 /// Generated outlines with every kind of awkward text survive OPML exactly.

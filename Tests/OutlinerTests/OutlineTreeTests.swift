@@ -1,4 +1,5 @@
 import Outliner
+import OutlineInterchange
 import XCTest
 
 final class OutlineTreeTests: XCTestCase {

@@ -1,4 +1,5 @@
 import Outliner
+import OutlineInterchange
 import PodDocDocument
 import PodDocStore
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Outliner
+import OutlineInterchange
 import PodDocDocument
 import PodDocFileSystem
 import PodSpecs

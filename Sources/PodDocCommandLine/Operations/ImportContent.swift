@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Outliner
+import OutlineInterchange
 import PodDocContent
 import PodDocDocument
 import PodSpecs

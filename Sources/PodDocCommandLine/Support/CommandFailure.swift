@@ -1,4 +1,5 @@
 import Outliner
+import OutlineInterchange
 import PodDocArchive
 import PodDocDocument
 import PodDocFileSystem

@@ -1,5 +1,6 @@
 import Foundation
 import Outliner
+import OutlineInterchange
 import PodDocArchive
 import PodDocDocument
 import PodSpecs

@@ -1,5 +1,6 @@
 import Foundation
 import Outliner
+import OutlineInterchange
 import XCTest
 
 // MARK: - Assertions

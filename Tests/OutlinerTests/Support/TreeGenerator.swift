@@ -1,4 +1,5 @@
 import Outliner
+import OutlineInterchange
 
 // MARK: - Deterministic randomness
 

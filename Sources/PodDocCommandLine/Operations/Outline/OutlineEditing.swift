@@ -1,5 +1,6 @@
 import ArgumentParser
 import Outliner
+import OutlineInterchange
 import PodDocDocument
 
 /// `add TITLE [--under PATH] [--at N] [--note TEXT]`.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Outliner
+import OutlineInterchange
 import PodDocDocument
 
 /// `ls [PATH]`: the items directly under an item.

@@ -10,9 +10,9 @@
 /// stands for that character (`\-` is `-`), a `\` before any other character is kept as a
 /// literal backslash (`C:\Users` stays as it is), and a lone `\` at the end of a line stands
 /// for nothing (it is how an empty title is written in indented text).
-enum LineEscaping {
+package enum LineEscaping {
     /// `text` escaped for one line.
-    static func escape(_ text: String) -> [UInt8] {
+    package static func escape(_ text: String) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(text.utf8.count)
         let bytes = text.utf8

@@ -1,3 +1,4 @@
+import OutlineInterchange
 // MARK: - OutlinePath
 
 /// Where an item is in an outline: by position (`1.3.2`: the second child of the third child

@@ -1,3 +1,4 @@
+import OutlineInterchange
 import PodDocStore
 
 // MARK: - LoadedSubtree

@@ -6,7 +6,7 @@
 /// would recurse, so this reader walks the tokens with an explicit stack of open arrays and
 /// items. Keys may come in any order; `title` is required in an item, everything else may be
 /// left out. Unknown and repeated keys are errors.
-struct JSONOutlineReader {
+package struct JSONOutlineReader {
     /// An open container.
     private enum Frame {
         /// A `children` array of `parent`; `hasElements` once an item was read.
@@ -52,7 +52,7 @@ struct JSONOutlineReader {
 
     /// The `[[name, value], …]` pairs that make up all of `bytes` (validated UTF-8), as
     /// ``JSONOutlineWriter/appendPairs(_:to:)`` writes them; `key` names them in errors.
-    static func readPairs(_ bytes: [UInt8], for key: String) throws(OutlineFormatError) -> [OutlineAttribute] {
+    package static func readPairs(_ bytes: [UInt8], for key: String) throws(OutlineFormatError) -> [OutlineAttribute] {
         var reader = JSONOutlineReader(tokens: JSONTokenizer(bytes: bytes))
         let pairs = try reader.readPairs(for: key)
         let end = try reader.tokens.next()

@@ -8,7 +8,7 @@ import Foundation
 /// The output is deterministic: compact (no spaces), keys in the documented order, every key
 /// always present (`note` as `null` when there is none), strings escaped per RFC 8259 with
 /// only `"`, `\` and control characters escaped, and a final line feed.
-enum JSONOutlineWriter {
+package enum JSONOutlineWriter {
     /// The JSON text for `tree`.
     static func write(_ tree: some OutlineWalk, chunks: OutputChunks? = nil) throws -> Data {
         var output: [UInt8] = []
@@ -47,7 +47,7 @@ enum JSONOutlineWriter {
     // MARK: - Values
 
     /// Appends `[[name, value], …]` (also how the outline store keeps an item's attributes).
-    static func appendPairs(_ pairs: [OutlineAttribute], to output: inout [UInt8]) {
+    package static func appendPairs(_ pairs: [OutlineAttribute], to output: inout [UInt8]) {
         output.append(ASCII.leftBracket)
         for (index, pair) in pairs.enumerated() {
             if index > 0 { output.append(ASCII.comma) }

@@ -1,3 +1,4 @@
+import OutlineInterchange
 // MARK: - ActionName
 
 /// The names of outline actions as undo and redo show them: `Add "Groceries"`,

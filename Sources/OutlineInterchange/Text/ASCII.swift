@@ -1,11 +1,11 @@
 // MARK: - ASCII
 
 /// Byte values of the ASCII characters the readers and writers look for.
-enum ASCII {
+package enum ASCII {
     static let tab: UInt8 = 0x09
-    static let lineFeed: UInt8 = 0x0A
+    package static let lineFeed: UInt8 = 0x0A
     static let carriageReturn: UInt8 = 0x0D
-    static let space: UInt8 = 0x20
+    package static let space: UInt8 = 0x20
     static let exclamation: UInt8 = 0x21
     static let quote: UInt8 = 0x22
     static let hash: UInt8 = 0x23
