@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "Outliner", targets: ["Outliner"]),
         .library(name: "PodDocDocument", targets: ["PodDocDocument"]),
         .library(name: "PodSpecs", targets: ["PodSpecs"]),
+        .library(name: "PodSpecsServer", targets: ["PodSpecsServer"]),
         .library(name: "PodDocContent", targets: ["PodDocContent"]),
         .library(name: "PodDocCommandLine", targets: ["PodDocCommandLine"]),
         .executable(name: "poddoc", targets: ["poddoc"]),
@@ -75,10 +76,19 @@ let package = Package(
                 "PodDocFileSystem",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings),
+        // The specs web service (Hummingbird): serves a store or a folder as pages.
+        .target(
+            name: "PodSpecsServer",
+            dependencies: [
+                "PodSpecs",
+                "PodDocStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -92,7 +102,7 @@ let package = Package(
         .target(
             name: "PodDocCommandLine",
             dependencies: [
-                "PodDocContent", "PodDocDocument", "PodDocFileSystem", "PodDocReliability", "PodSpecs", "Outliner", "OutlineInterchange", "PodDocStore", "CEditLine",
+                "PodDocContent", "PodDocDocument", "PodDocFileSystem", "PodDocReliability", "PodSpecs", "PodSpecsServer", "Outliner", "OutlineInterchange", "PodDocStore", "CEditLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings),
@@ -113,7 +123,7 @@ let package = Package(
         .executableTarget(
             name: "poddoc-bench",
             dependencies: [
-                "PodDocStore", "PodDocDocument", "Outliner", "OutlineInterchange", "PodDocArchive", "PodSpecs", "PodDocContent",
+                "PodDocStore", "PodDocDocument", "Outliner", "OutlineInterchange", "PodDocArchive", "PodSpecs", "PodSpecsServer", "PodDocContent",
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
@@ -151,6 +161,7 @@ let package = Package(
             name: "PodSpecsTests",
             dependencies: [
                 "PodSpecs",
+                "PodSpecsServer",
                 "PodDocStore",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

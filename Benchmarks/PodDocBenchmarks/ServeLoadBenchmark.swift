@@ -1,6 +1,7 @@
 import Foundation
 import PodDocStore
 import PodSpecs
+import PodSpecsServer
 
 /// Load on the specs server: 50 importing clients at once over loopback, each a real
 /// `SpecsImporter` into a store of its own, in several rounds. Reports failed imports, the

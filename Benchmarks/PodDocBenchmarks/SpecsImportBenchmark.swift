@@ -6,6 +6,7 @@ import PodDocContent
 import PodDocDocument
 import PodDocStore
 import PodSpecs
+import PodSpecsServer
 
 /// Importing pod specs over loopback HTTP, end to end (server → client → parser → worker
 /// context → root → disk), against the two floors measured in the same run: decoding the same

@@ -1,6 +1,7 @@
 import Foundation
 import PodDocArchive
 import PodSpecs
+import PodSpecsServer
 
 /// Names and versions from the real CocoaPods CDN index (`all_pods_versions_*.txt`), packed
 /// into one byte buffer, and spec JSON made from them on demand: realistic shapes (the three

@@ -1,6 +1,7 @@
 import Foundation
 import PodDocStore
 @testable import PodSpecs
+@testable import PodSpecsServer
 import XCTest
 
 /// A failing service: each import ends complete, or with a clear error and every page before

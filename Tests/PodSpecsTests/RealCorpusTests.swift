@@ -1,6 +1,7 @@
 import Foundation
 import PodDocStore
 @testable import PodSpecs
+@testable import PodSpecsServer
 import XCTest
 
 /// The real 2014 corpus (16,051 specs), when `../shared/data` is there: imported through

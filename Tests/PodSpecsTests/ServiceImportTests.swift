@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import PodDocStore
 @testable import PodSpecs
+@testable import PodSpecsServer
 import Synchronization
 import XCTest
 

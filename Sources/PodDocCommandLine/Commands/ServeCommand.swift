@@ -3,6 +3,7 @@ import Foundation
 import PodDocContent
 import PodDocDocument
 import PodSpecs
+import PodSpecsServer
 
 /// `poddoc serve SOURCE`: serve specs over HTTP, as the reference service does.
 struct ServeCommand: PodDocCommand {

@@ -58,7 +58,7 @@ public struct PodSpecsError: Error, Sendable {
     /// The underlying error, if any.
     public let cause: (any Error)?
 
-    init(_ code: Code, _ message: String, location: String? = nil, cause: (any Error)? = nil) {
+    package init(_ code: Code, _ message: String, location: String? = nil, cause: (any Error)? = nil) {
         self.code = code
         self.message = message
         self.location = location
@@ -71,7 +71,7 @@ public struct PodSpecsError: Error, Sendable {
 extension PodSpecsError {
     /// Wraps an error of a lower layer met while doing `action`: a file system error is
     /// `.fileSystem`, anything else (store, SQLite) `.store`; a ``PodSpecsError`` passes through.
-    static func wrapping(_ error: any Error, while action: String, location: String? = nil) -> PodSpecsError {
+    package static func wrapping(_ error: any Error, while action: String, location: String? = nil) -> PodSpecsError {
         if let error = error as? PodSpecsError { return error }
         let code: Code = error is FileSystemError ? .fileSystem : .store
         return PodSpecsError(code, "Could not \(action): \(error)", location: location, cause: error)

@@ -1,6 +1,6 @@
 /// Writes the small JSON texts poddoc makes itself (normalised authors and platforms), far
 /// faster than `JSONEncoder` for such tiny values, which matters when importing at speed.
-enum JSONWriter {
+package enum JSONWriter {
     /// An array of flat objects of optional strings: `[{"name":"A","email":"a@b"}]`; nil
     /// members are left out, keys are written in the order given.
     static func array(of objects: [[(key: String, value: String?)]]) -> String {
@@ -24,7 +24,7 @@ enum JSONWriter {
     }
 
     /// Appends `text` as a JSON string literal.
-    static func appendQuoted(_ text: String, to out: inout String) {
+    package static func appendQuoted(_ text: String, to out: inout String) {
         out += "\""
         if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
             out += text

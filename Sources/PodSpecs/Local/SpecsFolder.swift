@@ -170,3 +170,10 @@ public struct SpecsFolderPages: AsyncSequence, Sendable {
         }
     }
 }
+
+extension SpecsFolder {
+    /// Every entry read as one page.
+    package func pageOfAll(_ entries: [Entry]) -> SpecsPage {
+        SpecsFolder(url: url, filesPerPage: max(1, entries.count), fileSystem: fileSystem).page(0, of: entries, numberOfPages: 1)
+    }
+}

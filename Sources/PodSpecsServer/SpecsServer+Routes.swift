@@ -1,3 +1,4 @@
+import PodSpecs
 import Hummingbird
 import NIOCore
 

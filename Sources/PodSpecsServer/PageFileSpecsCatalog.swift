@@ -1,4 +1,5 @@
 import Foundation
+import PodSpecs
 
 /// The specs of a page file (such as `SampleDocuments/specs-2014-sample.json`), read once into
 /// memory (their JSON only), in list order.

@@ -1,4 +1,5 @@
 import Foundation
+import PodSpecs
 import Hummingbird
 import Logging
 import NIOCore

@@ -1,4 +1,5 @@
 import Foundation
+import PodSpecs
 import GRDB
 import PodDocStore
 
@@ -78,12 +79,5 @@ public struct FolderSpecsCatalog: SpecsCatalog {
     /// The JSON of a range of specs.
     public func json(in range: Range<Int>) async throws -> [String] {
         Array(texts[range.clamped(to: texts.indices)])
-    }
-}
-
-extension SpecsFolder {
-    /// Every entry read as one page.
-    func pageOfAll(_ entries: [Entry]) -> SpecsPage {
-        SpecsFolder(url: url, filesPerPage: max(1, entries.count), fileSystem: fileSystem).page(0, of: entries, numberOfPages: 1)
     }
 }
