@@ -61,7 +61,6 @@ let package = Package(
             dependencies: [
                 "PodDocStore", "PodDocFileSystem", "PodDocArchive",
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strictSettings),
 
@@ -74,7 +73,6 @@ let package = Package(
             dependencies: [
                 "PodDocStore",
                 "PodDocFileSystem",
-                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -124,6 +122,8 @@ let package = Package(
             name: "poddoc-bench",
             dependencies: [
                 "PodDocStore", "PodDocDocument", "Outliner", "OutlineInterchange", "PodDocArchive", "PodSpecs", "PodSpecsServer", "PodDocContent",
+                // Floors read SQLite directly, beside the store.
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],

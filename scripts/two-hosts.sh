@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Two hosts sharing poddoc documents (docs/RELIABILITY.md, "Two hosts"): two network namespaces
+# Two hosts sharing poddoc documents (the "two hosts" row of docs/RELIABILITY.md): two network namespaces
 # joined by a veth pair, each with its own HOME, TZ and locale.
 #   host A (10.77.0.1) serves a pods document with `poddoc serve`;
 #   host B (10.77.0.2) imports from it over the link, and the content matches A's exactly;

@@ -143,10 +143,14 @@ enum SpecsImportBenchmark {
                 }
                 return (found, best)
             }.value
-            // Floors: SQLite's FTS5 answering the same query on the same file, unranked
+            // Floors: SQLite's FTS5 answering the same query on the same file through a
+            // connection of its own (GRDB, read-only), unranked
             // (every match's row id, in index order) and ranked by its own bm25.
             let query = SearchText.matchExpression(for: words) ?? "x"
-            let (matches, unranked, bm25) = try store.unsafeRead { db in
+            var readOnly = Configuration()
+            readOnly.readonly = true
+            let floorConnection = try DatabaseQueue(path: document.storeURL.path, configuration: readOnly)
+            let (matches, unranked, bm25) = try await floorConnection.read { db in
                 var matches = 0, unranked = Double.infinity, bm25 = Double.infinity
                 for _ in 0..<5 {
                     var start = ContinuousClock.now

@@ -1,6 +1,5 @@
 import Foundation
 import PodSpecs
-import GRDB
 import PodDocStore
 
 /// What a ``SpecsServer`` serves: specs in a fixed order, as their original JSON.
@@ -12,11 +11,11 @@ public protocol SpecsCatalog: Sendable {
 }
 
 /// The specs of a store, in list order (name, then version order), as they were when the
-/// catalog was made. Only their row ids are held; each page is read from the store.
+/// catalog was made. Only their object IDs are held; each page is read from the store.
 public struct StoreSpecsCatalog: SpecsCatalog {
     private typealias E = PodSpecsSchema.PodSpecEntity
     private let store: PersistentStore
-    private let rowIDs: [Int64]
+    private let objectIDs: [ObjectID]
 
     /// Snapshots the store's list of specs.
     ///
@@ -24,29 +23,23 @@ public struct StoreSpecsCatalog: SpecsCatalog {
     public init(store: PersistentStore) throws {
         self.store = store
         do {
-            rowIDs = try store.unsafeRead { db in
-                try Int64.fetchAll(db, sql: "SELECT id FROM \"\(E.name)\" ORDER BY \(TextFolding.sqlFunction)(name), name, version COLLATE \(VersionOrder.collationName), id")
-            }
+            objectIDs = try store.readSnapshot { try $0.objectIDs(SpecsQueries.listRequest()) }
         } catch {
             throw PodSpecsError.wrapping(error, while: "list the specs of \(store.url?.path ?? "the store")")
         }
     }
 
     /// The number of specs in the snapshot.
-    public func count() async throws -> Int { rowIDs.count }
+    public func count() async throws -> Int { objectIDs.count }
 
     /// Reads the JSON of a range of the snapshot (specs deleted since are left out).
     ///
     /// - Throws: ``PodSpecsError`` (`.store`).
     public func json(in range: Range<Int>) async throws -> [String] {
-        let ids = Array(rowIDs[range.clamped(to: rowIDs.indices)])
+        let ids = Array(objectIDs[range.clamped(to: objectIDs.indices)])
         guard !ids.isEmpty else { return [] }
         do {
-            let found = try store.unsafeRead { db in
-                let rows = try Row.fetchAll(db, sql: "SELECT id, json FROM \"\(E.name)\" WHERE id IN (\(ids.map(String.init).joined(separator: ",")))")
-                return Dictionary(uniqueKeysWithValues: rows.map { ($0[0] as Int64, $0[1] as String) })
-            }
-            return ids.compactMap { found[$0] }
+            return try store.readSnapshot { try $0.rows(of: ids).map { $0[E.json].text } }
         } catch {
             throw PodSpecsError.wrapping(error, while: "read specs of \(store.url?.path ?? "the store")")
         }

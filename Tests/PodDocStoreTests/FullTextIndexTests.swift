@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import PodDocStore
+@testable import PodDocStore
 import XCTest
 
 /// The full-text index an entity can declare: kept in step with every save, in the same

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import PodDocStore
+@testable import PodDocStore
 import XCTest
 
 /// Case-insensitive predicates fold text the Unicode way, identically in SQL (saved rows)

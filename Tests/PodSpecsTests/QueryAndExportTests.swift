@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import PodDocStore
+@testable import PodDocStore
 @testable import PodSpecs
 import Synchronization
 import XCTest

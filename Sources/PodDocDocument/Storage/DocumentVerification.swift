@@ -1,4 +1,3 @@
-import GRDB
 import PodDocStore
 
 /// What ``ManagedDocument/verify()`` found on disk: the store's integrity, and whether the
@@ -25,10 +24,11 @@ extension DocumentFiles {
         if metadata.formatVersion > DocumentMetadata.currentFormatVersion {
             problems.append("Its metadata says document format \(metadata.formatVersion), written by \(metadata.writer); this poddoc (\(PodDocVersion.current)) knows formats up to \(DocumentMetadata.currentFormatVersion), so it cannot vouch for the rest: check it with a newer poddoc.")
         }
-        let integrity = try store.unsafeRead { try String.fetchAll($0, sql: "PRAGMA integrity_check") }
-        if integrity != ["ok"] {
-            problems.append("The store fails SQLite's integrity check: \(integrity.prefix(3).joined(separator: "; ")).")
+        let integrityProblems = try store.integrityProblems()
+        if !integrityProblems.isEmpty {
+            problems.append("The store fails SQLite's integrity check: \(integrityProblems.prefix(3).joined(separator: "; ")).")
         }
+        let integrity = integrityProblems.isEmpty ? ["ok"] : integrityProblems
         problems += try store.fullTextProblems()
         let hash = try ContentDigest.store(store)
         // The metadata's hash describes save `storeHashSaveSequence` (autosaves leave it behind).

@@ -1,5 +1,5 @@
-import GRDB
-import GRDBSQLite
+internal import GRDB
+internal import GRDBSQLite
 
 // MARK: - Writing batch upserts (inside a root save's transaction)
 

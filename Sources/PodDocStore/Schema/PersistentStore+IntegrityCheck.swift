@@ -1,6 +1,6 @@
 import Foundation
-import GRDB
-import GRDBSQLite
+internal import GRDB
+internal import GRDBSQLite
 
 // MARK: - Checking a store file from elsewhere
 
@@ -76,11 +76,6 @@ extension PersistentStore {
         try quickCheck(connection, url: url)
     }
 
-    /// Runs `quick_check` on an open connection (this file's own, or GRDB's for an untrusted
-    /// open) and throws unless it answers "ok".
-    ///
-    /// - Throws: ``StoreError`` `.corrupt` when the check fails or SQLite finds the file
-    ///   damaged or not a database on the way; `.sqlite` for other SQLite errors.
     /// Runs SQLite's `quick_check` on the open store (every page and b-tree, without the
     /// index cross-checks of `integrity_check`).
     ///
@@ -95,6 +90,21 @@ extension PersistentStore {
         }
     }
 
+    /// What SQLite's full `integrity_check` finds wrong with the open store (every page, b-tree
+    /// and index, and that each index agrees with its table), at most `limit` sentences; empty
+    /// when the store is sound.
+    ///
+    /// - Throws: ``StoreError`` (`.sqlite`) when the check cannot run.
+    public func integrityProblems(limit: Int = 100) throws -> [String] {
+        let answer: [String]
+        do {
+            answer = try database.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check(\(max(1, limit)))") }
+        } catch {
+            throw StoreError.sqlite(error, while: "checking the store")
+        }
+        return answer == ["ok"] ? [] : answer
+    }
+
     /// `quick_check` on a store's connection, SQLite's errors as they come (opening maps
     /// them to its own, before the store is whole).
     static func runQuickCheck(_ database: DatabaseQueue, url: URL?) throws {
@@ -104,6 +114,11 @@ extension PersistentStore {
         }
     }
 
+    /// Runs `quick_check` on an open connection (this file's own, or GRDB's for an untrusted
+    /// open) and throws unless it answers "ok".
+    ///
+    /// - Throws: ``StoreError`` `.corrupt` when the check fails or SQLite finds the file
+    ///   damaged or not a database on the way; `.sqlite` for other SQLite errors.
     static func quickCheck(_ connection: OpaquePointer, url: URL?) throws {
         var statement: OpaquePointer?
         defer { sqlite3_finalize(statement) }

@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 // MARK: - Reading rows (on the root context's queue)
 
@@ -69,8 +69,7 @@ extension PersistentStore {
     /// The number of rows matching a query (after its offset and limit).
     func count(_ query: Query) throws -> Int {
         var arguments: [StoreValue] = []
-        var sql = "SELECT count(*) FROM \(query.layout.table)"
-        if let predicate = query.predicate { sql += " WHERE " + predicate.sql(query.layout, &arguments, resolve: resolve) }
+        let sql = "SELECT count(*) FROM \(query.layout.table)" + Self.whereClause(query, &arguments, resolve: resolve)
         let total = try read("counting \(query.layout.name)") { db -> Int in
             let statement = try RawStatement(db, sql)
             statement.bind(arguments, startingAt: 1)
@@ -82,15 +81,18 @@ extension PersistentStore {
         return query.limit.map { min($0, afterOffset) } ?? afterOffset
     }
 
-    /// The rows of these objects (missing ones do not exist), 500 ids per query.
+    /// Row ids sent in one `IN (…)` when reading rows by id: few enough that SQLite's
+    /// statement stays small (one index probe each), enough that a page of results is one query.
+    static let idsPerQuery = 500
+
+    /// The rows of these objects (missing ones do not exist), ``idsPerQuery`` ids per query.
     func rows(for ids: [ObjectID], entity layout: EntityLayout) throws -> [VersionedRow] {
         let keys = ids.compactMap { resolve($0).rowID }
         guard !keys.isEmpty else { return [] }
         var rows: [VersionedRow] = []
         rows.reserveCapacity(keys.count)
-        let chunkSize = 500
-        for start in stride(from: 0, to: keys.count, by: chunkSize) {
-            let chunk = keys[start..<min(start + chunkSize, keys.count)]
+        for start in stride(from: 0, to: keys.count, by: Self.idsPerQuery) {
+            let chunk = keys[start..<min(start + Self.idsPerQuery, keys.count)]
             let sql = "SELECT \(selectList(layout)) FROM \(layout.table) WHERE \"id\" IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
             rows += try readRows(sql, chunk.map { .integer($0) }, layout: layout)
         }
@@ -99,14 +101,27 @@ extension PersistentStore {
 
     // MARK: - SQL text
 
-    func selectList(_ layout: EntityLayout) -> String {
+    /// The columns ``versionedRow(_:layout:)`` reads: id, version, attributes, foreign keys.
+    static func selectList(_ layout: EntityLayout) -> String {
         (["\"id\"", "\"_version\""] + layout.attributes.map { SQL.quote($0.name) } + layout.foreignKeys.map { SQL.quote($0.name) })
             .joined(separator: ", ")
     }
 
+    func selectList(_ layout: EntityLayout) -> String { Self.selectList(layout) }
+
     private func clauses(_ query: Query, _ arguments: inout [StoreValue]) -> String {
-        var sql = ""
-        if let predicate = query.predicate { sql += " WHERE " + predicate.sql(query.layout, &arguments, resolve: resolve) }
+        Self.clauses(query, &arguments, resolve: resolve)
+    }
+
+    /// ` WHERE …` for the query's predicate (empty when it has none), its arguments appended.
+    static func whereClause(_ query: Query, _ arguments: inout [StoreValue], resolve: (ObjectID) -> ObjectID) -> String {
+        guard let predicate = query.predicate else { return "" }
+        return " WHERE " + predicate.sql(query.layout, &arguments, resolve: resolve)
+    }
+
+    /// ` WHERE … ORDER BY … LIMIT … OFFSET …` for a query, its arguments appended.
+    static func clauses(_ query: Query, _ arguments: inout [StoreValue], resolve: (ObjectID) -> ObjectID) -> String {
+        var sql = whereClause(query, &arguments, resolve: resolve)
         let order = query.sorts.map { sort in
             return "\(sort.collation.sql(SQL.quote(query.layout.attributes[sort.field].name))) \(sort.ascending ? "ASC" : "DESC")"
         } + ["\"id\""]

@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 // MARK: - Walking trees with recursive queries (on the root context's queue)
 

@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 // MARK: - Writing a root context's changes (on the root context's queue)
 

@@ -1,6 +1,6 @@
 import Foundation
-public import GRDB
-import GRDBSQLite
+internal import GRDB
+internal import GRDBSQLite
 import Synchronization
 
 /// A SQLite file (or an in-memory database) holding the objects of one ``ObjectModel``.
@@ -210,7 +210,7 @@ public final class PersistentStore: Sendable {
     /// exports). Do not write through it: writes belong to root contexts.
     ///
     /// - Throws: ``StoreError`` wrapping the SQLite error.
-    public func unsafeRead<T>(_ body: (Database) throws -> T) throws -> T {
+    func unsafeRead<T>(_ body: (Database) throws -> T) throws -> T {
         do {
             return try database.read(body)
         } catch {

@@ -1,6 +1,6 @@
 import Foundation
-import GRDB
-import GRDBSQLite
+internal import GRDB
+internal import GRDBSQLite
 
 /// SQLite's `SQLITE_TRANSIENT` (SQLite copies the bytes before the call returns), which Swift
 /// cannot import.
@@ -15,10 +15,15 @@ struct RawStatement {
     private let sql: String
 
     init(_ db: Database, _ sql: String) throws {
-        let statement = try db.cachedStatement(sql: sql)
+        try self.init(db.cachedStatement(sql: sql), in: db)
+    }
+
+    /// Drives `statement`, which the caller keeps alive (an uncached statement, say, for a
+    /// walk that may run beside another of the same SQL).
+    init(_ statement: Statement, in db: Database) {
         handle = statement.sqliteStatement
         connection = db.sqliteConnection
-        self.sql = sql
+        sql = statement.sql
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
     }

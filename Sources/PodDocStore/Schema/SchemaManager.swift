@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// Creates, migrates and checks the tables of a store.
 ///
@@ -151,7 +151,7 @@ struct SchemaManager {
             guard migration.version <= model.version else { break }
             do {
                 try database.write { db in
-                    try migration.migrate(db)
+                    try migration.migrate(SchemaMigration.Transaction(db))
                     try db.execute(sql: "PRAGMA user_version = \(migration.version)")
                 }
             } catch {

@@ -1,4 +1,4 @@
-import GRDBSQLite
+internal import GRDBSQLite
 
 // MARK: - SQL functions of one text
 

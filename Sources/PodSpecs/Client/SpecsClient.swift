@@ -7,7 +7,7 @@ import Synchronization
 
 /// A client of a specs web service: fetches and parses pages, retrying what can be retried.
 ///
-/// Requests go through AsyncHTTPClient (see `docs/pods-notes.md` for why not URLSession).
+/// Requests go through AsyncHTTPClient (see `docs/DESIGN.md`, "Dependencies, and why", for why not URLSession).
 /// Each page is fetched with a timeout; network errors, timeouts and HTTP 5xx answers are
 /// retried with bounded exponential backoff (``RetryPolicy``), each retry reported through
 /// `onRetry`; a connection refused before the server ever answered fails at once ("nothing

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import PodDocStore
 
 // MARK: - CSV
@@ -20,21 +19,21 @@ extension SpecsExporter {
     @discardableResult
     public func exportCSV(to file: URL) throws -> ExportSummary {
         var summary = ExportSummary(files: 1)
-        try run("export CSV to \(file.path)") { db in
-            let cursor = try rows(db)
+        try run("export CSV to \(file.path)") { snapshot in
+            let cursor = try snapshot.rows(SpecsQueries.listRequest(), reading: Self.csvAttributes)
             try fileSystem.write(to: file, replacingExisting: replacesExisting) { sink in
                 var buffer = SpecsExporter.csvLine(SpecsExporter.csvColumns)
                 while let row = try cursor.next() {
-                    let name: String = row[2], version: String = row[3]
-                    let authors = (try? JSONDecoder().decode([PodAuthor].self, from: Data((row[7] as String).utf8))) ?? []
-                    let platforms = (try? JSONDecoder().decode([PodPlatform].self, from: Data((row[13] as String).utf8))) ?? []
+                    let name = row[E.nameKey], version = row[E.version]
+                    let authors = (try? JSONDecoder().decode([PodAuthor].self, from: Data(row[E.authors].text.utf8))) ?? []
+                    let platforms = (try? JSONDecoder().decode([PodPlatform].self, from: Data(row[E.platforms].text.utf8))) ?? []
                     let fields: [String?] = [
-                        PodSpec.key(name: name, version: version), name, version, row[4], row[5], row[6],
+                        PodSpec.key(name: name, version: version), name, version, row[E.summary], row[E.homepage], row[E.licenseType],
                         authors.map { author in author.email.map { "\(author.name) <\($0)>" } ?? author.name }.joined(separator: "; "),
-                        row[8], row[9], row[10], row[11], row[12],
+                        row[E.sourceKind], row[E.sourceURL], row[E.sourceTag], row[E.sourceCommit], row[E.sourceBranch],
                         platforms.map { platform in platform.deploymentTarget.map { "\(platform.name) \($0)" } ?? platform.name }.joined(separator: "; "),
-                        (row[14] as Bool) ? "true" : "false",
-                        (row[15] as Bool?).map { $0 ? "true" : "false" },
+                        row[E.isDeprecated] ? "true" : "false",
+                        row[E.requiresARC].map { $0 ? "true" : "false" },
                     ]
                     buffer += SpecsExporter.csvLine(fields.map { $0 ?? "" })
                     summary.specs += 1
@@ -48,6 +47,13 @@ extension SpecsExporter {
         }
         return summary
     }
+
+    /// The attributes the CSV columns come from.
+    private static let csvAttributes = [
+        E.nameKey.name, E.version.name, E.summary.name, E.homepage.name, E.licenseType.name, E.authors.name,
+        E.sourceKind.name, E.sourceURL.name, E.sourceTag.name, E.sourceCommit.name, E.sourceBranch.name,
+        E.platforms.name, E.isDeprecated.name, E.requiresARC.name,
+    ]
 
     /// One CSV record, CRLF-terminated.
     static func csvLine(_ fields: [String]) -> String {

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import PodDocFileSystem
 import PodDocStore
 
@@ -17,7 +16,7 @@ import PodDocStore
 /// let summary = try SpecsExporter(store: store).exportTree(to: URL(fileURLWithPath: "Specs"))
 /// ```
 public struct SpecsExporter: Sendable {
-    private typealias E = PodSpecsSchema.PodSpecEntity
+    typealias E = PodSpecsSchema.PodSpecEntity
 
     /// The store read.
     public let store: PersistentStore
@@ -50,17 +49,17 @@ public struct SpecsExporter: Sendable {
     public func exportPages(to folder: URL, pageSize: Int = 20) throws -> ExportSummary {
         precondition(pageSize >= 1, "a page holds at least one spec")
         var summary = ExportSummary()
-        try run("export pages to \(folder.path)") { db in
-            let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM \"\(E.name)\"") ?? 0
+        try run("export pages to \(folder.path)") { snapshot in
+            let count = try snapshot.count(SpecsQueries.listRequest())
             let pages = (count + pageSize - 1) / pageSize
-            let cursor = try rows(db)
+            let cursor = try snapshot.rows(SpecsQueries.listRequest(), reading: [E.json.name])
             try fileSystem.writeDirectory(at: folder, replacingExisting: replacesExisting) { staging in
                 for page in 0..<pages {
                     try fileSystem.createFile(at: staging.appending(path: "page-\(page).json")) { sink in
                         var out = PageWriter(sink: sink, numberOfPages: pages)
                         for _ in 0..<pageSize {
                             guard let row = try cursor.next() else { break }
-                            try out.append(row[1] as String)
+                            try out.append(row[E.json].text)
                             summary.specs += 1
                         }
                         try out.finish()
@@ -78,12 +77,12 @@ public struct SpecsExporter: Sendable {
     @discardableResult
     public func exportPageFile(to file: URL) throws -> ExportSummary {
         var summary = ExportSummary(files: 1)
-        try run("export a page file to \(file.path)") { db in
-            let cursor = try rows(db)
+        try run("export a page file to \(file.path)") { snapshot in
+            let cursor = try snapshot.rows(SpecsQueries.listRequest(), reading: [E.json.name])
             try fileSystem.write(to: file, replacingExisting: replacesExisting) { sink in
                 var out = PageWriter(sink: sink, numberOfPages: 1)
                 while let row = try cursor.next() {
-                    try out.append(row[1] as String)
+                    try out.append(row[E.json].text)
                     summary.specs += 1
                 }
                 try out.finish()
@@ -104,12 +103,12 @@ public struct SpecsExporter: Sendable {
     @discardableResult
     public func exportTree(to folder: URL) throws -> ExportSummary {
         var summary = ExportSummary()
-        try run("export a Specs folder to \(folder.path)") { db in
-            let cursor = try rows(db)
+        try run("export a Specs folder to \(folder.path)") { snapshot in
+            let cursor = try snapshot.rows(SpecsQueries.listRequest(), reading: [E.json.name, E.nameKey.name, E.version.name])
             try fileSystem.writeDirectory(at: folder, replacingExisting: replacesExisting) { staging in
                 var madeFolders = Set<String>()
                 while let row = try cursor.next() {
-                    let name: String = row[2], version: String = row[3], json: String = row[1]
+                    let name = row[E.nameKey], version = row[E.version], json = row[E.json].text
                     guard SpecsExporter.isFileName(name), SpecsExporter.isFileName(version) else {
                         summary.refused.append(RejectedSpec(location: PodSpec.key(name: name, version: version),
                                                             reason: "its name or version cannot be a file or folder name"))
@@ -137,27 +136,14 @@ public struct SpecsExporter: Sendable {
 
     // MARK: - Reading
 
-    /// The specs in list order: id, json, name, version, then the CSV columns.
-    func rows(_ db: Database) throws -> RowCursor {
-        try Row.fetchCursor(db, sql: """
-            SELECT id, json, name, version, summary, homepage, licenseType, authors, sourceKind, sourceURL,
-                   sourceTag, sourceCommit, sourceBranch, platforms, deprecated, requiresARC
-            FROM "\(E.name)" ORDER BY \(TextFolding.sqlFunction)(name), name, version COLLATE \(VersionOrder.collationName), id
-            """)
-    }
-
-    /// Runs `body` in one read transaction; its own errors (a failed write, say) come out
-    /// as themselves, not as a store error.
-    func run(_ action: String, _ body: (Database) throws -> Void) throws {
-        var failure: (any Error)?
+    /// Runs `body` on one snapshot of the store; its own errors (a failed write, say) come
+    /// out as themselves, not as a store error.
+    func run(_ action: String, _ body: (StoreSnapshot) throws -> Void) throws {
         do {
-            try store.unsafeRead { db in
-                do { try body(db) } catch { failure = error }
-            }
+            try store.readSnapshot(body)
         } catch {
-            failure = failure ?? error
+            throw PodSpecsError.wrapping(error, while: action)
         }
-        if let failure { throw PodSpecsError.wrapping(failure, while: action) }
     }
 }
 

@@ -8,7 +8,7 @@ import PodDocStore
 /// ```
 ///
 /// Authors, license, source and platforms are columns of the spec, not entities of their
-/// own: see `docs/pods-notes.md` for why.
+/// own: see `docs/DESIGN.md`, "Content kinds", for why.
 public enum PodSpecsSchema {
     /// Every entity pod specs need: ``PodSpecEntity`` and ``ImportCheckpointEntity``.
     public static let entities: [EntityDescription] = [PodSpecEntity.entity, ImportCheckpointEntity.entity]

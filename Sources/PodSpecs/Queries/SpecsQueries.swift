@@ -1,4 +1,3 @@
-import GRDB
 import PodDocStore
 
 /// The questions poddoc asks of imported specs: list, search, show, count.
@@ -19,8 +18,8 @@ public enum SpecsQueries {
     /// (`0.5.1` before `0.10.0`, pre-releases before releases); optionally only names starting
     /// with `namePrefix` (case-insensitive with Unicode case folding). The folded name index
     /// serves the order and the prefix.
-    public static func listRequest(namePrefix: String? = nil, limit: Int? = nil, offset: Int = 0) -> PodDocStore.FetchRequest {
-        PodDocStore.FetchRequest(E.name, where: namePrefix.map { E.nameKey.hasPrefix($0, caseInsensitive: true) } ?? .all,
+    public static func listRequest(namePrefix: String? = nil, limit: Int? = nil, offset: Int = 0) -> FetchRequest {
+        FetchRequest(E.name, where: namePrefix.map { E.nameKey.hasPrefix($0, caseInsensitive: true) } ?? .all,
                      sortBy: [FetchSort(E.nameKey, collation: .folded), FetchSort(E.nameKey), FetchSort(E.version, collation: .version)],
                      limit: limit, offset: offset)
     }
@@ -53,13 +52,13 @@ public enum SpecsQueries {
     public static func spec(named name: String, version: String? = nil, in context: ObjectContext) throws -> PodSpec? {
         do {
             if let version {
-                return try context.fetchFirst(PodDocStore.FetchRequest(E.name, where: E.key == PodSpec.key(name: name, version: version)))
+                return try context.fetchFirst(FetchRequest(E.name, where: E.key == PodSpec.key(name: name, version: version)))
                     .map(PodSpec.init(object:))
             }
             // The versions of the names that fold alike (one read of the folded name index),
             // then the name exactly. (With `name = ?` in the same query, SQLite would put the
             // name into the folded expression and no longer match the index.)
-            let request = PodDocStore.FetchRequest(E.name, where: E.nameKey.compare(.equal, name, collation: .folded),
+            let request = FetchRequest(E.name, where: E.nameKey.compare(.equal, name, collation: .folded),
                                                    sortBy: [FetchSort(E.version, ascending: false, collation: .version)])
             return try context.fetch(request).first { $0[E.nameKey].utf8.elementsEqual(name.utf8) }.map(PodSpec.init(object:))
         } catch {

@@ -1,5 +1,5 @@
 import Foundation
-import PodDocStore
+@testable import PodDocStore
 @testable import PodSpecs
 import Synchronization
 import XCTest

@@ -1,0 +1,204 @@
+internal import GRDB
+
+// MARK: - Reading many rows in one consistent state
+
+extension PersistentStore {
+    /// Runs `body` with a snapshot of the saved store: every read through it sees the same
+    /// committed state, however long `body` takes (saves of root contexts wait until it
+    /// returns). For reads that stream many rows without making objects: exports, catalogs,
+    /// reports.
+    ///
+    /// ```swift
+    /// try store.readSnapshot { snapshot in
+    ///     let pods = try snapshot.rows(FetchRequest("Pod", sortBy: [FetchSort(Pod.name)]))
+    ///     while let pod = try pods.next() {
+    ///         print(pod[Pod.name])
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// The snapshot is valid only inside `body`; do not keep it.
+    ///
+    /// - Throws: ``StoreError`` when SQLite fails; an error `body` throws comes out unchanged.
+    public func readSnapshot<T>(_ body: (StoreSnapshot) throws -> T) throws -> T {
+        var result: Result<T, any Error>?
+        do {
+            try database.read { db in
+                result = Result { try body(StoreSnapshot(db, model: model, resolve: resolve)) }
+            }
+        } catch {
+            throw StoreError.sqlite(error, while: "reading")
+        }
+        guard let result else { preconditionFailure("a read transaction returned without running its body") }
+        return try result.get()
+    }
+}
+
+/// A consistent view of the saved store, valid inside ``PersistentStore/readSnapshot(_:)``.
+///
+/// It reads rows as ``StoredRow`` values (no objects, no context), in the order of a
+/// ``FetchRequest``, streaming: memory stays flat however many rows there are.
+public struct StoreSnapshot {
+    private let db: Database
+    private let model: ObjectModel
+    private let resolve: (ObjectID) -> ObjectID
+
+    fileprivate init(_ db: Database, model: ObjectModel, resolve: @escaping (ObjectID) -> ObjectID) {
+        self.db = db
+        self.model = model
+        self.resolve = resolve
+    }
+
+    /// The number of saved objects `request` matches (after its offset and limit).
+    ///
+    /// - Throws: ``StoreError`` when SQLite fails.
+    public func count(_ request: FetchRequest) throws -> Int {
+        let query = Query(request, model: model)
+        var arguments: [StoreValue] = []
+        let sql = "SELECT count(*) FROM \(query.layout.table)" + PersistentStore.whereClause(query, &arguments, resolve: resolve)
+        let total = try reading(query.layout) {
+            let statement = try RawStatement(db, sql)
+            defer { statement.reset() }
+            statement.bind(arguments, startingAt: 1)
+            _ = try statement.step()
+            return Int(statement.int64(0))
+        }
+        let afterOffset = max(0, total - query.offset)
+        return query.limit.map { min($0, afterOffset) } ?? afterOffset
+    }
+
+    /// The IDs of the saved objects `request` matches, in its order.
+    ///
+    /// - Throws: ``StoreError`` when SQLite fails.
+    public func objectIDs(_ request: FetchRequest) throws -> [ObjectID] {
+        let query = Query(request, model: model)
+        var arguments: [StoreValue] = []
+        let sql = "SELECT \"id\" FROM \(query.layout.table)" + PersistentStore.clauses(query, &arguments, resolve: resolve)
+        return try reading(query.layout) {
+            let statement = try RawStatement(db, sql)
+            defer { statement.reset() }
+            statement.bind(arguments, startingAt: 1)
+            var ids: [ObjectID] = []
+            while try statement.step() {
+                ids.append(.permanent(entity: query.layout.name, rowID: statement.int64(0)))
+            }
+            return ids
+        }
+    }
+
+    /// The saved rows `request` matches, in its order, read one at a time as the cursor
+    /// advances: memory stays flat however many rows there are.
+    ///
+    /// - Parameters:
+    ///   - request: Which rows, in which order.
+    ///   - attributes: The attributes to read (nil: all); reading fewer skips long texts a
+    ///     walk does not need. A row's other attributes read as if NULL.
+    /// - Throws: ``StoreError`` when SQLite cannot prepare the query.
+    public func rows(_ request: FetchRequest, reading attributes: [String]? = nil) throws -> StoredRowCursor {
+        let query = Query(request, model: model)
+        var arguments: [StoreValue] = []
+        let columns = attributes.map { names in
+            let wanted = Set(names.map { query.layout.attributeIndex(of: $0) })
+            return (["\"id\"", "\"_version\""]
+                    + query.layout.attributes.indices.map { wanted.contains($0) ? SQL.quote(query.layout.attributes[$0].name) : "NULL" }
+                    + query.layout.foreignKeys.map { SQL.quote($0.name) }).joined(separator: ", ")
+        } ?? PersistentStore.selectList(query.layout)
+        let sql = "SELECT \(columns) FROM \(query.layout.table)" + PersistentStore.clauses(query, &arguments, resolve: resolve)
+        return try reading(query.layout) {
+            try StoredRowCursor(db.makeStatement(sql: sql), in: db, arguments: arguments, layout: query.layout)
+        }
+    }
+
+    /// The saved rows of these objects, in the order given; objects that do not exist (or
+    /// were never saved) are left out. All must be of one entity.
+    ///
+    /// - Throws: ``StoreError`` when SQLite fails.
+    public func rows(of ids: [ObjectID]) throws -> [StoredRow] {
+        guard let entity = ids.first?.entityName else { return [] }
+        precondition(ids.allSatisfy { $0.entityName == entity }, "rows(of:) reads objects of one entity")
+        let layout = model.layout(entity)
+        let keys = ids.compactMap { resolve($0).rowID }
+        var found: [Int64: StoredRow] = [:]
+        found.reserveCapacity(keys.count)
+        try reading(layout) {
+            for start in stride(from: 0, to: keys.count, by: PersistentStore.idsPerQuery) {
+                let chunk = keys[start..<min(start + PersistentStore.idsPerQuery, keys.count)]
+                let sql = "SELECT \(PersistentStore.selectList(layout)) FROM \(layout.table) WHERE \"id\" IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
+                let statement = try RawStatement(db, sql)
+                defer { statement.reset() }
+                statement.bind(chunk.map { .integer($0) }, startingAt: 1)
+                while try statement.step() {
+                    let row = PersistentStore.versionedRow(statement, layout: layout)
+                    found[statement.int64(0)] = StoredRow(row, layout: layout)
+                }
+            }
+        }
+        return keys.compactMap { found[$0] }
+    }
+
+    private func reading<T>(_ layout: EntityLayout, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch {
+            throw StoreError.sqlite(error, while: "reading \(layout.name)")
+        }
+    }
+}
+
+/// The rows of ``StoreSnapshot/rows(_:reading:)``, read as ``next()`` is called; valid inside
+/// the snapshot's ``PersistentStore/readSnapshot(_:)`` only.
+public final class StoredRowCursor {
+    /// Owned here (not from GRDB's statement cache), so that two walks never share one.
+    private let statement: Statement
+    private let raw: RawStatement
+    private let layout: EntityLayout
+    private var isFinished = false
+
+    fileprivate init(_ statement: Statement, in db: Database, arguments: [StoreValue], layout: EntityLayout) {
+        self.statement = statement
+        raw = RawStatement(statement, in: db)
+        raw.bind(arguments, startingAt: 1)
+        self.layout = layout
+    }
+
+    /// The next row, or nil after the last.
+    ///
+    /// - Throws: ``StoreError`` when SQLite fails (a damaged page, say).
+    public func next() throws -> StoredRow? {
+        guard !isFinished else { return nil }
+        do {
+            if try raw.step() { return StoredRow(PersistentStore.versionedRow(raw, layout: layout), layout: layout) }
+        } catch {
+            isFinished = true
+            throw StoreError.sqlite(error, while: "reading \(layout.name)")
+        }
+        isFinished = true
+        raw.reset()
+        return nil
+    }
+}
+
+/// One saved row read through a ``StoreSnapshot``: the object's ID and its attribute values.
+public struct StoredRow: Sendable {
+    /// The object the row holds.
+    public let objectID: ObjectID
+    private let values: RowData
+    private let layout: EntityLayout
+
+    fileprivate init(_ row: VersionedRow, layout: EntityLayout) {
+        objectID = row.id
+        values = row.row
+        self.layout = layout
+    }
+
+    /// The value of a typed attribute, as ``ManagedObject`` reads it.
+    ///
+    /// - Precondition: the stored value is of the attribute's type (the schema enforces it).
+    public subscript<Value: AttributeValue>(_ key: Attribute<Value>) -> Value {
+        let raw = values.values[layout.attributeIndex(of: key.name)]
+        guard let value = Value.fromStoreValue(raw) else {
+            preconditionFailure("\(objectID): attribute '\(key.name)' holds \(raw), not a \(Value.self)")
+        }
+        return value
+    }
+}
