@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "PodDocStore", targets: ["PodDocStore"]),
         .library(name: "PodDocFileSystem", targets: ["PodDocFileSystem"]),
         .library(name: "PodDocArchive", targets: ["PodDocArchive"]),
+        .library(name: "PodDocJSON", targets: ["PodDocJSON"]),
         .library(name: "OutlineInterchange", targets: ["OutlineInterchange"]),
         .library(name: "Outliner", targets: ["Outliner"]),
         .library(name: "PodDocDocument", targets: ["PodDocDocument"]),
@@ -22,6 +23,7 @@ let package = Package(
         .library(name: "PodDocCommandLine", targets: ["PodDocCommandLine"]),
         .executable(name: "poddoc", targets: ["poddoc"]),
         .library(name: "PodDocReliability", targets: ["PodDocReliability"]),
+        .library(name: "PodDocRandom", targets: ["PodDocRandom"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -65,12 +67,15 @@ let package = Package(
             swiftSettings: strictSettings),
 
         // MARK: Content kinds
+        // JSON text: one strict scanner and one string escaper for every reader and writer.
+        .target(name: "PodDocJSON", swiftSettings: strictSettings),
         // Outline formats (OPML, Markdown, plain text, JSON): no store, no files.
-        .target(name: "OutlineInterchange", swiftSettings: strictSettings),
+        .target(name: "OutlineInterchange", dependencies: ["PodDocJSON"], swiftSettings: strictSettings),
         .target(name: "Outliner", dependencies: ["OutlineInterchange", "PodDocStore"], swiftSettings: strictSettings),
         .target(
             name: "PodSpecs",
             dependencies: [
+                "PodDocJSON",
                 "PodDocStore",
                 "PodDocFileSystem",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -83,6 +88,7 @@ let package = Package(
         .target(
             name: "PodSpecsServer",
             dependencies: [
+                "PodDocJSON",
                 "PodSpecs",
                 "PodDocStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -106,9 +112,12 @@ let package = Package(
             swiftSettings: strictSettings),
         .executableTarget(name: "poddoc", dependencies: ["PodDocCommandLine"], swiftSettings: strictSettings),
         // MARK: Reliability: crash tests, fuzzing
+        // Seeded randomness (SplitMix64), so crash tests, fuzz runs, property tests and
+        // benchmarks replay exactly from their seed.
+        .target(name: "PodDocRandom", swiftSettings: strictSettings),
         .target(
             name: "PodDocReliability",
-            dependencies: ["PodDocContent", "PodDocDocument", "PodDocFileSystem", "PodDocArchive", "PodSpecs", "Outliner", "OutlineInterchange", "PodDocStore"],
+            dependencies: ["PodDocRandom", "PodDocContent", "PodDocDocument", "PodDocFileSystem", "PodDocArchive", "PodSpecs", "Outliner", "OutlineInterchange", "PodDocStore"],
             swiftSettings: strictSettings),
 
         // Fuzzing of every reader of outside input (`make fuzz`).
@@ -121,7 +130,7 @@ let package = Package(
         .executableTarget(
             name: "poddoc-bench",
             dependencies: [
-                "PodDocStore", "PodDocDocument", "Outliner", "OutlineInterchange", "PodDocArchive", "PodSpecs", "PodSpecsServer", "PodDocContent",
+                "PodDocStore", "PodDocDocument", "Outliner", "OutlineInterchange", "PodDocArchive", "PodSpecs", "PodSpecsServer", "PodDocContent", "PodDocRandom",
                 // Floors read SQLite directly, beside the store.
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -131,16 +140,19 @@ let package = Package(
             swiftSettings: strictSettings),
 
         // MARK: Tests
+        // What every test suite shares: temporary folders.
+        .target(name: "PodDocTestSupport", path: "Tests/PodDocTestSupport", swiftSettings: strictSettings),
         .testTarget(
             name: "PodDocStoreTests",
-            dependencies: ["PodDocStore", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["PodDocStore", "PodDocRandom", "PodDocTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings),
-        .testTarget(name: "PodDocFileSystemTests", dependencies: ["PodDocFileSystem"], swiftSettings: strictSettings),
-        .testTarget(name: "PodDocArchiveTests", dependencies: ["PodDocArchive"], swiftSettings: strictSettings),
-        .testTarget(name: "OutlinerTests", dependencies: ["Outliner", "OutlineInterchange", "PodDocStore"], swiftSettings: strictSettings),
+        .testTarget(name: "PodDocJSONTests", dependencies: ["PodDocJSON"], swiftSettings: strictSettings),
+        .testTarget(name: "PodDocFileSystemTests", dependencies: ["PodDocFileSystem", "PodDocTestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "PodDocArchiveTests", dependencies: ["PodDocArchive", "PodDocTestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "OutlinerTests", dependencies: ["Outliner", "OutlineInterchange", "PodDocStore", "PodDocRandom", "PodDocTestSupport"], swiftSettings: strictSettings),
         .testTarget(
             name: "PodDocDocumentTests",
-            dependencies: ["PodDocDocument", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["PodDocDocument", "PodDocTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings),
         // A child process the crash tests start, edit through, and kill.
         .executableTarget(name: "poddoc-crash-child", dependencies: ["PodDocReliability"], path: "Tests/CrashChild", swiftSettings: strictSettings),
@@ -150,11 +162,11 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "PodDocContentTests",
-            dependencies: ["PodDocContent", "PodDocDocument", "PodSpecs", "Outliner", "PodDocStore", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["PodDocContent", "PodDocDocument", "PodSpecs", "Outliner", "PodDocStore", "PodDocTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings),
         .testTarget(
             name: "PodDocCommandLineTests",
-            dependencies: ["poddoc", "PodDocContent", "PodDocDocument", "PodSpecs", "Outliner", "PodDocStore",
+            dependencies: ["poddoc", "PodDocContent", "PodDocDocument", "PodSpecs", "PodSpecsServer", "Outliner", "PodDocStore", "PodDocTestSupport",
                            .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings),
         .testTarget(
@@ -163,6 +175,8 @@ let package = Package(
                 "PodSpecs",
                 "PodSpecsServer",
                 "PodDocStore",
+                "PodDocRandom",
+                "PodDocTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),

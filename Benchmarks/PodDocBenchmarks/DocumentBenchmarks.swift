@@ -1,6 +1,7 @@
 import Foundation
 import PodDocArchive
 import PodDocDocument
+import PodDocRandom
 import PodDocStore
 
 /// Autosave of 10,000 changed objects (total time, and what it costs the main actor), and
@@ -64,7 +65,7 @@ enum DocumentBenchmarks {
         let package = folder.appending(path: "Big.poddoc")
         let document = try await ManagedDocument.create(at: package, kind: .outline, model: try model(), options: options(folder))
         // About 1 KiB of text per note, varied enough not to compress to nothing.
-        var random = SplitMix(seed: 7)
+        var random = SeededRandom(seed: 7)
         let words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet", "kilo", "lima"]
         let notes = megabytes * 1024 * 1024 / 1100
         for i in 0..<notes {
@@ -189,14 +190,3 @@ func mainThreadCPUTime() -> Double {
     return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
 }
 
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

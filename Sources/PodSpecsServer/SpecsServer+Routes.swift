@@ -1,3 +1,4 @@
+import PodDocJSON
 import PodSpecs
 import Hummingbird
 import NIOCore
@@ -39,7 +40,7 @@ extension SpecsServer {
     static func error(_ status: HTTPResponse.Status, _ message: String) -> Response {
         var body = ByteBuffer()
         var text = "{\"error\":"
-        JSONWriter.appendQuoted(message, to: &text)
+        JSONEscaping.appendQuoted(message, to: &text)
         text += "}"
         body.writeString(text)
         return Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: body))

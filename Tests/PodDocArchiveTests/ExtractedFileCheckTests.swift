@@ -3,6 +3,7 @@ import Glibc
 import PodDocArchive
 import PodDocFileSystem
 import Synchronization
+import PodDocTestSupport
 import XCTest
 
 /// The check of one extracted file that runs beside the extraction (a document's store check).

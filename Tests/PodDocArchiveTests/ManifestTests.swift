@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import PodDocArchive
+import PodDocTestSupport
 import XCTest
 
 final class ManifestTests: XCTestCase {

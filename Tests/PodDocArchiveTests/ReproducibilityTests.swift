@@ -1,5 +1,6 @@
 import Foundation
 import PodDocArchive
+import PodDocTestSupport
 import XCTest
 
 final class ReproducibilityTests: XCTestCase {

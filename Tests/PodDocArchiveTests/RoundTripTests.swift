@@ -1,6 +1,7 @@
 import Foundation
 import PodDocArchive
 import PodDocFileSystem
+import PodDocTestSupport
 import XCTest
 
 final class RoundTripTests: XCTestCase {

@@ -1,25 +1,12 @@
 import Crypto
 import Foundation
 import PodDocArchive
+import PodDocTestSupport
 import XCTest
 
 // MARK: - Folders and trees
 
 extension XCTestCase {
-    /// A fresh folder under the system temporary folder, removed when the test ends.
-    func makeTemporaryFolder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory
-            .appendingPathComponent("poddoc-archive-test-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
-        addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
-        return folder
-    }
-
-    /// The sorted names in a folder, hidden ones included.
-    func names(in folder: URL) throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
-    }
-
     /// Writes files (path → contents) and empty folders (paths ending in `/`) under `root`.
     func makeTree(at root: URL, _ items: [String: Data]) throws {
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)

@@ -1,4 +1,8 @@
 import Foundation
+import Glibc
+import PodSpecs
+import PodSpecsServer
+import Synchronization
 import XCTest
 
 /// Importing from a specs service that refuses, fails or hangs, through the real binary: a
@@ -6,20 +10,42 @@ import XCTest
 final class ServiceFailureTests: CommandLineTestCase {
     /// A port on loopback with nothing listening (bound, then closed).
     private func closedPort() throws -> Int {
-        let server = try runPython("import socket; s = socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1]); s.close()")
-        return Int(server.trimmingCharacters(in: .whitespacesAndNewlines))!
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
+        }
+        guard bound else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+        return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    private func runPython(_ code: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", code]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+    /// The specs of a page file, whose first `failures` reads fail (the server answers 500).
+    private final class FailingCatalog: SpecsCatalog {
+        private let specs: PageFileSpecsCatalog
+        private let failuresLeft: Mutex<Int>
+
+        init(_ specs: PageFileSpecsCatalog, failures: Int) {
+            self.specs = specs
+            failuresLeft = Mutex(failures)
+        }
+
+        func count() async throws -> Int {
+            let fails = failuresLeft.withLock { left in
+                defer { left = max(0, left - 1) }
+                return left > 0
+            }
+            if fails { throw CancellationError() }
+            return try await specs.count()
+        }
+
+        func json(in range: Range<Int>) async throws -> [String] {
+            try await specs.json(in: range)
+        }
     }
 
     func testNothingListeningFailsAtOnceWithWhatToDo() throws {
@@ -31,34 +57,13 @@ final class ServiceFailureTests: CommandLineTestCase {
         XCTAssertTrue(result.stderr.contains("Nothing is listening at 127.0.0.1:\(port)"), result.stderr)
     }
 
-    func testEachRetryIsReportedAndTheImportGoesOn() throws {
+    func testEachRetryIsReportedAndTheImportGoesOn() async throws {
         try succeed("new", path("S.poddoc"), "--kind", "pods")
         // Page 0 fails once with HTTP 500, then the server answers with the sample page.
-        let script = """
-        import http.server, sys, threading
-        body = open(sys.argv[1], 'rb').read()
-        failures = {'left': 1}
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def do_GET(self):
-                if failures['left'] > 0:
-                    failures['left'] -= 1
-                    self.send_response(500); self.send_header('Content-Length', '0'); self.end_headers(); return
-                self.send_response(200); self.send_header('Content-Type', 'application/json')
-                self.send_header('Content-Length', str(len(body))); self.end_headers(); self.wfile.write(body)
-            def log_message(self, *args): pass
-        server = http.server.HTTPServer(('127.0.0.1', 0), Handler)
-        print(server.server_address[1], flush=True)
-        threading.Timer(60, server.shutdown).start()
-        server.serve_forever()
-        """
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        server.arguments = ["python3", "-c", script, Self.sampleSpecs]
-        let out = Pipe()
-        server.standardOutput = out
-        try server.run()
-        defer { server.terminate() }
-        let port = try XCTUnwrap(String(decoding: out.fileHandleForReading.availableData, as: UTF8.self).split(separator: "\n").first)
+        let catalog = FailingCatalog(try PageFileSpecsCatalog(file: SpecsPageFile(url: URL(fileURLWithPath: Self.sampleSpecs))), failures: 1)
+        let server = SpecsServer(catalog: catalog, configuration: .init(pageSize: 300))
+        let port = try await server.start()
+        defer { Task { await server.stop() } }
         let result = try succeed("import", path("S.poddoc"), "--from", "http://127.0.0.1:\(port)/specs")
         XCTAssertTrue(result.stderr.contains("import: page 0: HTTP 500, retrying in 4 s, attempt 2 of 6"), result.stderr)
         XCTAssertTrue(result.stdout.contains("Imported 300 specs"), result.stdout)

@@ -3,6 +3,7 @@ import PodDocContent
 import PodDocDocument
 import PodDocStore
 import PodSpecs
+import PodDocTestSupport
 import XCTest
 
 /// Documents of each kind open with the model their metadata names.
@@ -11,8 +12,7 @@ final class ContentModelTests: XCTestCase {
     private var folder: URL!
 
     override func setUp() async throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("poddoc-content-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        folder = try TemporaryFolder.make("poddoc-content")
     }
 
     override func tearDown() async throws {

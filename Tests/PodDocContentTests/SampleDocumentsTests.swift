@@ -1,6 +1,7 @@
 import Foundation
 import PodDocContent
 import PodDocDocument
+import PodDocTestSupport
 import XCTest
 
 /// The committed sample documents (scripts/make-sample-documents.sh) are the format fixtures:
@@ -12,7 +13,7 @@ final class SampleDocumentsTests: XCTestCase {
     private var state: URL!
 
     override func setUp() async throws {
-        state = FileManager.default.temporaryDirectory.appendingPathComponent("poddoc-samples-\(UUID().uuidString)")
+        state = try TemporaryFolder.make("poddoc-samples")
     }
 
     override func tearDown() async throws {

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import PodDocArchive
 @testable import PodDocDocument
 import PodDocFileSystem
@@ -188,11 +189,8 @@ final class ArchiveDocumentTests: DocumentTestCase {
     }
 
     private func runSQL(_ store: URL, _ sql: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.executescript(sys.argv[2]); c.close()", store.path, sql]
-        try process.run()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0)
+        let connection = try DatabaseQueue(path: store.path)
+        try connection.writeWithoutTransaction { try $0.execute(sql: sql) }
+        try connection.close()
     }
 }

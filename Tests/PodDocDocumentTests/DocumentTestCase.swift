@@ -3,6 +3,7 @@ import GRDB
 @testable import PodDocDocument
 import PodDocFileSystem
 import PodDocStore
+import PodDocTestSupport
 import XCTest
 
 enum Note {
@@ -20,8 +21,7 @@ class DocumentTestCase: XCTestCase {
     private(set) var folder: URL!
 
     override func setUp() async throws {
-        folder = FileManager.default.temporaryDirectory.appending(path: "poddoc-doc-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        folder = try TemporaryFolder.make("poddoc-doc-tests")
     }
 
     override func tearDown() async throws {

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import PodDocFileSystem
+import PodDocTestSupport
 import XCTest
 
 /// The lock is exercised against real second processes: `sh` children that take the lock with

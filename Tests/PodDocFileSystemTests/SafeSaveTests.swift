@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import PodDocFileSystem
+import PodDocTestSupport
 import XCTest
 
 final class SafeSaveTests: XCTestCase {

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import PodDocRandom
 @testable import PodDocStore
 import XCTest
 

@@ -74,9 +74,9 @@ final class MergePolicyTests: StoreTestCase {
             return item.objectID
         }
         if otherProcessDeletes {
-            try runOtherProcess("c = sqlite3.connect(path); c.execute('DELETE FROM Item WHERE id = 1'); c.commit()")
+            try writeFromAnotherConnection(#"DELETE FROM "Item" WHERE id = 1"#)
         } else {
-            try runOtherProcess("c = sqlite3.connect(path); c.execute('UPDATE Item SET title = ?, \"order\" = 5, _version = _version + 1 WHERE id = 1', ('other process',)); c.commit()")
+            try writeFromAnotherConnection(#"UPDATE "Item" SET title = ?, "order" = 5, _version = _version + 1 WHERE id = 1"#, arguments: ["other process"])
         }
         do {
             try root.performAndWait { ctx in

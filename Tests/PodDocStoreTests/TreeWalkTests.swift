@@ -1,4 +1,5 @@
 import Foundation
+import PodDocRandom
 @testable import PodDocStore
 import Synchronization
 import XCTest

@@ -104,10 +104,10 @@ final class PodSpecParserTests: XCTestCase {
     // MARK: - Bad input
 
     func testMalformedJSONNamesTheFileLineAndReason() {
-        assertFails(#"{"name": "A", "version": "1.0", "summary": "cut sho"#, .malformedJSON, "string is not closed")
+        assertFails(#"{"name": "A", "version": "1.0", "summary": "cut sho"#, .malformedJSON, "string is never closed (cut short?)")
         assertFails("{\"name\": \"A\",\n \"version\": 1.0.0}", .malformedJSON, "line 2")
         assertFails(#"{"name": "A", "version": "1"} trailing"#, .malformedJSON, "after the end")
-        assertFails(#"{"name": "A\x", "version": "1"}"#, .malformedJSON, "unknown escape")
+        assertFails(#"{"name": "A\x", "version": "1"}"#, .malformedJSON, #"'\x' is not a JSON escape"#)
         assertFails(String(repeating: "[", count: 100_000), .invalidSpec, "not an object")
         assertFails(#"{"a": "# + String(repeating: "[", count: 100_000), .malformedJSON, "nesting deeper")
         assertFails("", .invalidSpec, "not an object")

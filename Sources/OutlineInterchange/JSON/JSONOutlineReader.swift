@@ -1,11 +1,15 @@
+import PodDocJSON
+
 // MARK: - JSONOutlineReader
 
 /// Reads the outline JSON shape (see ``JSONOutlineKeys``) straight into an ``OutlineTree``.
 ///
 /// JSONSerialization refuses nesting deeper than 512 levels and a generic JSON value type
-/// would recurse, so this reader walks the tokens with an explicit stack of open arrays and
-/// items. Keys may come in any order; `title` is required in an item, everything else may be
-/// left out. Unknown and repeated keys are errors.
+/// would recurse, so this reader pulls tokens from a ``PodDocJSON/JSONScanner`` and keeps an
+/// explicit stack of open arrays and items: an outline may be as deep as memory allows. Keys
+/// may come in any order; `title` is required in an item, everything else may be left out.
+/// Unknown and repeated keys are errors, and so are lone surrogate escapes (text that could
+/// not be written back).
 package struct JSONOutlineReader {
     /// An open container.
     private enum Frame {
@@ -39,31 +43,48 @@ package struct JSONOutlineReader {
         }
     }
 
-    private var tokens: JSONTokenizer
+    /// The text, for locating errors by line and column.
+    private let text: [UInt8]
+    private var scanner: JSONScanner
     private var tree = OutlineTree()
     private var frames: [Frame] = []
 
     /// The outline in `bytes` (validated UTF-8 without a byte order mark).
     static func read(_ bytes: [UInt8]) throws(OutlineFormatError) -> OutlineTree {
-        var reader = JSONOutlineReader(tokens: JSONTokenizer(bytes: bytes))
-        try reader.readDocument()
-        return reader.tree
+        try bytes.withUnsafeBufferPointer { buffer throws(OutlineFormatError) in
+            var reader = JSONOutlineReader(text: bytes, buffer)
+            try reader.readDocument()
+            return reader.tree
+        }
     }
 
     /// The `[[name, value], …]` pairs that make up all of `bytes` (validated UTF-8), as
     /// ``JSONOutlineWriter/appendPairs(_:to:)`` writes them; `key` names them in errors.
     package static func readPairs(_ bytes: [UInt8], for key: String) throws(OutlineFormatError) -> [OutlineAttribute] {
-        var reader = JSONOutlineReader(tokens: JSONTokenizer(bytes: bytes))
-        let pairs = try reader.readPairs(for: key)
-        let end = try reader.tokens.next()
-        guard end.kind == .endOfInput else {
-            throw reader.tokens.error(at: end.offset, "unexpected \(end.display) after the '\(key)' pairs")
+        try bytes.withUnsafeBufferPointer { buffer throws(OutlineFormatError) in
+            var reader = JSONOutlineReader(text: bytes, buffer)
+            let pairs = try reader.readPairs(for: key)
+            let end = try reader.nextToken()
+            guard end.kind == .endOfInput else {
+                throw reader.syntax(at: end.offset, "unexpected \(end.display) after the '\(key)' pairs")
+            }
+            return pairs
         }
-        return pairs
     }
 
-    private init(tokens: JSONTokenizer) {
-        self.tokens = tokens
+    /// A reader of `text`, whose bytes `buffer` holds (and outlives the reader).
+    private init(text: [UInt8], _ buffer: UnsafeBufferPointer<UInt8>) {
+        self.text = text
+        scanner = JSONScanner(buffer, loneSurrogates: .reject)
+    }
+
+    /// The next token; a syntax error comes out as an outline format error.
+    private mutating func nextToken() throws(OutlineFormatError) -> JSONToken {
+        do {
+            return try scanner.nextToken()
+        } catch {
+            throw syntax(at: error.offset, error.reason)
+        }
     }
 
     // MARK: - Document
@@ -83,9 +104,9 @@ package struct JSONOutlineReader {
                     + "expected opmlVersion, head, bodyAttributes or children")
             }
         }
-        let end = try tokens.next()
+        let end = try nextToken()
         guard end.kind == .endOfInput else {
-            throw tokens.error(at: end.offset, "unexpected \(end.display) after the outline document")
+            throw syntax(at: end.offset, "unexpected \(end.display) after the outline document")
         }
     }
 
@@ -106,14 +127,14 @@ package struct JSONOutlineReader {
     }
 
     private mutating func continueChildren(of parent: OutlineTree.NodeID, hasElements: Bool) throws(OutlineFormatError) {
-        var token = try tokens.next()
+        var token = try nextToken()
         if token.kind == .endArray {
             frames.removeLast()
             return
         }
         if hasElements {
             guard token.kind == .comma else { throw unexpected(token, "expected ',' or ']' in 'children'") }
-            token = try tokens.next()
+            token = try nextToken()
         }
         guard token.kind == .beginObject else {
             throw mismatch(token, "expected an item object '{' in 'children'")
@@ -151,11 +172,11 @@ package struct JSONOutlineReader {
 
     /// The next key of an object and its offset (after the colon), or `nil` at its `}`.
     private mutating func nextKey(afterFirst: Bool) throws(OutlineFormatError) -> (String, Int)? {
-        var token = try tokens.next()
+        var token = try nextToken()
         if token.kind == .endObject { return nil }
         if afterFirst {
             guard token.kind == .comma else { throw unexpected(token, "expected ',' or '}'") }
-            token = try tokens.next()
+            token = try nextToken()
         }
         guard case let .string(key) = token.kind else { throw unexpected(token, "expected a key in quotes") }
         try expect(.colon, "after the key '\(key)'")
@@ -163,13 +184,13 @@ package struct JSONOutlineReader {
     }
 
     private mutating func readString(_ message: String) throws(OutlineFormatError) -> String {
-        let token = try tokens.next()
+        let token = try nextToken()
         guard case let .string(value) = token.kind else { throw mismatch(token, message) }
         return value
     }
 
     private mutating func readOptionalString(for key: String) throws(OutlineFormatError) -> String? {
-        let token = try tokens.next()
+        let token = try nextToken()
         switch token.kind {
         case let .string(value): return value
         case .null: return nil
@@ -180,21 +201,21 @@ package struct JSONOutlineReader {
     /// Reads `[[name, value], …]`.
     private mutating func readPairs(for key: String) throws(OutlineFormatError) -> [OutlineAttribute] {
         let shape = "'\(key)' must be an array of [name, value] string pairs"
-        let open = try tokens.next()
+        let open = try nextToken()
         guard open.kind == .beginArray else { throw mismatch(open, shape) }
         var pairs: [OutlineAttribute] = []
         while true {
-            var token = try tokens.next()
+            var token = try nextToken()
             if token.kind == .endArray { return pairs }
             if !pairs.isEmpty {
                 guard token.kind == .comma else { throw unexpected(token, "expected ',' or ']' in '\(key)'") }
-                token = try tokens.next()
+                token = try nextToken()
             }
             guard token.kind == .beginArray else { throw mismatch(token, shape) }
             let name = try readString(shape)
             try expect(.comma, "between the name and the value in '\(key)'")
             let value = try readString(shape)
-            let close = try tokens.next()
+            let close = try nextToken()
             guard close.kind == .endArray else { throw mismatch(close, shape) }
             pairs.append(OutlineAttribute(name, value))
         }
@@ -203,7 +224,7 @@ package struct JSONOutlineReader {
     // MARK: - Errors
 
     private mutating func expect(_ kind: JSONToken.Kind, _ context: String) throws(OutlineFormatError) {
-        let token = try tokens.next()
+        let token = try nextToken()
         guard token.kind == kind else {
             let wanted = JSONToken(kind: kind, offset: 0).display
             throw kind == .colon || kind == .comma ? unexpected(token, "expected \(wanted) \(context)")
@@ -213,7 +234,12 @@ package struct JSONOutlineReader {
 
     /// A syntax error: `token` cannot come here in any JSON text.
     private func unexpected(_ token: JSONToken, _ message: String) -> OutlineFormatError {
-        tokens.error(at: token.offset, "\(message), found \(token.display)")
+        syntax(at: token.offset, "\(message), found \(token.display)")
+    }
+
+    /// Text that is not JSON.
+    private func syntax(at offset: Int, _ message: String) -> OutlineFormatError {
+        .at(offset, in: text, .notWellFormed, .json, message)
     }
 
     /// A shape error: valid JSON, but not the outline shape.
@@ -228,7 +254,7 @@ package struct JSONOutlineReader {
     }
 
     private func structure(at offset: Int, _ message: String) -> OutlineFormatError {
-        .at(offset, in: tokens.bytes, .unexpectedStructure, .json, message)
+        .at(offset, in: text, .unexpectedStructure, .json, message)
     }
 
     private func repeated(_ key: String, at offset: Int) -> OutlineFormatError {

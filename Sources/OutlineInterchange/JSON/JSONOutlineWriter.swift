@@ -1,3 +1,4 @@
+import PodDocJSON
 import Foundation
 
 // MARK: - JSONOutlineWriter
@@ -69,19 +70,6 @@ package enum JSONOutlineWriter {
     }
 
     private static func appendString(_ string: String, to output: inout [UInt8]) {
-        output.append(ASCII.quote)
-        for byte in string.utf8 {
-            switch byte {
-            case ASCII.quote: output.append(contentsOf: [ASCII.backslash, ASCII.quote])
-            case ASCII.backslash: output.append(contentsOf: [ASCII.backslash, ASCII.backslash])
-            case ASCII.lineFeed: output.append(contentsOf: [ASCII.backslash, 0x6E])
-            case ASCII.carriageReturn: output.append(contentsOf: [ASCII.backslash, 0x72])
-            case ASCII.tab: output.append(contentsOf: [ASCII.backslash, 0x74])
-            case ..<ASCII.space:
-                output.append(contentsOf: "\\u\(ASCII.hex(UInt32(byte), digits: 4))".utf8)
-            default: output.append(byte)
-            }
-        }
-        output.append(ASCII.quote)
+        JSONEscaping.appendQuoted(string, to: &output)
     }
 }

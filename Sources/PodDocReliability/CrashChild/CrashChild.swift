@@ -2,6 +2,7 @@ import Foundation
 import PodDocContent
 import PodDocDocument
 import PodDocFileSystem
+import PodDocRandom
 
 // MARK: - CrashChild
 

@@ -2,6 +2,7 @@ import Foundation
 import Outliner
 import OutlineInterchange
 import PodDocDocument
+import PodDocRandom
 import PodDocStore
 
 /// Random tree edits of an outline document: add, rename, note, move, indent, outdent,

@@ -1,6 +1,7 @@
 import Foundation
 import PodDocContent
 import PodDocDocument
+import PodDocRandom
 import PodDocStore
 import PodSpecs
 

@@ -1,6 +1,7 @@
 import Foundation
 public import PodDocDocument
 import PodDocFileSystem
+import PodDocRandom
 
 // MARK: - CrashTest
 

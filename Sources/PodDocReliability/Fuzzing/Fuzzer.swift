@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import PodDocRandom
 import Synchronization
 
 // MARK: - Fuzzer

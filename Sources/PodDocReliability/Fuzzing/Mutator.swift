@@ -1,3 +1,4 @@
+import PodDocRandom
 // MARK: - Mutator
 
 /// Makes new inputs from old ones, the way a fuzzer does without coverage feedback: bit flips,

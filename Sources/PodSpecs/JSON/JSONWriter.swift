@@ -1,6 +1,8 @@
+import PodDocJSON
+
 /// Writes the small JSON texts poddoc makes itself (normalised authors and platforms), far
 /// faster than `JSONEncoder` for such tiny values, which matters when importing at speed.
-package enum JSONWriter {
+enum JSONWriter {
     /// An array of flat objects of optional strings: `[{"name":"A","email":"a@b"}]`; nil
     /// members are left out, keys are written in the order given.
     static func array(of objects: [[(key: String, value: String?)]]) -> String {
@@ -13,9 +15,9 @@ package enum JSONWriter {
                 guard let value else { continue }
                 if !first { out += "," }
                 first = false
-                appendQuoted(key, to: &out)
+                JSONEscaping.appendQuoted(key, to: &out)
                 out += ":"
-                appendQuoted(value, to: &out)
+                JSONEscaping.appendQuoted(value, to: &out)
             }
             out += "}"
         }
@@ -23,27 +25,4 @@ package enum JSONWriter {
         return out
     }
 
-    /// Appends `text` as a JSON string literal.
-    package static func appendQuoted(_ text: String, to out: inout String) {
-        out += "\""
-        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            out += text
-        } else {
-            for scalar in text.unicodeScalars {
-                switch scalar {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case "\n": out += "\\n"
-                case "\r": out += "\\r"
-                case "\t": out += "\\t"
-                case let c where c.value < 0x20:
-                    let hex = String(c.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                default:
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        out += "\""
-    }
 }

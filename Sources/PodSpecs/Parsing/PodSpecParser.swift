@@ -1,3 +1,4 @@
+import PodDocJSON
 import Foundation
 import PodDocStore
 

@@ -1,3 +1,4 @@
+import PodDocJSON
 import PodDocStore
 
 /// Why well-formed JSON is not a usable spec (no name, a version of the wrong type…).

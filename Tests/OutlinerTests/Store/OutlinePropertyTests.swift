@@ -1,6 +1,7 @@
 import Foundation
 import Outliner
 import OutlineInterchange
+import PodDocRandom
 import PodDocStore
 import XCTest
 
@@ -15,7 +16,7 @@ final class OutlinePropertyTests: OutlineStoreTestCase {
         let (doc, start, startRows) = try makeStartingDocument(seed: 2024)
         var statistics: [String: Int] = [:]
         for sequence in 0..<Self.sequences {
-            var random = SeededGenerator(seed: UInt64(sequence))
+            var random = SeededRandom(seed: UInt64(sequence))
             var run = Run(doc: doc, model: ReferenceOutline(start))
             for step in 0..<Int.random(in: 4...12, using: &random) {
                 let what = try run.step(&random)
@@ -53,7 +54,7 @@ final class OutlineEditsDuringSavesTests: OutlineStoreTestCase {
         let (doc, start, startRows) = try makeStartingDocument(seed: 7)
         var savesWithEdits = 0
         for sequence in 0..<Self.sequences {
-            var random = SeededGenerator(seed: UInt64(sequence))
+            var random = SeededRandom(seed: UInt64(sequence))
             var run = Run(doc: doc, model: ReferenceOutline(start))
             var step = 0
             func steps(_ count: Int) throws {
@@ -122,7 +123,7 @@ private struct Run {
 
     /// Does one random thing to both and returns its name; `saving: false` leaves saves to
     /// the caller.
-    mutating func step(_ random: inout SeededGenerator, saving: Bool = true) throws -> String {
+    mutating func step(_ random: inout SeededRandom, saving: Bool = true) throws -> String {
         let items = model.paths
         let undoCount = doc.undo.undoCount
         switch Int.random(in: 0..<100, using: &random) {
@@ -207,7 +208,7 @@ private struct Run {
     }
 
     private mutating func move(_ key: Int, _ id: ObjectID, _ items: [(key: Int, path: [Int])], _ undoCount: Int,
-                               _ random: inout SeededGenerator) throws -> String {
+                               _ random: inout SeededRandom) throws -> String {
         let (target, targetPath) = ([(key: 0, path: [Int]())] + items).randomElement(using: &random)!
         let targetID = try outline.itemID(at: .indexes(targetPath))
         if model.isInside(target, key) {

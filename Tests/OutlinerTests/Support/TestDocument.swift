@@ -2,6 +2,7 @@ import Foundation
 import Outliner
 import OutlineInterchange
 import PodDocStore
+import PodDocTestSupport
 import XCTest
 
 // MARK: - TestDocument
@@ -118,8 +119,7 @@ class OutlineStoreTestCase: XCTestCase {
     private(set) var folder: URL!
 
     override func setUpWithError() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("poddoc-outline-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        folder = try TemporaryFolder.make("poddoc-outline-tests")
     }
 
     override func tearDownWithError() throws {

@@ -1,24 +1,6 @@
 import Outliner
 import OutlineInterchange
-
-// MARK: - Deterministic randomness
-
-/// SplitMix64: a small seeded generator, so generated trees are the same on every run.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+import PodDocRandom
 
 // MARK: - TreeGenerator
 
@@ -41,7 +23,7 @@ enum TreeGenerator {
     static func random(
         seed: UInt64, count: Int, maxDepth: Int = 8, notes: Bool = true, attributes: Bool = true
     ) -> OutlineTree {
-        var random = SeededGenerator(seed: seed)
+        var random = SeededRandom(seed: seed)
         var tree = OutlineTree(
             opmlVersion: "2.0",
             head: [OutlineAttribute("title", trickyTexts.randomElement(using: &random)!),

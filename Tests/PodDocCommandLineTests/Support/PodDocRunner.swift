@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Synchronization
+import PodDocTestSupport
 import XCTest
 
 /// What one run of `poddoc` did.
@@ -74,7 +75,7 @@ class CommandLineTestCase: XCTestCase {
     var environment: [String: String] = [:]
 
     override func setUpWithError() throws {
-        folder = FileManager.default.temporaryDirectory.appending(path: "poddoc-cli-\(UUID().uuidString)")
+        folder = try TemporaryFolder.make("poddoc-cli")
         try FileManager.default.createDirectory(at: folder.appending(path: "home"), withIntermediateDirectories: true)
         environment = ProcessInfo.processInfo.environment
         environment["HOME"] = folder.appending(path: "home").path

@@ -1,7 +1,9 @@
 import Foundation
 import GRDB
+import PodDocRandom
 import PodDocStore
 import Synchronization
+import PodDocTestSupport
 import XCTest
 
 /// Base class: temporary folders, stores on disk and in memory, and a stack of contexts.
@@ -9,8 +11,7 @@ class StoreTestCase: XCTestCase {
     private(set) var folder: URL!
 
     override func setUpWithError() throws {
-        folder = FileManager.default.temporaryDirectory.appending(path: "poddoc-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        folder = try TemporaryFolder.make("poddoc-tests")
     }
 
     override func tearDownWithError() throws {
@@ -40,36 +41,17 @@ class StoreTestCase: XCTestCase {
         try otherConnection().read { try String.fetchAll($0, sql: #"SELECT title FROM "Item" ORDER BY title"#) }
     }
 
-    /// Runs a Python snippet in a separate process against the store file (another process
-    /// writing to the same document). `path` is bound in the snippet.
-    func runOtherProcess(_ python: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import sqlite3\npath = \(String(reflecting: storeURL.path))\n" + python]
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        process.waitUntilExit()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        XCTAssertEqual(process.terminationStatus, 0, message)
+    /// Writes to the store file through a connection of its own (what another process
+    /// writing to the same document does), then closes it.
+    func writeFromAnotherConnection(_ sql: String, arguments: StatementArguments = []) throws {
+        let other = try DatabaseQueue(path: storeURL.path)
+        try other.write { try $0.execute(sql: sql, arguments: arguments) }
+        try other.close()
     }
 
     /// Waits until every block queued on `context`'s queue so far has run.
     func drain(_ context: ObjectContext) async {
         await context.perform { _ in }
-    }
-}
-
-/// A deterministic random number generator (SplitMix64) for seeded property tests.
-struct SeededRandom: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import PodDocRandom
 import PodSpecs
 import ServiceLifecycle
 import Synchronization
@@ -27,7 +28,7 @@ final class ReferenceServer: Sendable {
     let pageSize: Int
     private let state = Mutex(State())
     private struct State {
-        var random = SplitMix(seed: 42)
+        var random = SeededRandom(seed: 42)
         var cutShortDone = false
         var requests = 0
         var failures = 0
@@ -121,15 +122,3 @@ struct ChannelContext: RequestContext {
     }
 }
 
-/// A seeded random number generator (SplitMix64).
-struct SplitMix: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -2,6 +2,7 @@ import Foundation
 @testable import PodDocStore
 @testable import PodSpecs
 import Synchronization
+import PodDocTestSupport
 import XCTest
 
 /// Base class: a temporary folder, a pod specs store with its context stack, and the fixtures.
@@ -9,8 +10,7 @@ class SpecsTestCase: XCTestCase {
     private(set) var folder: URL!
 
     override func setUpWithError() throws {
-        folder = FileManager.default.temporaryDirectory.appending(path: "poddoc-specs-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        folder = try TemporaryFolder.make("poddoc-specs-tests")
     }
 
     override func tearDownWithError() throws {

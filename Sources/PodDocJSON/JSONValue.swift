@@ -1,8 +1,8 @@
-/// A parsed JSON value, as the spec normaliser reads it.
+/// A parsed JSON value (``JSONScanner/parseValue(depth:)``).
 ///
 /// Numbers keep their literal text (`5.0` stays `"5.0"`), so a deployment target written as a
 /// number reads back exactly as written. Object members keep their order.
-enum JSONValue: Sendable, Equatable {
+public enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
     /// A number, as its literal text.
@@ -11,7 +11,7 @@ enum JSONValue: Sendable, Equatable {
     case array([JSONValue])
     case object([(key: String, value: JSONValue)])
 
-    static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): return true
         case let (.bool(a), .bool(b)): return a == b
@@ -25,7 +25,7 @@ enum JSONValue: Sendable, Equatable {
     }
 
     /// The string, or the text of a number; nil for anything else.
-    var text: String? {
+    public var text: String? {
         switch self {
         case .string(let s), .number(let s): return s
         default: return nil
@@ -33,7 +33,7 @@ enum JSONValue: Sendable, Equatable {
     }
 
     /// A short name of the value's kind, for error messages.
-    var kindName: String {
+    public var kindName: String {
         switch self {
         case .null: return "null"
         case .bool: return "a boolean"
