@@ -14,9 +14,10 @@ import Glibc
 /// A mapped file that another process truncates faults when read. The mapped files are those
 /// of a staging folder this extraction created under a unique name, so only the user's own
 /// processes could do that.
-// @unchecked Sendable: the mapping is made in `init` and unmapped in `deinit`; in between
-// only the one check that owns it reads or writes its bytes.
 final class MappedFile: @unchecked Sendable {
+    // @unchecked Sendable: the mapping is made in `init` and unmapped in `deinit`; in between
+    // only the one check that owns it reads or writes its bytes.
+
     /// The file's bytes.
     let bytes: UnsafeMutableRawBufferPointer
 

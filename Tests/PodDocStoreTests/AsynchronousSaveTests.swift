@@ -31,7 +31,7 @@ final class AsynchronousSaveTests: StoreTestCase {
             try await self.main.save()
             finished.withLock { $0 = true }
         }
-        while !main.pushInFlight, !finished.withLock({ $0 }) { await Task.yield() }
+        while !main.saveState.isApplyingAsynchronously, !finished.withLock({ $0 }) { await Task.yield() }
         XCTAssertFalse(finished.withLock { $0 }, "the save must still be running")
         // From here to `during`'s end this test keeps the main actor, so the save cannot
         // settle its objects before `during` has run (reads in `during` wait for the root).

@@ -40,7 +40,7 @@ final class MovedStateTests: StoreTestCase {
         try await main.save()
 
         XCTAssertFalse(main.hasChanges)
-        XCTAssertTrue(main.changed.isEmpty, "the saved objects leave the tracked changes all together")
+        XCTAssertTrue(main.changes.isEmpty, "the saved objects leave the tracked changes all together")
         XCTAssertNotNil(items[499].flight, "an object nobody used since the save has not been visited")
         XCTAssertEqual(items[499].flight?.updated.count, 0, "the old snapshots went when the save finished")
         XCTAssertEqual(items[499].flight?.savedRows?.count, 500, "only the rows the parent kept stay")
@@ -75,7 +75,7 @@ final class MovedStateTests: StoreTestCase {
         } catch let error as StoreError {
             XCTAssertEqual(error.code, .mergeConflict)
         }
-        XCTAssertNil(main.flightInProgress, "the next save moves its objects again")
+        XCTAssertNil(main.saveState.moving, "the next save moves its objects again")
         XCTAssertTrue(main.hasChanges)
         XCTAssertEqual(main.updatedObjects.count, 50)
         for (i, item) in items.enumerated() {

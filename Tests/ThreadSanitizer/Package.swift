@@ -18,9 +18,11 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]),
+        .target(name: "PodDocRandom", swiftSettings: [.enableUpcomingFeature("ExistentialAny")]),
+        .target(name: "PodDocTestSupport", path: "Tests/PodDocTestSupport", swiftSettings: [.enableUpcomingFeature("ExistentialAny")]),
         .testTarget(
             name: "PodDocStoreTests",
-            dependencies: ["PodDocStore", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["PodDocStore", "PodDocRandom", "PodDocTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]),
     ],
     swiftLanguageModes: [.v6]

@@ -27,7 +27,7 @@ extension ObjectContext {
         _undoManager?.register(.restore(DeletedObject(object: object, row: row, changedFields: object.changedFields)))
         untrackChange(object)
         if object.state == .inserted && !isBeingPushed(object) {
-            registry.removeValue(forKey: object.objectID)
+            registry.remove(object.objectID)
             object.state = .deleted
         } else {
             object.current = row
@@ -111,8 +111,8 @@ extension ObjectContext {
         do {
             let links = try viewDescendantLinks(of: roots.map(\.objectID), layout: layout, foreignKey: fk)
             // Room for all of them at once, rather than doubling the tables as they come.
-            registry.reserveCapacity(registry.count + links.count)
-            changed.reserveCapacity(changed.count + links.count)
+            registry.reserveCapacity(adding: links.count)
+            changes.reserveCapacity(adding: links.count)
             let objects = links.map { object(with: $0.object) }
             try prefetch(objects)
             return objects
@@ -121,13 +121,14 @@ extension ObjectContext {
         }
     }
 
-    /// The objects of `entity` whose foreign key points at any of `objects`, 500 at a time.
+    /// The objects of `entity` whose foreign key points at any of `objects`,
+    /// ``PersistentStore/idsPerQuery`` at a time.
     func holders(of objects: [ManagedObject], entity: String, foreignKey: Int) -> [ManagedObject] {
         let layout = model.layout(entity)
         var result: [ManagedObject] = []
         let ids = objects.map(\.objectID)
-        for start in stride(from: 0, to: ids.count, by: 500) {
-            let chunk = Array(ids[start..<min(start + 500, ids.count)])
+        for start in stride(from: 0, to: ids.count, by: PersistentStore.idsPerQuery) {
+            let chunk = Array(ids[start..<min(start + PersistentStore.idsPerQuery, ids.count)])
             do {
                 result += try fetchObjects(Query(layout: layout, predicate: .refersToAny(foreignKey, chunk),
                                                  sorts: [], limit: nil, offset: 0))

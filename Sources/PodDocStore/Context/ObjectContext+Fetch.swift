@@ -72,24 +72,24 @@ extension ObjectContext {
     }
 
     private func overlaidRows(_ query: Query) throws -> [VersionedRow] {
-        let localCount = changedCounts[query.layout.ordinal]
+        let localCount = changes.count(in: query.layout)
         guard localCount > 0 else { return try sourceRows(query) }
         var parentQuery = query
         parentQuery.offset = 0
         parentQuery.limit = query.limit.map { $0 + query.offset + localCount }
         var rows = try sourceRows(parentQuery)
-        rows.removeAll { changed[$0.id] != nil }
+        rows.removeAll { changes[$0.id] != nil }
 
         var extra: [VersionedRow] = []
         func consider(_ id: ObjectID) {
-            guard let object = changed[id], object.state != .deleted, let row = object.current else { return }
+            guard let object = changes[id], object.state != .deleted, let row = object.current else { return }
             if query.matches(row, resolve: resolve) {
                 extra.append(VersionedRow(id: id, row: row, version: object.snapshotVersion))
             }
         }
         if let lookup = query.predicate?.refLookup {
             var seen = Set<ObjectID>()
-            let index = refIndex[RefKey(entity: query.layout.name, foreignKey: lookup.foreignKey)] ?? [:]
+            let index = changes.referrers(entity: query.layout.name, foreignKey: lookup.foreignKey)
             for destination in lookup.ids {
                 for id in index[resolve(destination)] ?? [] where seen.insert(id).inserted { consider(id) }
                 if destination != resolve(destination) {
@@ -138,7 +138,7 @@ extension ObjectContext {
         var missing: [ObjectID] = []
         for id in ids {
             let id = resolve(id)
-            if let object = changed[id] {
+            if let object = changes[id] {
                 if object.state != .deleted, let current = object.current {
                     rows.append(VersionedRow(id: id, row: current, version: object.snapshotVersion))
                 }

@@ -47,13 +47,13 @@ extension ObjectContext {
         }
         let wasTracked = object.state != .clean
         let isRef = field >= object.layout.attributes.count
-        if wasTracked && isRef { indexRefs(of: object.objectID, layout: object.layout, row: current, adding: false) }
+        if wasTracked && isRef { changes.reindex(object, row: current, adding: false) }
         current[field: field] = value
         object.current = current
         object.edits &+= 1
         object.changedFields.insert(field)
         if wasTracked {
-            if isRef { indexRefs(of: object.objectID, layout: object.layout, row: current, adding: true) }
+            if isRef { changes.reindex(object, row: current, adding: true) }
         } else {
             object.state = .updated
             trackChange(object)
@@ -108,7 +108,7 @@ extension ObjectContext {
         if object.state == .inserted {
             // Nobody outside this context knows an object inserted here: its holders are
             // among this context's changes.
-            let ids = refIndex[RefKey(entity: destination, foreignKey: foreignKey)]?[object.objectID] ?? []
+            let ids = changes.referrers(entity: destination, foreignKey: foreignKey)[object.objectID] ?? []
             return ids.sorted().compactMap { registry[$0] }
         }
         let layout = model.layout(destination)

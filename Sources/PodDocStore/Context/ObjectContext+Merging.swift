@@ -12,7 +12,7 @@ extension ObjectContext {
             let id = resolve(id)
             pending.deleted(id)
             guard let object = registry[id], !object.hasChanges else { continue }
-            registry.removeValue(forKey: id)
+            registry.remove(id)
             object.state = .deleted
         }
         for i in othersUpdatedRows(note) {
@@ -67,7 +67,7 @@ extension ObjectContext {
     private func othersUpdatedRows(_ note: SaveNotification) -> LazyFilterSequence<Range<Int>> {
         let me = ObjectIdentifier(self)
         for (key, versions) in note.pushedVersions where key.source == me {
-            recentFlights.last(where: { $0.flight?.number == key.push })?.flight?.savedVersions = versions
+            saveState.recentFlight(number: key.push)?.savedVersions = versions
         }
         return note.updatedOrigins.indices.lazy.filter { note.updatedOrigins[$0] != me }
     }
@@ -136,15 +136,15 @@ extension ObjectContext {
     /// never holds one object under two IDs.
     func adoptPermanentIDs() {
         appliedAliasGeneration = store.aliasGeneration.load(ordering: .acquiring)
-        for temporary in registry.keys where temporary.isTemporary {
+        for temporary in registry.ids where temporary.isTemporary {
             let permanent = resolve(temporary)
             guard permanent != temporary, let object = registry[temporary] else { continue }
-            let tracked = changed[temporary] != nil
+            let tracked = changes[temporary] != nil
             if tracked { untrackChange(object) }
             rename(object, to: permanent)
             if tracked { trackChange(object) }
         }
-        for object in Array(changed.values) where object.current?.refs.contains(where: { $0?.isTemporary ?? false }) ?? false {
+        for object in Array(changes.all) where object.current?.refs.contains(where: { $0?.isTemporary ?? false }) ?? false {
             untrackChange(object)
             object.current?.resolveRefs(resolve)
             trackChange(object)
@@ -158,10 +158,10 @@ extension ObjectContext {
     public func rollback() {
         preconditionOnQueue()
         stagedBatches.removeAll()
-        for object in Array(changed.values) {
+        for object in Array(changes.all) {
             switch object.state {
             case .inserted:
-                registry.removeValue(forKey: object.objectID)
+                registry.remove(object.objectID)
                 object.state = .deleted
                 pending.deleted(object.objectID)
             case .updated, .deleted:
@@ -173,7 +173,7 @@ extension ObjectContext {
                 continue
             }
         }
-        clearChangeTracking()
+        changes.removeAll()
         _undoManager?.removeAllActions()
         if performDepth == 0 { processPendingChanges() }
     }
@@ -183,12 +183,11 @@ extension ObjectContext {
     public func reset() {
         preconditionOnQueue()
         stagedBatches.removeAll()
-        for object in registry.values { object.context = nil }
+        for object in registry.all { object.context = nil }
         registry.removeAll()
-        clearChangeTracking()
+        changes.removeAll()
         _undoManager?.removeAllActions()
         pending.invalidateAll()
-        registryCountAtLastSweep = 0
         if performDepth == 0 { processPendingChanges() }
     }
 

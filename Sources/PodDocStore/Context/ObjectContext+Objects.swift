@@ -14,7 +14,7 @@ extension ObjectContext {
         let object = ManagedObject(id: .makeTemporary(entity: entityName), layout: layout, context: self)
         object.current = layout.defaultRow
         object.state = .inserted
-        registry[object.objectID] = object
+        registry.register(object, as: object.objectID)
         trackChange(object)
         announceInsert(object)
         _undoManager?.register(.remove(object.objectID))
@@ -31,7 +31,7 @@ extension ObjectContext {
         if let object = registered(id) { return object }
         let id = resolve(id)
         let object = ManagedObject(id: id, layout: model.layout(id.entityName), context: self)
-        registry[id] = object
+        registry.register(object, as: id)
         return object
     }
 
@@ -103,80 +103,17 @@ extension ObjectContext {
 
     /// Records that `object` has unsaved changes.
     func trackChange(_ object: ManagedObject) {
-        let id = object.objectID
-        if changed.updateValue(object, forKey: id) == nil {
-            flightInProgress?.trackedMeanwhile.append(object)
-            changedCounts[object.layout.ordinal] += 1
-            if object.state != .deleted, let current = object.current {
-                indexRefs(of: id, layout: object.layout, row: current, adding: true)
-            }
-        }
+        if changes.track(object) { saveState.moving?.trackedMeanwhile.append(object) }
     }
 
     /// Forgets that `object` has unsaved changes.
     func untrackChange(_ object: ManagedObject) {
-        let id = object.objectID
-        guard changed.removeValue(forKey: id) != nil else { return }
-        changedCounts[object.layout.ordinal] -= 1
-        if object.state != .deleted, let current = object.current {
-            indexRefs(of: id, layout: object.layout, row: current, adding: false)
-        }
+        changes.untrack(object)
     }
 
-    func indexRefs(of id: ObjectID, layout: EntityLayout, row: RowData, adding: Bool) {
-        for (fk, ref) in row.refs.enumerated() {
-            guard let ref else { continue }
-            let key = RefKey(entity: layout.name, foreignKey: fk)
-            if adding {
-                refIndex[key, default: [:]][ref, default: []].insert(id)
-            } else {
-                refIndex[key]?[ref]?.remove(id)
-            }
-        }
-    }
-
-    /// Drops every change-tracking structure (after a save, rollback or reset).
-    func clearChangeTracking() {
-        changed.removeAll(keepingCapacity: true)
-        for i in changedCounts.indices { changedCounts[i] = 0 }
-        refIndex.removeAll(keepingCapacity: true)
-    }
-
-    /// Drops clean objects that nobody outside the context holds, when the registry has
-    /// doubled since the last sweep (or always, when `force`); then frees the rows retired
-    /// since the last time.
+    /// Drops clean objects nobody else holds, when the registry has grown enough (see
+    /// ``ObjectRegistry/sweep(force:)``), and frees the rows retired since the last sweep.
     func sweep(force: Bool = false) {
-        defer { releaseRetiredRows() }
-        guard force || registry.count > max(1024, registryCountAtLastSweep * 2) else { return }
-        var index = registry.values.startIndex
-        var unused: [ObjectID] = []
-        var kept: [(ObjectID, ManagedObject)] = []
-        while index != registry.values.endIndex {
-            if registry.values[index].state == .clean, isKnownUniquelyReferenced(&registry.values[index]) {
-                unused.append(registry.keys[index])
-                if let row = registry.values[index].snapshot { retiredRows.append(row) }
-                registry.values[index].snapshot = nil
-            } else {
-                kept.append((registry.keys[index], registry.values[index]))
-            }
-            registry.values.formIndex(after: &index)
-        }
-        if unused.count > kept.count {
-            // Most go: a new table of those that stay is cheaper than removing each.
-            registry = Dictionary(uniqueKeysWithValues: kept)
-        } else {
-            for id in unused { registry.removeValue(forKey: id) }
-        }
-        registryCountAtLastSweep = registry.count
-    }
-
-    /// Frees the rows retired since the last time: on a background queue when there are many
-    /// (the context's queue, often the main actor, is not kept busy freeing memory).
-    func releaseRetiredRows() {
-        guard retiredRows.count >= 256 else {
-            retiredRows.removeAll(keepingCapacity: true)
-            return
-        }
-        releaseInBackground(taking: &retiredRows, leaving: [])
+        registry.sweep(force: force)
     }
 }

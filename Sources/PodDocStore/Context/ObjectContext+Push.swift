@@ -18,8 +18,8 @@ extension ObjectContext {
             throw StoreError.mergeConflict(conflicts)
         }
         var outcome = PushOutcome()
-        registry.reserveCapacity(registry.count + changes.inserted.count + changes.updated.count)
-        changed.reserveCapacity(changed.count + changes.inserted.count + changes.updated.count)
+        registry.reserveCapacity(adding: changes.inserted.count + changes.updated.count)
+        self.changes.reserveCapacity(adding: changes.inserted.count + changes.updated.count)
         outcome.inserted = changes.inserted.map(acceptInsert)
         outcome.updated = changes.updated.indices.map { i in
             acceptUpdate(changes.updated[i], policy: changes.policy,
@@ -90,7 +90,7 @@ extension ObjectContext {
             object.current = pushed.row
             object.changedFields = FieldSet(0..<object.layout.fieldCount)
             object.state = .inserted
-            registry[id] = object
+            registry.register(object, as: id)
             announceInsert(object)
         }
         trackChange(object)
@@ -103,7 +103,7 @@ extension ObjectContext {
         let id = resolve(pushed.id)
         let object = registry[id] ?? {
             let object = ManagedObject(id: id, layout: model.layout(id.entityName), context: self)
-            registry[id] = object
+            registry.register(object, as: id)
             return object
         }()
         var result = pushed.row
@@ -147,7 +147,7 @@ extension ObjectContext {
         let id = resolve(pushed.id)
         let object = registry[id] ?? {
             let object = ManagedObject(id: id, layout: model.layout(id.entityName), context: self)
-            registry[id] = object
+            registry.register(object, as: id)
             return object
         }()
         if object.state == .deleted { return (nil, nil) }

@@ -26,7 +26,7 @@ extension ObjectContext {
         if case .context = parent {
             precondition(storeMetadata.isEmpty, "only a root context writes store metadata")
         }
-        guard !changed.isEmpty || !stagedBatches.isEmpty || !storeMetadata.isEmpty else { return }
+        guard !changes.isEmpty || !stagedBatches.isEmpty || !storeMetadata.isEmpty else { return }
         var (changes, objects, flight) = makeChangeSet()
         changes.storeMetadata = storeMetadata
         let outcome: PushOutcome
@@ -70,13 +70,13 @@ extension ObjectContext {
         }
         preconditionOnQueue()
         processPendingChanges()
-        guard !changed.isEmpty || !stagedBatches.isEmpty else { return }
+        guard !changes.isEmpty || !stagedBatches.isEmpty else { return }
         let (changes, objects, flight) = makeChangeSet()
         let outcome: PushOutcome
         do {
             try validateDeletes(objects.deleted)
-            pushInFlight = true
-            defer { pushInFlight = false }
+            saveState.setApplyingAsynchronously(true)
+            defer { saveState.setApplyingAsynchronously(false) }
             outcome = try await parent.perform { try $0.acceptPush(changes) }
         } catch {
             abandon(flight)
@@ -111,15 +111,13 @@ extension ObjectContext {
     /// another save of this context still runs (a synchronous save during an asynchronous
     /// one): then every object is copied, as inserted and deleted objects always are.
     func makeChangeSet() -> (ChangeSet, SavedObjects, PushFlight) {
-        pushCount &+= 1
-        var changes = ChangeSet(policy: _mergePolicy, source: name, sourceID: ObjectIdentifier(self), pushNumber: pushCount, batches: stagedBatches)
+        let (flight, moving) = saveState.beginChangeSet()
+        var changes = ChangeSet(policy: _mergePolicy, source: name, sourceID: ObjectIdentifier(self), pushNumber: flight.number, batches: stagedBatches)
         var objects = SavedObjects()
-        let flight = PushFlight(number: pushCount)
-        let moving = flightInProgress == nil
-        changes.updated.reserveCapacity(changed.count)
-        for object in changed.values {
+        changes.updated.reserveCapacity(self.changes.count)
+        for object in self.changes.all {
             if object.flight != nil { object.land() }
-            object.pushNumber = pushCount
+            object.pushNumber = flight.number
             if moving, object._state == .updated, object._current != nil {
                 var row: RowData?, snapshot: RowData?
                 swap(&row, &object._current)
@@ -148,7 +146,7 @@ extension ObjectContext {
         }
         if moving {
             flight.updated = changes.updated
-            flightInProgress = flight
+            saveState.startMoving(flight)
         }
         return (changes, objects, flight)
     }
@@ -156,15 +154,14 @@ extension ObjectContext {
     /// Gives back the moved state of a save that failed: the objects stay changed, as they
     /// were before it.
     private func abandon(_ flight: PushFlight) {
-        guard flightInProgress === flight else { return }
-        flightInProgress = nil
+        guard saveState.stopMoving(flight) else { return }
         for index in flight.updated.indices { landMoved(index, of: flight) }
     }
 
     /// Brings a moved object's state back from its flight now, if it is still there.
     private func landMoved(_ index: Int, of flight: PushFlight) {
         let id = flight.updated[index].id
-        if let object = changed[id] ?? registered(id), object.flight === flight { object.land() }
+        if let object = changes[id] ?? registered(id), object.flight === flight { object.land() }
     }
 
     /// Brings the saved objects up to date with what the parent (or store) made of them. An
@@ -175,8 +172,7 @@ extension ObjectContext {
     /// changes all together, and each settles when next used (``ManagedObject/land()``).
     private func finishSave(_ objects: SavedObjects, _ flight: PushFlight, _ outcome: PushOutcome) {
         var updated = objects.updated
-        if flightInProgress === flight {
-            flightInProgress = nil
+        if saveState.stopMoving(flight) {
             for index in outcome.updatesNotAsPushed { landMoved(index, of: flight) }
             let moved = !flight.updated.isEmpty
             flight.finish(with: outcome)
@@ -184,11 +180,7 @@ extension ObjectContext {
             updated += flight.landedEarly
             flight.landedEarly = []
             flight.trackedMeanwhile = []
-            if moved {
-                recentFlights.removeAll { $0.flight == nil }
-                if recentFlights.count >= 8 { recentFlights.removeFirst() }
-                recentFlights.append(WeakFlight(flight: flight))
-            }
+            if moved { saveState.remember(flight) }
         }
         for ((object, edits), row) in zip(objects.inserted, outcome.inserted) {
             if object.edits != edits {
@@ -203,7 +195,7 @@ extension ObjectContext {
             guard let row = outcome.updated[index] else {
                 // Deleted elsewhere, and the merge policy let that win.
                 untrackChange(object)
-                registry.removeValue(forKey: object.objectID)
+                registry.remove(object.objectID)
                 object.state = .deleted
                 pending.deleted(object.objectID)
                 continue
@@ -231,7 +223,7 @@ extension ObjectContext {
                 reinsert(object)
             } else {
                 untrackChange(object)
-                registry.removeValue(forKey: object.objectID)
+                registry.remove(object.objectID)
             }
         }
     }
@@ -243,7 +235,7 @@ extension ObjectContext {
             pending.deleted(id)
             guard let object = registry[id] else { continue }
             untrackChange(object)
-            registry.removeValue(forKey: id)
+            registry.remove(id)
             object.state = .deleted
         }
     }
@@ -252,27 +244,11 @@ extension ObjectContext {
     /// what the save left in place, what began to be tracked meanwhile and the objects that
     /// took their state back early; the moved objects still in the flight leave all at once.
     private func retrackAfterFlight(_ flight: PushFlight, _ objects: SavedObjects) {
-        var kept: [ObjectID: ManagedObject] = [:]
-        func keep(_ object: ManagedObject) {
-            if changed[object.objectID] === object { kept[object.objectID] = object }
-        }
-        for (object, _) in objects.inserted { keep(object) }
-        for (object, _, _) in objects.updated { keep(object) }
-        for (object, _) in objects.deleted { keep(object) }
-        for object in objects.untouched { keep(object) }
-        for object in flight.trackedMeanwhile { keep(object) }
-        for (object, _, _) in flight.landedEarly { keep(object) }
-        // The old tables hold a reference to every moved object and a set per destination of
-        // their references: let go of them off the context's queue.
-        releaseInBackground(taking: &changed, leaving: kept)
-        if !refIndex.isEmpty { releaseInBackground(taking: &refIndex, leaving: [:]) }
-        for i in changedCounts.indices { changedCounts[i] = 0 }
-        for object in kept.values {
-            changedCounts[object.layout.ordinal] += 1
-            if object.state != .deleted, let current = object.current {
-                indexRefs(of: object.objectID, layout: object.layout, row: current, adding: true)
-            }
-        }
+        var candidates: [ManagedObject] = objects.inserted.map(\.object) + objects.updated.map(\.object)
+            + objects.deleted.map(\.object) + objects.untouched
+        candidates += flight.trackedMeanwhile
+        candidates += flight.landedEarly.map(\.object)
+        changes.retainOnly(candidates)
     }
 
     /// Whether the parent is applying a save of this object (an asynchronous save of a main
@@ -280,7 +256,7 @@ extension ObjectContext {
     /// later change of it stays tracked, even one that undoes the saved change: an insert
     /// deleted, or a delete undone.
     func isBeingPushed(_ object: ManagedObject) -> Bool {
-        pushInFlight && object.pushNumber == pushCount
+        saveState.isApplying(changeSet: object.pushNumber)
     }
 
     /// Makes `object` an insert of its current values (its parent no longer has it).
@@ -291,7 +267,7 @@ extension ObjectContext {
         object.snapshotVersion = 0
         object.changedFields = FieldSet(0..<object.layout.fieldCount)
         object.state = .inserted
-        registry[object.objectID] = object
+        registry.register(object, as: object.objectID)
         trackChange(object)
     }
 
@@ -310,10 +286,10 @@ extension ObjectContext {
             // The parent has it now: what remains is an update (or, when it was deleted
             // meanwhile, a delete).
             object.state = .updated
-            registry[object.objectID] = object
+            registry.register(object, as: object.objectID)
             trackChange(object)
         case .deleted:
-            registry[object.objectID] = object
+            registry.register(object, as: object.objectID)
             trackChange(object)
         case .updated, .clean:
             trackChange(object)
@@ -322,7 +298,7 @@ extension ObjectContext {
 
     /// Makes `object` clean with `row` as its snapshot.
     func settle(_ object: ManagedObject, _ row: VersionedRow) {
-        if let old = object.snapshot { retiredRows.append(old) }
+        if let old = object.snapshot { registry.retire(old) }
         object.snapshot = row.row
         object.snapshotVersion = row.version
         object.current = nil
@@ -333,9 +309,9 @@ extension ObjectContext {
     /// Gives a registered object its permanent ID.
     func rename(_ object: ManagedObject, to id: ObjectID) {
         let old = object.objectID
-        registry.removeValue(forKey: old)
+        registry.remove(old)
         object.objectID = id
-        registry[id] = object
+        registry.register(object, as: id)
         pending.renamed(old, to: id)
     }
 }

@@ -109,7 +109,7 @@ extension ObjectContext {
         var next: ObjectID? = id
         walk: while let node = next, !seen.contains(node) {
             next = nil
-            if let object = changed[node], object.layout === layout, ownsLink(object, fk) {
+            if let object = changes[node], object.layout === layout, ownsLink(object, fk) {
                 guard object.state != .deleted, let row = object.current else { break }
                 seen.insert(node)
                 let parent = row.refs[fk].map(resolve)
@@ -119,7 +119,7 @@ extension ObjectContext {
             }
             for link in try sourceAncestorLinks(of: node, layout: layout, foreignKey: fk) {
                 let object = resolve(link.object)
-                if object != node, let changedObject = changed[object], changedObject.layout === layout,
+                if object != node, let changedObject = changes[object], changedObject.layout === layout,
                    ownsLink(changedObject, fk) {
                     next = object
                     continue walk

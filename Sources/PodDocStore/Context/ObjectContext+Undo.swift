@@ -26,7 +26,7 @@ extension ObjectContext {
         var row = deleted.row
         row.resolveRefs(resolve)
         object.edits &+= 1
-        if changed[id]?.state == .deleted, var snapshot = object.snapshot {
+        if changes[id]?.state == .deleted, var snapshot = object.snapshot {
             // The delete is not saved. The snapshot is the one the object has now: an
             // asynchronous save may have given the parent newer values since the delete.
             untrackChange(object)

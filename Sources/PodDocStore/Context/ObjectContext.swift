@@ -27,10 +27,12 @@ import Synchronization
 /// }
 /// try await root.perform { try $0.save() }   // to disk
 /// ```
-// @unchecked Sendable: every mutable property below the "queue-confined state" mark is read
-// and written only on `queue`, which `preconditionOnQueue()` checks at each public entry
-// point; `links` (children and observers, reached from other threads) is behind a lock (`Locked`).
 public final class ObjectContext: @unchecked Sendable {
+    // @unchecked Sendable: every mutable property below the "queue-confined state" mark is
+    // read and written only on `queue`, which `preconditionOnQueue()` checks at each public
+    // entry point; `links` (children and observers, reached from other threads) is behind a
+    // lock (`Locked`).
+
     /// Where a context runs.
     public enum ConcurrencyType: Sendable {
         /// On the main queue / main actor.
@@ -58,33 +60,19 @@ public final class ObjectContext: @unchecked Sendable {
 
     // MARK: Queue-confined state
 
-    /// Objects by ID; clean ones are dropped by `sweep()` when nobody else holds them.
-    var registry: [ObjectID: ManagedObject] = [:]
-    /// Inserted, updated and deleted objects, by ID.
-    var changed: [ObjectID: ManagedObject] = [:]
-    /// How many changed objects each entity has, by entity ordinal.
-    var changedCounts: [Int]
-    /// For changed, not deleted objects: which of them point at a given destination.
-    var refIndex: [RefKey: [ObjectID: Set<ObjectID>]] = [:]
+    /// The objects the context holds, by ID, and the old rows waiting to be freed.
+    var registry = ObjectRegistry()
+    /// Inserted, updated and deleted objects, counted by entity, indexed by foreign key.
+    var changes: ChangeTracker
     /// Batch upserts not saved yet, in the order they were made.
     var stagedBatches: [StagedBatch] = []
     /// Changes not yet announced to observers.
     var pending = PendingChanges()
     var processingScheduled = false
     var performDepth = 0
-    /// Snapshots replaced by a save or a merge, or dropped by a sweep, freed at the end of
-    /// the next sweep (``releaseRetiredRows()``), off the context's queue when there are many.
-    var retiredRows: [RowData] = []
-    var registryCountAtLastSweep = 0
-    /// Counts the change sets made; with `pushInFlight`, tells which objects a running
-    /// asynchronous save carries.
-    var pushCount: UInt64 = 0
-    var pushInFlight = false
-    /// The save whose change set holds moved objects' state, while it runs.
-    var flightInProgress: PushFlight?
-    /// Recent saves whose objects may not have settled yet, to tell them the store versions
-    /// a root save wrote their rows at (see ``PushFlight/savedVersions``).
-    var recentFlights: [WeakFlight] = []
+    /// Where the context's saves stand: change-set numbers, the save holding moved objects,
+    /// recent saves whose objects may not have settled.
+    var saveState = SaveState()
     var changeObservers: [WeakObserver] = []
     var appliedAliasGeneration = 0
     /// Incremented each time pending changes are announced; see `ManagedObject.announced`.
@@ -106,7 +94,7 @@ public final class ObjectContext: @unchecked Sendable {
         self.store = store
         self.parent = .store(store)
         self.model = store.model
-        self.changedCounts = Array(repeating: 0, count: store.model.entities.count)
+        self.changes = ChangeTracker(entityCount: store.model.entities.count)
         self.queue = DispatchQueue(label: "poddoc.context.\(name)")
         self.queueToken = QueueToken()
         queue.setSpecific(key: QueueToken.key, value: queueToken)
@@ -125,7 +113,7 @@ public final class ObjectContext: @unchecked Sendable {
         self.store = parent.store
         self.parent = .context(parent)
         self.model = parent.model
-        self.changedCounts = Array(repeating: 0, count: parent.model.entities.count)
+        self.changes = ChangeTracker(entityCount: parent.model.entities.count)
         switch concurrencyType {
         case .main:
             self.queue = .main
@@ -228,7 +216,7 @@ public final class ObjectContext: @unchecked Sendable {
     /// Whether the context has unsaved changes (objects, or staged batch upserts).
     public var hasChanges: Bool {
         preconditionOnQueue()
-        return !changed.isEmpty || !stagedBatches.isEmpty
+        return !changes.isEmpty || !stagedBatches.isEmpty
     }
 
     /// The inserted objects not saved yet.
@@ -240,18 +228,17 @@ public final class ObjectContext: @unchecked Sendable {
 
     private func objects(in state: ManagedObject.State) -> [ManagedObject] {
         preconditionOnQueue()
-        return changed.values.filter { $0.state == state }.sorted { $0.objectID < $1.objectID }
+        return changes.all.filter { $0.state == state }.sorted { $0.objectID < $1.objectID }
     }
 
     /// Whether the context has unsaved changes to objects of an entity.
     func hasChanges(in layout: EntityLayout) -> Bool {
-        changedCounts[layout.ordinal] > 0
+        changes.count(in: layout) > 0
     }
 
     /// The changed objects of an entity.
     func changedObjects(in layout: EntityLayout) -> [ManagedObject] {
-        guard hasChanges(in: layout) else { return [] }
-        return changed.values.filter { $0.layout === layout }
+        changes.objects(in: layout)
     }
 
     /// The objects the context holds in memory now.
@@ -274,11 +261,6 @@ final class QueueToken: Sendable {
     }()
 }
 
-/// A save a context remembers without keeping it alive (see `ObjectContext.recentFlights`).
-struct WeakFlight {
-    weak var flight: PushFlight?
-}
-
 struct WeakContext: Sendable {
     weak var context: ObjectContext?
     init(_ context: ObjectContext) { self.context = context }
@@ -289,10 +271,4 @@ struct Links {
     var children: [WeakContext] = []
     var saveObservers: [UInt64: @Sendable (SaveNotification) -> Void] = [:]
     var nextObserverID: UInt64 = 0
-}
-
-/// A foreign key of an entity: the key of `ObjectContext.refIndex`.
-struct RefKey: Hashable {
-    let entity: String
-    let foreignKey: Int
 }

@@ -15,7 +15,7 @@
 ///
 /// Confined to the context's queue, as the objects are.
 final class PushFlight {
-    /// The context's change-set number (``ObjectContext/pushCount``) of this save.
+    /// The context's change-set number (``SaveState/changeSetNumber``) of this save.
     let number: UInt64
     /// The change set's updated objects, each holding the state its object moved here; let
     /// go of (off the context's queue) once the save finishes, when the objects that have
@@ -42,7 +42,7 @@ final class PushFlight {
 
     deinit {
         // The last object to settle would free the saved rows on the context's queue.
-        guard let savedRows, savedRows.count >= 256 else { return }
+        guard let savedRows, savedRows.count >= BackgroundRelease.worthwhileCount else { return }
         var held = (savedRows, savedVersions)
         self.savedRows = nil
         savedVersions = []

@@ -38,8 +38,8 @@ extension ObjectContext {
         let keyField = layout.attributeIndex(of: key.name)
         var found: [StoreValue: ManagedObject] = [:]
         found.reserveCapacity(keys.count)
-        registry.reserveCapacity(registry.count + keys.count)
-        changed.reserveCapacity(changed.count + keys.count)
+        registry.reserveCapacity(adding: keys.count)
+        changes.reserveCapacity(adding: keys.count)
 
         // This context's own unsaved objects: one pass per batch.
         for object in changedObjects(in: layout) where object.state != .deleted {

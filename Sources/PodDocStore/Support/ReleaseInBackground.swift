@@ -34,6 +34,11 @@ func releaseInBackground<Value>(_ value: consuming Value) {
 enum BackgroundRelease {
     static let pending = Atomic<Int>(0)
 
+    /// From this many rows (or objects) on, freeing them goes to the background: a queue hop
+    /// costs about what freeing a few hundred small rows does, so below it the caller frees
+    /// them itself.
+    static let worthwhileCount = 256
+
     /// Waits until every value handed to the background so far is freed, including what
     /// freeing them handed on in turn: for a test checking that nothing outlives its last
     /// use (a save's leftovers are freed after the save returns).
