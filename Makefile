@@ -3,7 +3,7 @@
 
 SWIFT ?= swift
 
-.PHONY: tour store-tour test build-tests test-unit test-tsan test-fuzz test-crash test-two-hosts fuzz bench samples sample-documents cli-docs bootstrap clean
+.PHONY: tour store-tour test build-tests test-unit test-tsan test-fuzz test-crash test-two-hosts fuzz bench samples sample-documents cli-docs docs bootstrap clean
 
 ## The main job: a tour of the `poddoc` command on the built-in sample (scripts/tour.sh).
 tour: bootstrap
@@ -77,6 +77,15 @@ sample-documents: bootstrap
 ## Regenerates the shell completions and the man page from the command definitions (committed).
 cli-docs: bootstrap
 	scripts/make-cli-docs.sh
+
+## The DocC reference and articles of PodDocStore and PodDocDocument, in .build/docs/<module>
+## (static HTML; `--transform-for-static-hosting`). Broken symbol links are errors.
+docs: bootstrap
+	@mkdir -p .build/docs
+	@for target in PodDocStore PodDocDocument; do \
+		$(SWIFT) package --allow-writing-to-directory .build/docs generate-documentation --target $$target \
+			--output-path .build/docs/$$target --transform-for-static-hosting --warnings-as-errors || exit 1; \
+	done
 
 bootstrap:
 	@scripts/bootstrap.sh

@@ -6,7 +6,7 @@ extension ManagedDocument {
     /// Starts (or restarts) autosaving: every `interval`, when there are unsaved changes, the
     /// document saves — in place for a package, into its working copy for an archive or a
     /// never-saved document. A failed autosave keeps the edits, puts the document in the
-    /// saving-error state, reports through ``onAutosave``, and is retried at the next tick.
+    /// saving-error state, reports through ``onAutosave``, and is retried at the next tick while there are unsaved changes.
     public func startAutosave(every interval: Duration) {
         autosaveTask?.cancel()
         let sleep = options.sleep
@@ -34,7 +34,7 @@ extension ManagedDocument {
     /// fails. Long work such as an
     /// import calls it after each batch: the batch is on disk without re-packing an archive.
     ///
-    /// - Throws: ``DocumentError``, as ``save()`` does; the edits stay in memory.
+    /// - Throws: ``DocumentError``, as `save()` does; the edits stay in memory.
     public func autosave() async throws {
         try await serializedSave(.autosave)
     }

@@ -6,9 +6,11 @@ public import PodDocFileSystem
 extension ManagedDocument {
     /// The process holding the document at `url` open for writing, if any: the holder of a
     /// package's lock, or of an archive's working copy. The holder may have died (see
-    /// ``PodDocFileSystem/LockHolder/isRunning``); opening the document takes such a lock over.
+    /// `LockHolder.isRunning`); opening the document takes such a lock over.
     ///
-    /// - Parameter environment: Where working copies live (`XDG_STATE_HOME`, `HOME`).
+    /// - Parameters:
+    ///   - url: The document (a package or an archive).
+    ///   - environment: Where working copies live (`XDG_STATE_HOME`, `HOME`).
     public static func lockHolder(of url: URL, environment: [String: String] = ProcessInfo.processInfo.environment) -> LockHolder? {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else { return nil }

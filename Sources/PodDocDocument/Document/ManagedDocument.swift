@@ -22,7 +22,7 @@ public import PodDocStore
 public final class ManagedDocument {
     /// How a document is opened.
     public struct OpenOptions: Sendable {
-        /// Open without writing anything (a shared lock; editing disabled).
+        /// Open without writing anything (no lock is taken; editing disabled).
         public var readOnly = false
         /// Autosave this often while there are unsaved changes; nil turns autosave off.
         public var autosaveInterval: Duration? = .seconds(15)

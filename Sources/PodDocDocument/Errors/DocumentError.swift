@@ -53,7 +53,7 @@ public struct DocumentError: Error, Sendable {
     public let message: String
     /// The document or file concerned.
     public let path: String?
-    /// The underlying error (a ``PodDocStore/StoreError``, a file-system or archive error…).
+    /// The underlying error (a `StoreError`, a file-system or archive error…).
     public let cause: (any Error)?
 
     init(_ code: Code, _ message: String, path: String? = nil, cause: (any Error)? = nil) {

@@ -19,7 +19,7 @@ extension ObjectContext {
     /// the two can never disagree after a crash.
     ///
     /// - Precondition: `storeMetadata` is empty unless this is a root context.
-    /// - Throws: as ``save()``.
+    /// - Throws: as `save()`.
     public func save(storeMetadata: [String: String]) throws {
         preconditionOnQueue()
         processPendingChanges()
@@ -62,7 +62,7 @@ extension ObjectContext {
     /// the objects settled back here. Edits made while the parent worked stay unsaved.
     ///
     /// - Precondition: a main context (a child of another context).
-    /// - Throws: as ``save()``; nothing changes here when the parent refuses the save.
+    /// - Throws: as `save()`; nothing changes here when the parent refuses the save.
     @MainActor
     public func save() async throws {
         guard case .context(let parent) = parent, concurrencyType == .main else {

@@ -6,7 +6,7 @@ import Synchronization
 /// `NSManagedObjectContext`, for Linux and Swift 6.
 ///
 /// Contexts form a stack. The *root* context is attached to a ``PersistentStore`` and is the
-/// only one that writes to disk; a *child* context's ``save()`` pushes its changes one level
+/// only one that writes to disk; a *child* context's `save()` pushes its changes one level
 /// up, into its parent's memory. A typical stack is a private-queue root, a main context
 /// (``ConcurrencyType/main``) for the user interface, and private worker contexts for
 /// background work.
@@ -188,7 +188,7 @@ public final class ObjectContext: @unchecked Sendable {
 
     // MARK: - Settings
 
-    /// How ``save()`` resolves conflicts with changes made elsewhere. Default: `.error`.
+    /// How `save()` resolves conflicts with changes made elsewhere. Default: `.error`.
     public var mergePolicy: MergePolicy {
         get { preconditionOnQueue(); return _mergePolicy }
         set { preconditionOnQueue(); _mergePolicy = newValue }

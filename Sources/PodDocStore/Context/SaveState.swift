@@ -2,7 +2,7 @@
 
 /// Where a context's saves stand.
 ///
-/// One save of a context goes through these states (``ObjectContext/save()``, in
+/// One save of a context goes through these states (``ObjectContext/save()-89u7j``, in
 /// `ObjectContext+Saving.swift`):
 ///
 /// 1. **Change set made** (``beginChangeSet()``): the context numbers a new change set and

@@ -9,7 +9,7 @@ import Synchronization
 /// repeated in the batch updates the same object again (last row wins).
 ///
 /// Where it differs from the object path, by design:
-/// - ``ObjectContext/upsert(_:)`` stages the rows in the context; ``ObjectContext/save()``
+/// - ``ObjectContext/upsert(_:)`` stages the rows in the context; ``ObjectContext/save()-89u7j``
 ///   carries them to the parent like other changes, and the root's save writes them to the
 ///   store **in the same transaction** as its objects and its store metadata (after the
 ///   objects). Until then no fetch sees them, and their IDs are not known:

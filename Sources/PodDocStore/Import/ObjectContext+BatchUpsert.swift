@@ -1,7 +1,7 @@
 // MARK: - Batch upserts
 
 extension ObjectContext {
-    /// Stages a batch upsert: its rows go to the parent with the next ``save()``, and the root
+    /// Stages a batch upsert: its rows go to the parent with the next `save()`, and the root
     /// context's save writes them to the store in the same transaction as its other changes.
     /// See ``BatchUpsert`` for the semantics; no undo is recorded.
     ///

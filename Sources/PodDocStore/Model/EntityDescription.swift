@@ -16,8 +16,7 @@ public struct EntityDescription: Sendable, Hashable {
     /// Text attributes kept in an SQLite FTS5 full-text index (empty: no index).
     ///
     /// The store keeps the index, a table named ``fullTextTable``, in step with every save, in
-    /// the same transaction; search it with ``PersistentStore/unsafeRead(_:)``:
-    /// `SELECT rowid FROM "Pod_fts" WHERE "Pod_fts" MATCH ?` (its `rowid` is the object's row id).
+    /// the same transaction; search it with ``PersistentStore/search(_:in:limit:)``.
     public let fullTextAttributes: [String]
 
     /// Declares an entity.

@@ -21,7 +21,7 @@ public enum EntityMemberDescription: Sendable, Hashable {
 ///     static let order = Attribute<Int>("order", default: 0, indexed: true)
 /// }
 /// object[Item.title] = "Groceries"
-/// let request = FetchRequest(entity: "Item", predicate: Item.title == "Groceries")
+/// let request = FetchRequest("Item", where: Item.title == "Groceries")
 /// ```
 public struct Attribute<Value: AttributeValue>: EntityMember, Hashable {
     /// The attribute as the model stores it.

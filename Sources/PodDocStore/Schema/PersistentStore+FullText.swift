@@ -4,7 +4,7 @@ internal import GRDB
 
 extension PersistentStore {
     /// Saved objects of `entityName` whose full-text attributes hold every word of `words`,
-    /// best matches first (``SearchRanking``), then oldest first.
+    /// best matches first (`SearchRanking`), then oldest first.
     ///
     /// Words match in every script (``SearchText``): a Latin, Greek or Cyrillic word as a
     /// word or a word prefix, case and accents folded; a Chinese, Japanese or Korean word

@@ -71,7 +71,7 @@ public final class PersistentStore: Sendable {
     /// Opens (or creates) a store.
     ///
     /// A store opened read-only writes nothing, not even SQLite's `-wal` and `-shm` files
-    /// once it is closed, and opens on read-only file systems (see ``ReadAccess``).
+    /// once it is closed, and opens on read-only file systems (see `ReadAccess`).
     ///
     /// - Parameters:
     ///   - url: The SQLite file; nil for an in-memory store.

@@ -9,7 +9,7 @@
 /// let undo = ObjectUndoManager()
 /// main.undoManager = undo
 /// undo.group("Add \"Groceries\"") { _ = main.insert("Item") }
-/// try undo.undo()
+/// undo.undo()
 /// ```
 ///
 /// Use it on its context's queue only.

@@ -28,7 +28,7 @@ internal import GRDBSQLite
 /// itself, is indexed unchanged without being decoded. The transformation runs in SQL
 /// (`poddoc_search_text(text)`, registered on every connection of a store) as the index's
 /// rows are written, so the index form lives in this one place. A store records the form of
-/// its index (``formVersion``); a writable open of a store indexed in an older form rebuilds
+/// its index (`formVersion`); a writable open of a store indexed in an older form rebuilds
 /// the index from the rows.
 public enum SearchText {
     /// The SQL function's name.
