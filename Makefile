@@ -3,7 +3,7 @@
 
 SWIFT ?= swift
 
-.PHONY: tour store-tour test build-tests test-unit test-tsan test-fuzz test-crash test-two-hosts fuzz bench samples sample-documents cli-docs docs bootstrap clean
+.PHONY: tour store-tour test build-tests test-unit test-tsan test-fuzz test-crash test-two-hosts fuzz bench samples sample-documents cli-docs docs format bootstrap clean
 
 ## The main job: a tour of the `poddoc` command on the built-in sample (scripts/tour.sh).
 tour: bootstrap
@@ -86,6 +86,10 @@ docs: bootstrap
 		$(SWIFT) package --allow-writing-to-directory .build/docs generate-documentation --target $$target \
 			--output-path .build/docs/$$target --transform-for-static-hosting --warnings-as-errors || exit 1; \
 	done
+
+## Formats every Swift file with the toolchain's swift-format and .swift-format.
+format:
+	git ls-files '*.swift' | grep -v '^Tests/ThreadSanitizer/' | xargs $(SWIFT) format format -i --configuration .swift-format
 
 bootstrap:
 	@scripts/bootstrap.sh

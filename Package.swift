@@ -3,7 +3,7 @@ import PackageDescription
 
 /// Settings every poddoc module shares: Swift 6 mode (strict concurrency) is set package-wide below.
 let strictSettings: [SwiftSetting] = [
-    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("ExistentialAny")
 ]
 
 let package = Package(
@@ -101,14 +101,17 @@ let package = Package(
             swiftSettings: strictSettings),
 
         // MARK: Documents of each kind (the layer tools build on)
-        .target(name: "PodDocContent", dependencies: ["PodDocDocument", "PodSpecs", "Outliner", "OutlineInterchange", "PodDocStore"], swiftSettings: strictSettings),
+        .target(
+            name: "PodDocContent", dependencies: ["PodDocDocument", "PodSpecs", "Outliner", "OutlineInterchange", "PodDocStore"],
+            swiftSettings: strictSettings),
 
         // MARK: The command line
         .systemLibrary(name: "CEditLine", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
         .target(
             name: "PodDocCommandLine",
             dependencies: [
-                "PodDocContent", "PodDocDocument", "PodDocFileSystem", "PodDocReliability", "PodSpecs", "PodSpecsServer", "Outliner", "OutlineInterchange", "PodDocStore", "CEditLine",
+                "PodDocContent", "PodDocDocument", "PodDocFileSystem", "PodDocReliability", "PodSpecs", "PodSpecsServer", "Outliner",
+                "OutlineInterchange", "PodDocStore", "CEditLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings),
@@ -119,11 +122,15 @@ let package = Package(
         .target(name: "PodDocRandom", swiftSettings: strictSettings),
         .target(
             name: "PodDocReliability",
-            dependencies: ["PodDocRandom", "PodDocContent", "PodDocDocument", "PodDocFileSystem", "PodDocArchive", "PodSpecs", "Outliner", "OutlineInterchange", "PodDocStore"],
+            dependencies: [
+                "PodDocRandom", "PodDocContent", "PodDocDocument", "PodDocFileSystem", "PodDocArchive", "PodSpecs", "Outliner",
+                "OutlineInterchange", "PodDocStore",
+            ],
             swiftSettings: strictSettings),
 
         // Fuzzing of every reader of outside input (`make fuzz`).
-        .executableTarget(name: "poddoc-fuzz", dependencies: ["PodDocReliability"], path: "Fuzz/poddoc-fuzz", swiftSettings: strictSettings),
+        .executableTarget(
+            name: "poddoc-fuzz", dependencies: ["PodDocReliability"], path: "Fuzz/poddoc-fuzz", swiftSettings: strictSettings),
 
         // MARK: Examples
         .executableTarget(name: "store-tour", dependencies: ["PodDocStore"], path: "Examples/StoreTour", swiftSettings: strictSettings),
@@ -132,7 +139,8 @@ let package = Package(
         .executableTarget(
             name: "poddoc-bench",
             dependencies: [
-                "PodDocStore", "PodDocDocument", "Outliner", "OutlineInterchange", "PodDocArchive", "PodSpecs", "PodSpecsServer", "PodDocContent", "PodDocRandom",
+                "PodDocStore", "PodDocDocument", "Outliner", "OutlineInterchange", "PodDocArchive", "PodSpecs", "PodSpecsServer",
+                "PodDocContent", "PodDocRandom",
                 // Floors read SQLite directly, beside the store.
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -151,25 +159,35 @@ let package = Package(
         .testTarget(name: "PodDocJSONTests", dependencies: ["PodDocJSON"], swiftSettings: strictSettings),
         .testTarget(name: "PodDocFileSystemTests", dependencies: ["PodDocFileSystem", "PodDocTestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "PodDocArchiveTests", dependencies: ["PodDocArchive", "PodDocTestSupport"], swiftSettings: strictSettings),
-        .testTarget(name: "OutlinerTests", dependencies: ["Outliner", "OutlineInterchange", "PodDocStore", "PodDocRandom", "PodDocTestSupport"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "OutlinerTests", dependencies: ["Outliner", "OutlineInterchange", "PodDocStore", "PodDocRandom", "PodDocTestSupport"],
+            swiftSettings: strictSettings),
         .testTarget(
             name: "PodDocDocumentTests",
             dependencies: ["PodDocDocument", "PodDocTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings),
         // A child process the crash tests start, edit through, and kill.
-        .executableTarget(name: "poddoc-crash-child", dependencies: ["PodDocReliability"], path: "Tests/CrashChild", swiftSettings: strictSettings),
+        .executableTarget(
+            name: "poddoc-crash-child", dependencies: ["PodDocReliability"], path: "Tests/CrashChild", swiftSettings: strictSettings),
         .testTarget(
             name: "PodDocReliabilityTests",
-            dependencies: ["PodDocReliability", "poddoc-crash-child", "PodDocContent", "PodDocDocument", "PodDocFileSystem", "PodDocStore"],
+            dependencies: [
+                "PodDocReliability", "poddoc-crash-child", "PodDocContent", "PodDocDocument", "PodDocFileSystem", "PodDocStore",
+            ],
             swiftSettings: strictSettings),
         .testTarget(
             name: "PodDocContentTests",
-            dependencies: ["PodDocContent", "PodDocDocument", "PodSpecs", "Outliner", "PodDocStore", "PodDocTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "PodDocContent", "PodDocDocument", "PodSpecs", "Outliner", "PodDocStore", "PodDocTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: strictSettings),
         .testTarget(
             name: "PodDocCommandLineTests",
-            dependencies: ["poddoc", "PodDocContent", "PodDocDocument", "PodSpecs", "PodSpecsServer", "Outliner", "PodDocStore", "PodDocTestSupport",
-                           .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "poddoc", "PodDocContent", "PodDocDocument", "PodSpecs", "PodSpecsServer", "Outliner", "PodDocStore", "PodDocTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: strictSettings),
         .testTarget(
             name: "PodSpecsTests",

@@ -27,8 +27,9 @@ enum DocumentBenchmarks {
     static func autosave(count: Int = 10_000) async throws -> [String] {
         let folder = try scratchFolder("autosave")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let document = try await ManagedDocument.create(at: folder.appending(path: "Auto.poddoc"), kind: .outline,
-                                                        model: try model(), options: options(folder))
+        let document = try await ManagedDocument.create(
+            at: folder.appending(path: "Auto.poddoc"), kind: .outline,
+            model: try model(), options: options(folder))
         for i in 0..<count { document.mainContext.insert("Note")[title] = "note \(i)" }
         try await document.save()
         var rows: [String] = []
@@ -50,8 +51,10 @@ enum DocumentBenchmarks {
             await document.autosaveIfNeeded()
             try await Task.sleep(for: .milliseconds(100))
             let mainActor = mainThreadCPUTime() - cpuBefore
-            rows.append(String(format: "| autosave of %d changed objects (run %d) | %.1f ms total | %.2f ms CPU on the main actor |",
-                               count, round, total * 1000, mainActor * 1000))
+            rows.append(
+                String(
+                    format: "| autosave of %d changed objects (run %d) | %.1f ms total | %.2f ms CPU on the main actor |",
+                    count, round, total * 1000, mainActor * 1000))
         }
         try await document.close()
         return rows
@@ -87,8 +90,10 @@ enum DocumentBenchmarks {
         }
         try await document.close()
         let tarFile = folder.appending(path: "tar.tar.zst")
-        let tarCreate = ["--zstd", "-cf", tarFile.path, "-C", package.path, "--exclude=.poddoc-lock",
-                         "--exclude=StoreContent/persistentStore-wal", "--exclude=StoreContent/persistentStore-shm", "."]
+        let tarCreate = [
+            "--zstd", "-cf", tarFile.path, "-C", package.path, "--exclude=.poddoc-lock",
+            "--exclude=StoreContent/persistentStore-wal", "--exclude=StoreContent/persistentStore-shm", ".",
+        ]
         let tarExport = try measure {
             try? FileManager.default.removeItem(at: tarFile)
             try run("/bin/tar", tarCreate)
@@ -124,7 +129,9 @@ enum DocumentBenchmarks {
         // check of the unpacked store alone.
         let unpacked = folder.appending(path: "unpacked-\(UUID().uuidString)")
         let unpackedStore = PackageLayout(root: unpacked).store
-        let extractOnly = try measure(setUp: { try? FileManager.default.removeItem(at: unpacked) }) { try Archive.extract(archive: ours, into: unpacked, manifestPolicy: .require) }
+        let extractOnly = try measure(setUp: { try? FileManager.default.removeItem(at: unpacked) }) {
+            try Archive.extract(archive: ours, into: unpacked, manifestPolicy: .require)
+        }
         // The disk's own limit: the unpacked store's bytes, already in memory, written to a new
         // file and synced (`dd conv=fsync`). Opening must put as much on disk durably.
         let durableCopy = folder.appending(path: "dd-copy")
@@ -153,20 +160,32 @@ enum DocumentBenchmarks {
         let ourSize = (try FileManager.default.attributesOfItem(atPath: ours.path)[.size] as? Int) ?? 0
         let tarSize = (try FileManager.default.attributesOfItem(atPath: tarFile.path)[.size] as? Int) ?? 0
         return [
-            String(format: "| export %.0f MB store as .tar.zst (%.0f MB) | %.3f s | tar --zstd -c: %.3f s (%.0f MB) | %.2fx |",
-                   Double(size) / 1e6, Double(ourSize) / 1e6, exportTime, tarExport, Double(tarSize) / 1e6, exportTime / tarExport),
-            String(format: "| … the same export against tar, then sync of the archive (poddoc's save syncs) | %.3f s | tar --zstd -c, then sync: %.3f s | %.2fx |",
-                   exportTime, tarExportAndSync, exportTime / tarExportAndSync),
-            String(format: "| open that .tar.zst (unpack, verify manifest, integrity check, open) | %.3f s | tar --zstd -x: %.3f s | %.2fx |",
-                   openTime, tarOpen, openTime / tarOpen),
-            String(format: "| … the same open against the disk's limit: the store's bytes written and synced | %.3f s | dd conv=fsync: %.3f s | %.2fx |",
-                   openTime, durableWrite, openTime / durableWrite),
-            String(format: "| … CPU time of one open (user + system, all threads) | %.3f s | tar --zstd -x (tar and zstd): %.3f s | %.2fx |",
-                   openCPU, tarCPU, openCPU / tarCPU),
-            String(format: "| … unpack alone (entries checked, SHA-256 of every file, fsync) | %.3f s | tar --zstd -x, then sync: %.3f s | %.2fx |",
-                   extractOnly, tarAndSync, extractOnly / tarAndSync),
+            String(
+                format: "| export %.0f MB store as .tar.zst (%.0f MB) | %.3f s | tar --zstd -c: %.3f s (%.0f MB) | %.2fx |",
+                Double(size) / 1e6, Double(ourSize) / 1e6, exportTime, tarExport, Double(tarSize) / 1e6, exportTime / tarExport),
+            String(
+                format:
+                    "| … the same export against tar, then sync of the archive (poddoc's save syncs) | %.3f s | tar --zstd -c, then sync: %.3f s | %.2fx |",
+                exportTime, tarExportAndSync, exportTime / tarExportAndSync),
+            String(
+                format: "| open that .tar.zst (unpack, verify manifest, integrity check, open) | %.3f s | tar --zstd -x: %.3f s | %.2fx |",
+                openTime, tarOpen, openTime / tarOpen),
+            String(
+                format:
+                    "| … the same open against the disk's limit: the store's bytes written and synced | %.3f s | dd conv=fsync: %.3f s | %.2fx |",
+                openTime, durableWrite, openTime / durableWrite),
+            String(
+                format: "| … CPU time of one open (user + system, all threads) | %.3f s | tar --zstd -x (tar and zstd): %.3f s | %.2fx |",
+                openCPU, tarCPU, openCPU / tarCPU),
+            String(
+                format:
+                    "| … unpack alone (entries checked, SHA-256 of every file, fsync) | %.3f s | tar --zstd -x, then sync: %.3f s | %.2fx |",
+                extractOnly, tarAndSync, extractOnly / tarAndSync),
             String(format: "| … quick_check of the unpacked store alone, read from the file | %.3f s | | |", checkOnly),
-            String(format: "| … the same check on the store's bytes in memory (as opening runs it, beside the unpack and the sync) | %.3f s | | |", imageCheck),
+            String(
+                format:
+                    "| … the same check on the store's bytes in memory (as opening runs it, beside the unpack and the sync) | %.3f s | | |",
+                imageCheck),
         ]
     }
 
@@ -189,4 +208,3 @@ func mainThreadCPUTime() -> Double {
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
     return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
 }
-

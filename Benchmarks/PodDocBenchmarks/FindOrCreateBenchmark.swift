@@ -19,9 +19,10 @@ enum FindOrCreateBenchmark {
     /// that storing a second revision updates every existing row.
     static func records(_ count: Int, revision: Int) -> [Record] {
         (0..<count).map { i in
-            Record(key: "Pod\(i)/\(i % 7).\(i % 13).0", name: "Pod\(i)", version: "\(i % 7).\(i % 13).0",
-                   summary: "A library that does thing number \(i) rather well (revision \(revision)).",
-                   score: Double(i * revision) / 3)
+            Record(
+                key: "Pod\(i)/\(i % 7).\(i % 13).0", name: "Pod\(i)", version: "\(i % 7).\(i % 13).0",
+                summary: "A library that does thing number \(i) rather well (revision \(revision)).",
+                score: Double(i * revision) / 3)
         }
     }
 
@@ -65,8 +66,11 @@ enum FindOrCreateBenchmark {
             precondition(counts == (count / 2, count / 2), "unexpected find-or-create counts \(counts)")
             try await root.perform { try $0.save() }
         }
-        return [Measurement(name: "find-or-create, worker → root → disk (half existing)", seconds: ours, count: count,
-                            floorName: "raw SQLite upserts", floorSeconds: raw)]
+        return [
+            Measurement(
+                name: "find-or-create, worker → root → disk (half existing)", seconds: ours, count: count,
+                floorName: "raw SQLite upserts", floorSeconds: raw)
+        ]
     }
 
     static func set(_ pod: ManagedObject, _ record: Record) {
@@ -95,7 +99,10 @@ enum RawSQLite {
     static func prepare(_ url: URL, existing: [FindOrCreateBenchmark.Record]) throws {
         let db = try open(url)
         defer { sqlite3_close(db) }
-        try exec(db, #"CREATE TABLE "Pod" ("id" INTEGER PRIMARY KEY, "_version" INTEGER NOT NULL DEFAULT 1, "key" TEXT, "name" TEXT, "version" TEXT, "summary" TEXT, "score" REAL); CREATE UNIQUE INDEX "Pod_key" ON "Pod"("key")"#)
+        try exec(
+            db,
+            #"CREATE TABLE "Pod" ("id" INTEGER PRIMARY KEY, "_version" INTEGER NOT NULL DEFAULT 1, "key" TEXT, "name" TEXT, "version" TEXT, "summary" TEXT, "score" REAL); CREATE UNIQUE INDEX "Pod_key" ON "Pod"("key")"#
+        )
         try upsert(db, existing)
     }
 
@@ -108,8 +115,11 @@ enum RawSQLite {
     static func upsert(_ db: OpaquePointer, _ records: [FindOrCreateBenchmark.Record]) throws {
         let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
         var statement: OpaquePointer?
-        let sql = #"INSERT INTO "Pod" ("key", "name", "version", "summary", "score") VALUES (?, ?, ?, ?, ?) ON CONFLICT("key") DO UPDATE SET "name" = excluded."name", "version" = excluded."version", "summary" = excluded."summary", "score" = excluded."score", "_version" = "_version" + 1"#
-        guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else { throw BenchmarkError(String(cString: sqlite3_errmsg(db))) }
+        let sql =
+            #"INSERT INTO "Pod" ("key", "name", "version", "summary", "score") VALUES (?, ?, ?, ?, ?) ON CONFLICT("key") DO UPDATE SET "name" = excluded."name", "version" = excluded."version", "summary" = excluded."summary", "score" = excluded."score", "_version" = "_version" + 1"#
+        guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else {
+            throw BenchmarkError(String(cString: sqlite3_errmsg(db)))
+        }
         defer { sqlite3_finalize(statement) }
         try exec(db, "BEGIN IMMEDIATE")
         for r in records {

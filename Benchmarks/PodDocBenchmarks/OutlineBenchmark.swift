@@ -1,6 +1,6 @@
 import Foundation
-import Outliner
 import OutlineInterchange
+import Outliner
 import PodDocStore
 
 /// The outline document at scale, in a release build (`poddoc-bench outline`):
@@ -55,8 +55,11 @@ enum OutlineBenchmark {
         let export = try timed { exported = try doc.outline.exportOutline(as: .opml) }
         let imported = try tree.opmlData()
         precondition(exported == imported, "the export differs from the imported OPML")
-        rows.append(Row(name: "export the whole outline to OPML", items: tree.count, wall: export.wall, cpu: export.cpu,
-                        note: String(format: "%.0f MB; peak memory of this process so far %.0f MiB", Double(exported.count) / 1e6, peakMemoryMiB())))
+        rows.append(
+            Row(
+                name: "export the whole outline to OPML", items: tree.count, wall: export.wall, cpu: export.cpu,
+                note: String(format: "%.0f MB; peak memory of this process so far %.0f MiB", Double(exported.count) / 1e6, peakMemoryMiB()))
+        )
         return rows
     }
 
@@ -76,8 +79,11 @@ enum OutlineBenchmark {
             }
             if time.wall < best.wall { best = time }
         }
-        var rows = [Row(name: "OPML import: parse, insert, save (best of 3)", items: archive.count, wall: best.wall, cpu: best.cpu,
-                        note: String(format: "%.1f MB of OPML", Double(archiveOPML.count) / 1e6))]
+        var rows = [
+            Row(
+                name: "OPML import: parse, insert, save (best of 3)", items: archive.count, wall: best.wall, cpu: best.cpu,
+                note: String(format: "%.1f MB of OPML", Double(archiveOPML.count) / 1e6))
+        ]
 
         let opml = try tree.opmlData()
         var phases: [(String, (wall: Double, cpu: Double))] = []
@@ -88,15 +94,19 @@ enum OutlineBenchmark {
         phases.append(("save main → root", try timed { try doc.main.save() }))
         phases.append(("save root → disk", try timed { try doc.root.performAndWait { try $0.save() } }))
         let total = phases.reduce((wall: 0.0, cpu: 0.0)) { ($0.wall + $1.1.wall, $0.cpu + $1.1.cpu) }
-        rows.append(Row(name: "OPML import: parse, insert, save", items: tree.count, wall: total.wall, cpu: total.cpu,
-                        note: String(format: "%.0f MB of OPML; ", Double(opml.count) / 1e6)
-                            + phases.map { String(format: "%@ %.2f s (CPU %.2f s)", $0.0, $0.1.wall, $0.1.cpu) }.joined(separator: ", ")))
+        rows.append(
+            Row(
+                name: "OPML import: parse, insert, save", items: tree.count, wall: total.wall, cpu: total.cpu,
+                note: String(format: "%.0f MB of OPML; ", Double(opml.count) / 1e6)
+                    + phases.map { String(format: "%@ %.2f s (CPU %.2f s)", $0.0, $0.1.wall, $0.1.cpu) }.joined(separator: ", ")))
 
         let floorURL = folder.appending(path: "floor.sqlite")
         try PersistentStore(url: floorURL, model: ObjectModel(version: 1, entities: OutlineSchema.entities)).close()
         let floor = try timed { try RawOutlineInsert.insert(tree, into: floorURL) }
-        rows.append(Row(name: "floor: raw SQLite inserts of the same rows, one transaction", items: tree.count, wall: floor.wall, cpu: floor.cpu,
-                        note: String(format: "the store's save to disk is %.1fx this", phases[3].1.wall / floor.wall)))
+        rows.append(
+            Row(
+                name: "floor: raw SQLite inserts of the same rows, one transaction", items: tree.count, wall: floor.wall, cpu: floor.cpu,
+                note: String(format: "the store's save to disk is %.1fx this", phases[3].1.wall / floor.wall)))
         return rows
     }
 
@@ -122,9 +132,10 @@ enum OutlineBenchmark {
             results.append((wall, cpu, parts[2].trimmingCharacters(in: .whitespacesAndNewlines)))
         }
         let best = results.min { $0.wall < $1.wall }!
-        return Row(name: "open the document and print its first level (fresh process, best of \(runs))", items: 1_000_001,
-                   wall: best.wall, cpu: best.cpu,
-                   note: best.note + "; all runs: " + results.map { String(format: "%.1f ms", $0.wall * 1000) }.joined(separator: ", "))
+        return Row(
+            name: "open the document and print its first level (fresh process, best of \(runs))", items: 1_000_001,
+            wall: best.wall, cpu: best.cpu,
+            note: best.note + "; all runs: " + results.map { String(format: "%.1f ms", $0.wall * 1000) }.joined(separator: ", "))
     }
 
     /// In this process: open the document, print its first level. Prints the wall and CPU
@@ -138,8 +149,10 @@ enum OutlineBenchmark {
             opened = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
             text = try doc.outline.printTree(maxDepth: 1)
         }
-        print(String(format: "%.4f %.4f %d lines printed; open %.1f ms, print %.1f ms; peak memory %.1f MiB",
-                     time.wall, time.cpu, text.split(separator: "\n").count, opened * 1000, (time.wall - opened) * 1000, peakMemoryMiB()))
+        print(
+            String(
+                format: "%.4f %.4f %d lines printed; open %.1f ms, print %.1f ms; peak memory %.1f MiB",
+                time.wall, time.cpu, text.split(separator: "\n").count, opened * 1000, (time.wall - opened) * 1000, peakMemoryMiB()))
     }
 
     // MARK: - The 100,001-item subtree
@@ -180,7 +193,9 @@ enum OutlineBenchmark {
         ].map { key, name in
             let runs = times[key]!
             let first = runs[0]
-            let note = runs.count == 1 ? "one run"
+            let note =
+                runs.count == 1
+                ? "one run"
                 : "first run (cold) " + String(format: "%.3f s", first.wall) + "; runs: "
                     + runs.map { String(format: "%.3f", $0.wall) }.joined(separator: ", ") + " s"
             return Row(name: name, items: 100_001, wall: first.wall, cpu: first.cpu, note: note)

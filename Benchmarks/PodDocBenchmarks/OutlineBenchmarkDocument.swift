@@ -1,6 +1,6 @@
 import Foundation
-import Outliner
 import OutlineInterchange
+import Outliner
 import PodDocStore
 
 /// An outline document as the document layer makes one: store, root context, main context
@@ -35,8 +35,10 @@ struct OutlineBenchmarkDocument {
         var number = 0
         func item(_ title: String) -> OutlineItem {
             number += 1
-            return OutlineItem(title: title, note: number % 7 == 0 ? "Note for item \(number)" : nil,
-                               attributes: number % 10 == 0 ? [OutlineAttribute("type", "task"), OutlineAttribute("created", "Mon, 01 Jan 2024 10:00:00 GMT")] : [])
+            return OutlineItem(
+                title: title, note: number % 7 == 0 ? "Note for item \(number)" : nil,
+                attributes: number % 10 == 0
+                    ? [OutlineAttribute("type", "task"), OutlineAttribute("created", "Mon, 01 Jan 2024 10:00:00 GMT")] : [])
         }
         let archive = tree.appendChild(item("Archive"), to: tree.root)
         for year in 0..<100 {

@@ -3,8 +3,9 @@ import Foundation
 /// The process's peak resident memory so far (`VmHWM` in /proc/self/status), in MiB.
 func peakMemoryMiB() -> Double {
     guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-          let kib = Double(line.split(separator: " ").dropFirst().first ?? "") else { return .nan }
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+        let kib = Double(line.split(separator: " ").dropFirst().first ?? "")
+    else { return .nan }
     return kib / 1024
 }
 

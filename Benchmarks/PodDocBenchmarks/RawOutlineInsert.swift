@@ -1,7 +1,7 @@
 import Foundation
 import GRDBSQLite
-import Outliner
 import OutlineInterchange
+import Outliner
 import PodDocStore
 
 /// The floor for saving an imported outline: the same rows written with the raw SQLite C
@@ -12,8 +12,11 @@ enum RawOutlineInsert {
         defer { sqlite3_close(db) }
         let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
         var statement: OpaquePointer?
-        let sql = #"INSERT INTO "OutlineItem" ("id", "title", "note", "order", "created", "modified", "attributes", "parent") VALUES (?, ?, ?, ?, ?, ?, ?, ?)"#
-        guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else { throw BenchmarkError(String(cString: sqlite3_errmsg(db))) }
+        let sql =
+            #"INSERT INTO "OutlineItem" ("id", "title", "note", "order", "created", "modified", "attributes", "parent") VALUES (?, ?, ?, ?, ?, ?, ?, ?)"#
+        guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else {
+            throw BenchmarkError(String(cString: sqlite3_errmsg(db)))
+        }
         defer { sqlite3_finalize(statement) }
         let now = Date().timeIntervalSince1970
         try RawSQLite.exec(db, "BEGIN IMMEDIATE")

@@ -1,6 +1,6 @@
 import Foundation
-import PodDocStore
 import GRDBSQLite
+import PodDocStore
 import PodSpecs
 
 /// One spec as the columns of the `PodSpec` table.
@@ -9,19 +9,25 @@ struct SpecRow {
     let deprecated: Bool
     let requiresARC: Bool?
 
-    static let columns = ["key", "name", "version", "summary", "description", "homepage", "licenseType", "licenseFile",
-                          "licenseText", "authors", "sourceKind", "sourceURL", "sourceTag", "sourceCommit", "sourceBranch",
-                          "platforms", "socialMediaURL", "deprecatedInFavorOf", "json"]
+    static let columns = [
+        "key", "name", "version", "summary", "description", "homepage", "licenseType", "licenseFile",
+        "licenseText", "authors", "sourceKind", "sourceURL", "sourceTag", "sourceCommit", "sourceBranch",
+        "platforms", "socialMediaURL", "deprecatedInFavorOf", "json",
+    ]
 
     init(_ spec: PodSpec) {
         func jsonArray(_ objects: [[(String, String?)]]) -> String {
-            "[" + objects.map { "{" + $0.compactMap { k, v in v.map { "\"\(k)\":\"\($0)\"" } }.joined(separator: ",") + "}" }.joined(separator: ",") + "]"
+            "["
+                + objects.map { "{" + $0.compactMap { k, v in v.map { "\"\(k)\":\"\($0)\"" } }.joined(separator: ",") + "}" }.joined(
+                    separator: ",") + "]"
         }
-        values = [spec.key, spec.name, spec.version, spec.summary, spec.description, spec.homepage, spec.license?.type,
-                  spec.license?.file, spec.license?.text, jsonArray(spec.authors.map { [("name", $0.name), ("email", $0.email)] }),
-                  spec.source?.kind.rawValue, spec.source?.url, spec.source?.tag, spec.source?.commit, spec.source?.branch,
-                  jsonArray(spec.platforms.map { [("name", $0.name), ("deploymentTarget", $0.deploymentTarget)] }),
-                  spec.socialMediaURL, spec.deprecatedInFavorOf, spec.json.text]
+        values = [
+            spec.key, spec.name, spec.version, spec.summary, spec.description, spec.homepage, spec.license?.type,
+            spec.license?.file, spec.license?.text, jsonArray(spec.authors.map { [("name", $0.name), ("email", $0.email)] }),
+            spec.source?.kind.rawValue, spec.source?.url, spec.source?.tag, spec.source?.commit, spec.source?.branch,
+            jsonArray(spec.platforms.map { [("name", $0.name), ("deploymentTarget", $0.deploymentTarget)] }),
+            spec.socialMediaURL, spec.deprecatedInFavorOf, spec.json.text,
+        ]
         deprecated = spec.isDeprecated
         requiresARC = spec.requiresARC
     }
@@ -39,7 +45,9 @@ enum RawSpecUpserts {
         schema += quoted.joined(separator: ", ") + "); "
         schema += "CREATE UNIQUE INDEX \"PodSpec_key\" ON \"PodSpec\"(\"key\"); "
         // The document's one name index is folded; before case-insensitive listing it was plain.
-        schema += foldedNameIndex ? "CREATE INDEX \"PodSpec_name_folded\" ON \"PodSpec\"(poddoc_fold(\"name\"))"
+        schema +=
+            foldedNameIndex
+            ? "CREATE INDEX \"PodSpec_name_folded\" ON \"PodSpec\"(poddoc_fold(\"name\"))"
             : "CREATE INDEX \"PodSpec_name\" ON \"PodSpec\"(\"name\")"
         try TextFolding.register(onConnection: db)
         try SearchText.register(onConnection: db)
@@ -52,26 +60,46 @@ enum RawSpecUpserts {
         var sql = "INSERT INTO \"PodSpec\" (" + quoted.joined(separator: ", ") + ") VALUES ("
         sql += Array(repeating: "?", count: columns.count).joined(separator: ", ") + ") ON CONFLICT(\"key\") DO UPDATE SET "
         sql += updates + ", \"_version\" = \"_version\" + 1 RETURNING \"id\""
-        var upsert: OpaquePointer?, index: OpaquePointer?
+        var upsert: OpaquePointer?
+        var index: OpaquePointer?
         guard sqlite3_prepare_v2(db, sql, -1, &upsert, nil) == SQLITE_OK,
-              sqlite3_prepare_v2(db, searchText ? "INSERT INTO \"PodSpec_fts\" (rowid, summary, description) VALUES (?, poddoc_search_text(?), poddoc_search_text(?))"
-                                     : "INSERT INTO \"PodSpec_fts\" (rowid, summary, description) VALUES (?, ?, ?)", -1, &index, nil) == SQLITE_OK || !fullText
+            sqlite3_prepare_v2(
+                db,
+                searchText
+                    ? "INSERT INTO \"PodSpec_fts\" (rowid, summary, description) VALUES (?, poddoc_search_text(?), poddoc_search_text(?))"
+                    : "INSERT INTO \"PodSpec_fts\" (rowid, summary, description) VALUES (?, ?, ?)", -1, &index, nil) == SQLITE_OK
+                || !fullText
         else { throw BenchmarkError(String(cString: sqlite3_errmsg(db))) }
-        defer { sqlite3_finalize(upsert); sqlite3_finalize(index) }
+        defer {
+            sqlite3_finalize(upsert)
+            sqlite3_finalize(index)
+        }
         try RawSQLite.exec(db, "BEGIN IMMEDIATE")
         for row in rows {
             for (i, value) in row.values.enumerated() {
-                if let value { sqlite3_bind_text(upsert, Int32(i + 1), value, -1, transient) } else { sqlite3_bind_null(upsert, Int32(i + 1)) }
+                if let value {
+                    sqlite3_bind_text(upsert, Int32(i + 1), value, -1, transient)
+                } else {
+                    sqlite3_bind_null(upsert, Int32(i + 1))
+                }
             }
             sqlite3_bind_int(upsert, Int32(row.values.count + 1), row.deprecated ? 1 : 0)
-            if let arc = row.requiresARC { sqlite3_bind_int(upsert, Int32(row.values.count + 2), arc ? 1 : 0) } else { sqlite3_bind_null(upsert, Int32(row.values.count + 2)) }
+            if let arc = row.requiresARC {
+                sqlite3_bind_int(upsert, Int32(row.values.count + 2), arc ? 1 : 0)
+            } else {
+                sqlite3_bind_null(upsert, Int32(row.values.count + 2))
+            }
             guard sqlite3_step(upsert) == SQLITE_ROW else { throw BenchmarkError(String(cString: sqlite3_errmsg(db))) }
             let id = sqlite3_column_int64(upsert, 0)
             sqlite3_reset(upsert)
             if fullText {
                 sqlite3_bind_int64(index, 1, id)
                 for (i, value) in [row.values[3], row.values[4]].enumerated() {
-                    if let value { sqlite3_bind_text(index, Int32(i + 2), value, -1, transient) } else { sqlite3_bind_null(index, Int32(i + 2)) }
+                    if let value {
+                        sqlite3_bind_text(index, Int32(i + 2), value, -1, transient)
+                    } else {
+                        sqlite3_bind_null(index, Int32(i + 2))
+                    }
                 }
                 guard sqlite3_step(index) == SQLITE_DONE else { throw BenchmarkError(String(cString: sqlite3_errmsg(db))) }
                 sqlite3_reset(index)

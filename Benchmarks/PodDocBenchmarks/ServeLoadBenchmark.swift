@@ -33,7 +33,9 @@ enum ServeLoadBenchmark {
             let seconds = (ContinuousClock.now - started) / .seconds(1)
             let failed = outcomes.count { $0 == nil }
             let pages = outcomes.compactMap { $0 }.reduce(0, +)
-            rows.append("| \(round) | \(clients) | \(failed) | \(pages) | \(String(format: "%.1f", seconds)) | \(String(format: "%.0f", residentMemoryMiB())) |")
+            rows.append(
+                "| \(round) | \(clients) | \(failed) | \(pages) | \(String(format: "%.1f", seconds)) | \(String(format: "%.0f", residentMemoryMiB())) |"
+            )
         }
         await server.stop()
         return rows
@@ -52,8 +54,9 @@ enum ServeLoadBenchmark {
     /// The process's resident memory now (`VmRSS`), in MiB.
     private static func residentMemoryMiB() -> Double {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-              let kib = Double(line.split(separator: " ").dropFirst().first ?? "") else { return .nan }
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+            let kib = Double(line.split(separator: " ").dropFirst().first ?? "")
+        else { return .nan }
         return kib / 1024
     }
 }

@@ -49,17 +49,26 @@ enum SpecsImportBenchmark {
         let folder = try scratchFolder("specs-import")
         defer { try? FileManager.default.removeItem(at: folder) }
         let rows = parsed.map(SpecRow.init)
-        let rawWithIndex = try measure { try RawSpecUpserts.run(rows, at: folder.appending(path: "raw-\(UUID().uuidString)"), fullText: true) }
+        let rawWithIndex = try measure {
+            try RawSpecUpserts.run(rows, at: folder.appending(path: "raw-\(UUID().uuidString)"), fullText: true)
+        }
         let rawPlain = try measure { try RawSpecUpserts.run(rows, at: folder.appending(path: "raw-\(UUID().uuidString)"), fullText: false) }
-        let rawUnfolded = try measure { try RawSpecUpserts.run(rows, at: folder.appending(path: "raw-\(UUID().uuidString)"), fullText: true, foldedNameIndex: false) }
-        let rawBare = try measure { try RawSpecUpserts.run(rows, at: folder.appending(path: "raw-\(UUID().uuidString)"), fullText: true, foldedNameIndex: false, searchText: false) }
+        let rawUnfolded = try measure {
+            try RawSpecUpserts.run(rows, at: folder.appending(path: "raw-\(UUID().uuidString)"), fullText: true, foldedNameIndex: false)
+        }
+        let rawBare = try measure {
+            try RawSpecUpserts.run(
+                rows, at: folder.appending(path: "raw-\(UUID().uuidString)"), fullText: true, foldedNameIndex: false, searchText: false)
+        }
 
         // End to end, over loopback HTTP.
         var best = LoopbackRun(importSeconds: .infinity, closeSeconds: 0, stall: .zero, mainBusy: .zero)
         var bestUnfolded = Double.infinity
         for _ in 0..<3 {
             let run = try await importOverLoopback(catalog, folder: folder)
-            print("import run: \(String(format: "%.2f", run.importSeconds)) s, close \(String(format: "%.2f", run.closeSeconds)) s, stall \(format(run.stall)) (main thread busy at most \(format(run.mainBusy)))")
+            print(
+                "import run: \(String(format: "%.2f", run.importSeconds)) s, close \(String(format: "%.2f", run.closeSeconds)) s, stall \(format(run.stall)) (main thread busy at most \(format(run.mainBusy)))"
+            )
             if run.importSeconds < best.importSeconds { best = run }
             // The same import into a document whose name index (folded) was dropped first:
             // what listing by name costs the import.
@@ -70,14 +79,26 @@ enum SpecsImportBenchmark {
         let slowerFloor = max(decoder, rawWithIndex)
         return [
             Measurement(name: "decode pages, JSONDecoder (floor)", seconds: decoder, count: count, floorName: nil, floorSeconds: nil),
-            Measurement(name: "decode pages, PodSpecParser (normalised + verbatim JSON)", seconds: parser, count: count, floorName: "JSONDecoder", floorSeconds: decoder),
-            Measurement(name: "raw SQLite upserts + FTS5 rows (poddoc_search_text) + folded name index, one transaction (floor)", seconds: rawWithIndex, count: count, floorName: nil, floorSeconds: nil),
+            Measurement(
+                name: "decode pages, PodSpecParser (normalised + verbatim JSON)", seconds: parser, count: count, floorName: "JSONDecoder",
+                floorSeconds: decoder),
+            Measurement(
+                name: "raw SQLite upserts + FTS5 rows (poddoc_search_text) + folded name index, one transaction (floor)",
+                seconds: rawWithIndex, count: count, floorName: nil, floorSeconds: nil),
             Measurement(name: "raw SQLite upserts without FTS5", seconds: rawPlain, count: count, floorName: nil, floorSeconds: nil),
-            Measurement(name: "raw SQLite upserts + FTS5 rows (poddoc_search_text) + plain name index", seconds: rawUnfolded, count: count, floorName: nil, floorSeconds: nil),
-            Measurement(name: "raw SQLite upserts + FTS5 rows of the text as it is + plain name index (the schema before Unicode folding and CJK search)", seconds: rawBare, count: count, floorName: nil, floorSeconds: nil),
-            Measurement(name: "the same import without a name index", seconds: bestUnfolded, count: count, floorName: nil, floorSeconds: nil),
-            Measurement(name: "import over loopback HTTP into a pods document, pages of \(pageSize) (stall \(format(best.stall)), main thread busy at most \(format(best.mainBusy)); close \(String(format: "%.2f", best.closeSeconds)) s)",
-                        seconds: best.importSeconds, count: count, floorName: "slower floor", floorSeconds: slowerFloor),
+            Measurement(
+                name: "raw SQLite upserts + FTS5 rows (poddoc_search_text) + plain name index", seconds: rawUnfolded, count: count,
+                floorName: nil, floorSeconds: nil),
+            Measurement(
+                name:
+                    "raw SQLite upserts + FTS5 rows of the text as it is + plain name index (the schema before Unicode folding and CJK search)",
+                seconds: rawBare, count: count, floorName: nil, floorSeconds: nil),
+            Measurement(
+                name: "the same import without a name index", seconds: bestUnfolded, count: count, floorName: nil, floorSeconds: nil),
+            Measurement(
+                name:
+                    "import over loopback HTTP into a pods document, pages of \(pageSize) (stall \(format(best.stall)), main thread busy at most \(format(best.mainBusy)); close \(String(format: "%.2f", best.closeSeconds)) s)",
+                seconds: best.importSeconds, count: count, floorName: "slower floor", floorSeconds: slowerFloor),
         ]
     }
 
@@ -91,15 +112,25 @@ enum SpecsImportBenchmark {
         let run = try await importOverLoopback(catalog, folder: folder)
         try await timePrefixListings(in: folder)
         try await timeSearches(in: folder)
-        print("whole index: \(catalog.specCount) specs in \(String(format: "%.2f", run.importSeconds)) s (close \(String(format: "%.2f", run.closeSeconds)) s); peak memory (VmHWM) \(peakMemory()); longest main-actor stall \(format(run.stall)), main thread busy at most \(format(run.mainBusy))")
-        return [Measurement(name: "whole index over loopback HTTP into a pods document, pages of \(pageSize) (VmHWM \(peakMemory()), stall \(format(run.stall)), main busy \(format(run.mainBusy)), close \(String(format: "%.2f", run.closeSeconds)) s)",
-                            seconds: run.importSeconds, count: catalog.specCount, floorName: nil, floorSeconds: nil)]
+        print(
+            "whole index: \(catalog.specCount) specs in \(String(format: "%.2f", run.importSeconds)) s (close \(String(format: "%.2f", run.closeSeconds)) s); peak memory (VmHWM) \(peakMemory()); longest main-actor stall \(format(run.stall)), main thread busy at most \(format(run.mainBusy))"
+        )
+        return [
+            Measurement(
+                name:
+                    "whole index over loopback HTTP into a pods document, pages of \(pageSize) (VmHWM \(peakMemory()), stall \(format(run.stall)), main busy \(format(run.mainBusy)), close \(String(format: "%.2f", run.closeSeconds)) s)",
+                seconds: run.importSeconds, count: catalog.specCount, floorName: nil, floorSeconds: nil)
+        ]
     }
 
     /// The document an import left in `folder`, opened read-only; nil when there is none.
     @MainActor
     static func openImported(in folder: URL) async throws -> ManagedDocument? {
-        guard let url = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil).first(where: { $0.pathExtension == "poddoc" }) else { return nil }
+        guard
+            let url = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil).first(where: {
+                $0.pathExtension == "poddoc"
+            })
+        else { return nil }
         var options = ManagedDocument.OpenOptions()
         options.readOnly = true
         return try await ManagedDocument.open(url, options: options)
@@ -113,7 +144,9 @@ enum SpecsImportBenchmark {
         let root = document.rootContext
         for prefix in ["af", "AFNet", "se", "über", "z"] {
             let (count, listed, seconds) = try await root.perform { context in
-                var best = Double.infinity, count = 0, listed = 0
+                var best = Double.infinity
+                var count = 0
+                var listed = 0
                 for _ in 0..<5 {
                     let start = ContinuousClock.now
                     count = try SpecsQueries.count(in: context, namePrefix: prefix)
@@ -133,9 +166,12 @@ enum SpecsImportBenchmark {
     static func timeSearches(in folder: URL) async throws {
         guard let document = try await openImported(in: folder) else { return }
         let store = document.rootContext.store
-        for words in ["keychain", "websockets", "pdf", "rendering", "networking", "caching", "retries", "library", "pdf rendering", "简单", "nothing"] {
+        for words in [
+            "keychain", "websockets", "pdf", "rendering", "networking", "caching", "retries", "library", "pdf rendering", "简单", "nothing",
+        ] {
             let (found, seconds) = try await Task.detached {
-                var best = Double.infinity, found = 0
+                var best = Double.infinity
+                var found = 0
                 for _ in 0..<5 {
                     let start = ContinuousClock.now
                     found = try SpecsQueries.search(words, in: store, limit: 100).count
@@ -151,18 +187,26 @@ enum SpecsImportBenchmark {
             readOnly.readonly = true
             let floorConnection = try DatabaseQueue(path: document.storeURL.path, configuration: readOnly)
             let (matches, unranked, bm25) = try await floorConnection.read { db in
-                var matches = 0, unranked = Double.infinity, bm25 = Double.infinity
+                var matches = 0
+                var unranked = Double.infinity
+                var bm25 = Double.infinity
                 for _ in 0..<5 {
                     var start = ContinuousClock.now
-                    matches = try Int64.fetchAll(db, sql: #"SELECT rowid FROM "PodSpec_fts" WHERE "PodSpec_fts" MATCH ?"#, arguments: [query]).count
+                    matches = try Int64.fetchAll(
+                        db, sql: #"SELECT rowid FROM "PodSpec_fts" WHERE "PodSpec_fts" MATCH ?"#, arguments: [query]
+                    ).count
                     unranked = min(unranked, (ContinuousClock.now - start).seconds)
                     start = ContinuousClock.now
-                    _ = try Int64.fetchAll(db, sql: #"SELECT rowid FROM "PodSpec_fts" WHERE "PodSpec_fts" MATCH ? ORDER BY bm25("PodSpec_fts") LIMIT 100"#, arguments: [query])
+                    _ = try Int64.fetchAll(
+                        db, sql: #"SELECT rowid FROM "PodSpec_fts" WHERE "PodSpec_fts" MATCH ? ORDER BY bm25("PodSpec_fts") LIMIT 100"#,
+                        arguments: [query])
                     bm25 = min(bm25, (ContinuousClock.now - start).seconds)
                 }
                 return (matches, unranked, bm25)
             }
-            print("search \(words): the best \(found) of \(matches) matching specs in \(String(format: "%.1f", seconds * 1000)) ms; floors: all matches unranked \(String(format: "%.1f", unranked * 1000)) ms, FTS5 bm25 best 100 \(String(format: "%.1f", bm25 * 1000)) ms")
+            print(
+                "search \(words): the best \(found) of \(matches) matching specs in \(String(format: "%.1f", seconds * 1000)) ms; floors: all matches unranked \(String(format: "%.1f", unranked * 1000)) ms, FTS5 bm25 best 100 \(String(format: "%.1f", bm25 * 1000)) ms"
+            )
         }
         try await document.close()
     }
@@ -176,7 +220,9 @@ enum SpecsImportBenchmark {
     /// Times the import (first request to last save) and, apart, closing the document (which
     /// hashes the store once, as autosaves do not).
     @MainActor
-    static func importOverLoopback(_ catalog: SyntheticCatalog, folder: URL, droppingFoldedNameIndex: Bool = false) async throws -> LoopbackRun {
+    static func importOverLoopback(
+        _ catalog: SyntheticCatalog, folder: URL, droppingFoldedNameIndex: Bool = false
+    ) async throws -> LoopbackRun {
         let server = SpecsServer(catalog: catalog, configuration: .init(pageSize: pageSize))
         try await server.start()
         defer { Task { await server.stop() } }
@@ -197,8 +243,9 @@ enum SpecsImportBenchmark {
         precondition(summary.created == catalog.specCount && summary.isComplete, "import incomplete: \(summary.created)")
         await server.stop()
         try await document.close()
-        return LoopbackRun(importSeconds: (imported - start).seconds, closeSeconds: (ContinuousClock.now - imported).seconds,
-                           stall: meter.longest, mainBusy: meter.longestBusy)
+        return LoopbackRun(
+            importSeconds: (imported - start).seconds, closeSeconds: (ContinuousClock.now - imported).seconds,
+            stall: meter.longest, mainBusy: meter.longestBusy)
     }
 }
 
@@ -229,7 +276,8 @@ final class StallMeter {
             var lastCPU = mainThreadCPUTime()
             while !Task.isCancelled {
                 try? await Task.sleep(for: .milliseconds(1), tolerance: .zero)
-                let now = clock.now, cpu = mainThreadCPUTime()
+                let now = clock.now
+                let cpu = mainThreadCPUTime()
                 longest = max(longest, now - last - .milliseconds(1))
                 longestBusy = max(longestBusy, .nanoseconds(Int64((cpu - lastCPU) * 1e9)))
                 last = now
@@ -281,19 +329,30 @@ struct DecodedSpec: Decodable {
 }
 
 enum DecodedLicense: Decodable {
-    case type(String), object([String: String])
+    case type(String)
+    case object([String: String])
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
-        if let type = try? container.decode(String.self) { self = .type(type) } else { self = .object(try container.decode([String: String].self)) }
+        if let type = try? container.decode(String.self) {
+            self = .type(type)
+        } else {
+            self = .object(try container.decode([String: String].self))
+        }
     }
 }
 
 enum DecodedAuthors: Decodable {
-    case object([String: String?]), string(String), array([String])
+    case object([String: String?])
+    case string(String)
+    case array([String])
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
-        if let name = try? container.decode(String.self) { self = .string(name) }
-        else if let names = try? container.decode([String].self) { self = .array(names) }
-        else { self = .object(try container.decode([String: String?].self)) }
+        if let name = try? container.decode(String.self) {
+            self = .string(name)
+        } else if let names = try? container.decode([String].self) {
+            self = .array(names)
+        } else {
+            self = .object(try container.decode([String: String?].self))
+        }
     }
 }

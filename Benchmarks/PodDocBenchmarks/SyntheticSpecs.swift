@@ -26,7 +26,8 @@ struct SyntheticCatalog: SpecsCatalog {
         try Archive.extract(archive: archive, into: extracted)
         let shards = try FileManager.default.contentsOfDirectory(atPath: extracted.path)
             .filter { $0.hasPrefix("all_pods_versions_") }.sorted()
-        var bytes: [UInt8] = [], offsets: [Int32] = [0]
+        var bytes: [UInt8] = []
+        var offsets: [Int32] = [0]
         bytes.reserveCapacity(24 << 20)
         outer: for shard in shards {
             let text = try String(contentsOf: extracted.appending(path: shard), encoding: .utf8)
@@ -59,9 +60,11 @@ struct SyntheticCatalog: SpecsCatalog {
         quote(name, &out)
         out += ",\"version\":"
         quote(version, &out)
-        out += ",\"summary\":\"A library that makes \(words[i % words.count]) and \(words[(i / 7) % words.count]) simple for iOS developers.\""
+        out +=
+            ",\"summary\":\"A library that makes \(words[i % words.count]) and \(words[(i / 7) % words.count]) simple for iOS developers.\""
         if i % 3 == 0 {
-            out += ",\"description\":\"Handles \(words[(i / 3) % words.count]) with a small, well-tested API; supports caching, retries and background queues.\""
+            out +=
+                ",\"description\":\"Handles \(words[(i / 3) % words.count]) with a small, well-tested API; supports caching, retries and background queues.\""
         }
         out += ",\"homepage\":\"https://github.com/example/"
         out += name.filter { $0.isASCII && ($0.isLetter || $0.isNumber) }
@@ -114,6 +117,8 @@ struct SyntheticCatalog: SpecsCatalog {
     }
 }
 
-private let words = ["networking", "JSON parsing", "image caching", "layout", "animations", "logging",
-                     "keychain access", "analytics", "charts", "date formatting", "websockets", "maps",
-                     "audio playback", "camera capture", "localization", "PDF rendering", "push messages"]
+private let words = [
+    "networking", "JSON parsing", "image caching", "layout", "animations", "logging",
+    "keychain access", "analytics", "charts", "date formatting", "websockets", "maps",
+    "audio playback", "camera capture", "localization", "PDF rendering", "push messages",
+]

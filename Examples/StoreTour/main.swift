@@ -36,13 +36,16 @@ func tour(sample: URL, folder: URL) async throws {
     say("Store: \(store.url!.path) (id \(store.identifier))")
 
     // A live query on the main context: pods whose name starts with "AF", in version order.
-    let request = FetchRequest("Pod", where: Pod.name.hasPrefix("AF"),
-                               sortBy: [FetchSort(Pod.name), FetchSort(Pod.version, collation: .version)])
+    let request = FetchRequest(
+        "Pod", where: Pod.name.hasPrefix("AF"),
+        sortBy: [FetchSort(Pod.name), FetchSort(Pod.version, collation: .version)])
     let controller = ResultsController(request, context: main)
     var reports = 0
     controller.onChange = { changes in
         reports += 1
-        say("  live results: +\(changes.inserts.count) inserted, \(changes.updates.count) updated, \(changes.moves.count) moved -> \(controller.count) AF pods")
+        say(
+            "  live results: +\(changes.inserts.count) inserted, \(changes.updates.count) updated, \(changes.moves.count) moved -> \(controller.count) AF pods"
+        )
     }
     try controller.performFetch()
 
@@ -64,7 +67,7 @@ func tour(sample: URL, folder: URL) async throws {
         say("  page \(start / 50): \(result.created.count) created, \(result.updated.count) updated")
     }
     try await root.perform { try $0.save() }
-    try await main.perform { _ in }   // let the last merge arrive
+    try await main.perform { _ in }  // let the last merge arrive
     say("Saved to disk. AF pods, version-ordered:")
     for pod in try main.fetch(request).prefix(6) {
         say("  \(pod[Pod.name]) \(pod[Pod.version])  [\(pod.objectID)]")

@@ -34,17 +34,22 @@ while let argument = arguments.popFirst() {
     default: fail("unknown option \(argument). Targets: \(FuzzTarget.all.map(\.name).joined(separator: " "))")
     }
 }
-let targets = names.isEmpty ? FuzzTarget.all : names.map { required(FuzzTarget.named($0), "no target '\($0)'; targets: \(FuzzTarget.all.map(\.name).joined(separator: " "))") }
+let targets =
+    names.isEmpty
+    ? FuzzTarget.all
+    : names.map { required(FuzzTarget.named($0), "no target '\($0)'; targets: \(FuzzTarget.all.map(\.name).joined(separator: " "))") }
 
 var results: [Fuzzer.Result] = []
 for target in targets {
     do {
         let result = try Fuzzer.run(target, options: options)
         results.append(result)
-        print(target.name.padding(toLength: 13, withPad: " ", startingAt: 0)
-              + String(format: " %9d inputs  %7.0f/s  %5.1f%% refused  %d findings", result.executions,
-                       Double(result.executions) / max(result.seconds, 0.001),
-                       100 * Double(result.refused) / Double(max(result.executions, 1)), result.findings.count))
+        print(
+            target.name.padding(toLength: 13, withPad: " ", startingAt: 0)
+                + String(
+                    format: " %9d inputs  %7.0f/s  %5.1f%% refused  %d findings", result.executions,
+                    Double(result.executions) / max(result.seconds, 0.001),
+                    100 * Double(result.refused) / Double(max(result.executions, 1)), result.findings.count))
         for finding in result.findings.prefix(5) { print("  ! \(finding)") }
     } catch {
         fail("could not run \(target.name): \(error)")

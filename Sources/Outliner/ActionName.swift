@@ -1,4 +1,5 @@
 import OutlineInterchange
+
 // MARK: - ActionName
 
 /// The names of outline actions as undo and redo show them: `Add "Groceries"`,

@@ -1,5 +1,5 @@
-import OutlineInterchange
 import Foundation
+import OutlineInterchange
 
 // MARK: - OutlineError
 
@@ -94,11 +94,14 @@ extension OutlineError {
     }
 
     static func rootItem(_ action: String) -> OutlineError {
-        OutlineError(.rootItem, "The root item is the invisible top of the outline; it cannot be \(action). Choose one of its items instead.")
+        OutlineError(
+            .rootItem, "The root item is the invisible top of the outline; it cannot be \(action). Choose one of its items instead.")
     }
 
     static func damaged(_ message: String, cause: (any Error)? = nil) -> OutlineError {
-        OutlineError(.damagedDocument, "The outline is damaged: \(message). Repair the document from a backup, or export what can be read.", cause: cause)
+        OutlineError(
+            .damagedDocument, "The outline is damaged: \(message). Repair the document from a backup, or export what can be read.",
+            cause: cause)
     }
 }
 

@@ -1,4 +1,5 @@
 import OutlineInterchange
+
 // MARK: - OutlinePath
 
 /// Where an item is in an outline: by position (`1.3.2`: the second child of the third child
@@ -41,7 +42,8 @@ public enum OutlinePath: Hashable, Sendable {
         var positions: [Int] = []
         for part in text.split(separator: ".", omittingEmptySubsequences: false) {
             guard let position = Int(part), position >= 1 else {
-                throw OutlineError(.invalidPath, "'\(text)' is not a path: positions are numbers from 1 separated by single dots, like 1.3.2.")
+                throw OutlineError(
+                    .invalidPath, "'\(text)' is not a path: positions are numbers from 1 separated by single dots, like 1.3.2.")
             }
             positions.append(position)
         }

@@ -1,5 +1,5 @@
-import OutlineInterchange
 import Foundation
+import OutlineInterchange
 import PodDocStore
 
 // MARK: - OutlineSchema
@@ -47,9 +47,11 @@ public enum OutlineSchema {
     public static let children = ToMany("children", to: entityName, inverse: "parent", deleteRule: .cascade)
 
     /// The `OutlineItem` entity.
-    public static let entity = EntityDescription(entityName, members: [
-        title, note, order, created, modified, attributes, head, opmlVersion, parent, children,
-    ])
+    public static let entity = EntityDescription(
+        entityName,
+        members: [
+            title, note, order, created, modified, attributes, head, opmlVersion, parent, children,
+        ])
 
     /// The entities an outline needs, to add to a document's ``ObjectModel``.
     public static let entities: [EntityDescription] = [entity]

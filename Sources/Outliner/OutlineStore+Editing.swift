@@ -30,7 +30,9 @@ extension OutlineStore {
     func checkedInsertionIndex(_ index: Int?, count: Int, in parent: ManagedObject) throws(OutlineError) -> Int {
         guard let index else { return count }
         guard (0...count).contains(index) else {
-            let holder = isRoot(parent) ? "the outline has \(ActionName.items(count)) at the top level"
+            let holder =
+                isRoot(parent)
+                ? "the outline has \(ActionName.items(count)) at the top level"
                 : "\(ActionName.quoted(parent[OutlineSchema.title])) has \(count) \(count == 1 ? "child" : "children")"
             throw OutlineError(.invalidArgument, "Cannot insert at position \(index): \(holder); choose a position from 0 to \(count).")
         }

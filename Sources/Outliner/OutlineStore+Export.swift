@@ -1,5 +1,5 @@
-import OutlineInterchange
 import Foundation
+import OutlineInterchange
 import PodDocStore
 
 // MARK: - Exporting
@@ -23,9 +23,10 @@ extension OutlineStore {
         var tree: OutlineTree
         var top: OutlineTree.NodeID
         if isRoot(start) {
-            tree = OutlineTree(opmlVersion: start[OutlineSchema.opmlVersion],
-                               head: try StoredAttributes.decode(start[OutlineSchema.head], "head fields"),
-                               bodyAttributes: subtree.entries[0].item.attributes)
+            tree = OutlineTree(
+                opmlVersion: start[OutlineSchema.opmlVersion],
+                head: try StoredAttributes.decode(start[OutlineSchema.head], "head fields"),
+                bodyAttributes: subtree.entries[0].item.attributes)
             top = tree.root
         } else {
             tree = OutlineTree()

@@ -1,5 +1,5 @@
-import OutlineInterchange
 import Foundation
+import OutlineInterchange
 import PodDocStore
 
 // MARK: - Importing
@@ -61,7 +61,9 @@ extension OutlineStore {
     ///   that format (the message gives the line and column, the cause is the
     ///   ``OutlineFormatError``); the document is unchanged then.
     @discardableResult
-    public func importOutline(_ data: Data, as format: OutlineFormat, under parent: ObjectID? = nil, at index: Int? = nil) throws(OutlineError) -> [ObjectID] {
+    public func importOutline(
+        _ data: Data, as format: OutlineFormat, under parent: ObjectID? = nil, at index: Int? = nil
+    ) throws(OutlineError) -> [ObjectID] {
         let tree: OutlineTree
         do {
             tree = try OutlineTree(data: data, format: format)

@@ -36,12 +36,16 @@ extension OutlineStore {
         let siblings = try siblings(of: item)
         let position = item[OutlineSchema.order]
         guard position > 0 else {
-            throw OutlineError(.cannotIndent, "Cannot indent \(ActionName.quoted(item[OutlineSchema.title])): it is the first item of its list, so there is no item above it to go under.")
+            throw OutlineError(
+                .cannotIndent,
+                "Cannot indent \(ActionName.quoted(item[OutlineSchema.title])): it is the first item of its list, so there is no item above it to go under."
+            )
         }
         let newParent = siblings[position - 1]
         let newSiblings = try children(of: newParent)
-        relocate(item, from: siblings, to: newParent, newSiblings, at: newSiblings.count,
-                 as: ActionName.indent(item[OutlineSchema.title]))
+        relocate(
+            item, from: siblings, to: newParent, newSiblings, at: newSiblings.count,
+            as: ActionName.indent(item[OutlineSchema.title]))
     }
 
     /// Makes an item the next sibling of its parent; the items after it stay where they are.
@@ -53,12 +57,14 @@ extension OutlineStore {
         let item = try object(id)
         guard !isRoot(item) else { throw OutlineError.rootItem("outdented") }
         guard let parent = item[OutlineSchema.parent], !isRoot(parent), let grandparent = parent[OutlineSchema.parent] else {
-            throw OutlineError(.cannotOutdent, "Cannot outdent \(ActionName.quoted(item[OutlineSchema.title])): it is already at the top level.")
+            throw OutlineError(
+                .cannotOutdent, "Cannot outdent \(ActionName.quoted(item[OutlineSchema.title])): it is already at the top level.")
         }
         let siblings = try siblings(of: item)
         let newSiblings = try children(of: grandparent)
-        relocate(item, from: siblings, to: grandparent, newSiblings, at: parent[OutlineSchema.order] + 1,
-                 as: ActionName.outdent(item[OutlineSchema.title]))
+        relocate(
+            item, from: siblings, to: grandparent, newSiblings, at: parent[OutlineSchema.order] + 1,
+            as: ActionName.outdent(item[OutlineSchema.title]))
     }
 
     // MARK: - Internals
@@ -89,8 +95,10 @@ extension OutlineStore {
     /// Takes `item` out of `oldSiblings` and puts it under `parent` at `index` of
     /// `newSiblings` (which does not hold it), renumbering both lists. Records nothing when
     /// the item would stay where it is.
-    private func relocate(_ item: ManagedObject, from oldSiblings: [ManagedObject], to parent: ManagedObject,
-                          _ newSiblings: [ManagedObject], at index: Int, as actionName: String) {
+    private func relocate(
+        _ item: ManagedObject, from oldSiblings: [ManagedObject], to parent: ManagedObject,
+        _ newSiblings: [ManagedObject], at index: Int, as actionName: String
+    ) {
         let oldIndex = item[OutlineSchema.order]
         let sameParent = item[OutlineSchema.parent] === parent
         guard !(sameParent && index == oldIndex) else { return }

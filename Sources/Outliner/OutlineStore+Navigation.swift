@@ -30,27 +30,34 @@ extension OutlineStore {
         switch path {
         case .indexes(let positions):
             for position in positions {
-                let request = FetchRequest(OutlineSchema.entityName, where: OutlineSchema.parent == current && OutlineSchema.order == position - 1)
+                let request = FetchRequest(
+                    OutlineSchema.entityName, where: OutlineSchema.parent == current && OutlineSchema.order == position - 1)
                 guard let child = try OutlineStore.reading("following a path", { try context.fetchFirst(request) }) else {
                     let count = try OutlineStore.reading("following a path") {
                         try context.count(for: FetchRequest(OutlineSchema.entityName, where: OutlineSchema.parent == current))
                     }
-                    throw OutlineError.notFound("There is no item \(OutlinePath.indexes(reached + [position])): \(describe(reached)) has \(count) \(count == 1 ? "child" : "children").")
+                    throw OutlineError.notFound(
+                        "There is no item \(OutlinePath.indexes(reached + [position])): \(describe(reached)) has \(count) \(count == 1 ? "child" : "children")."
+                    )
                 }
                 current = child
                 reached.append(position)
             }
         case .titles(let titles):
             for title in titles {
-                let request = FetchRequest(OutlineSchema.entityName, where: OutlineSchema.parent == current && OutlineSchema.title == title,
-                                           sortBy: [FetchSort(OutlineSchema.order)])
+                let request = FetchRequest(
+                    OutlineSchema.entityName, where: OutlineSchema.parent == current && OutlineSchema.title == title,
+                    sortBy: [FetchSort(OutlineSchema.order)])
                 let matches = try OutlineStore.reading("following a path") { Array(try context.fetch(request)) }
                 guard let match = matches.first else {
                     throw OutlineError.notFound("There is no item titled \(ActionName.quoted(title)) in \(describe(reached)).")
                 }
                 guard matches.count == 1 else {
                     let paths = matches.prefix(5).map { OutlinePath.indexes(reached + [$0[OutlineSchema.order] + 1]).description }
-                    throw OutlineError(.ambiguousPath, "\(matches.count) items are titled \(ActionName.quoted(title)) in \(describe(reached)) (\(paths.joined(separator: ", "))\(matches.count > 5 ? ", …" : "")); address the one you mean by its index path.")
+                    throw OutlineError(
+                        .ambiguousPath,
+                        "\(matches.count) items are titled \(ActionName.quoted(title)) in \(describe(reached)) (\(paths.joined(separator: ", "))\(matches.count > 5 ? ", …" : "")); address the one you mean by its index path."
+                    )
                 }
                 current = match
                 reached.append(match[OutlineSchema.order] + 1)
@@ -73,7 +80,9 @@ extension OutlineStore {
         let root = rootID
         var chains: [[ObjectID]] = []
         for id in ids {
-            let above = try OutlineStore.reading("walking up the outline") { try context.ancestorIDs(of: id, following: OutlineSchema.parent) }
+            let above = try OutlineStore.reading("walking up the outline") {
+                try context.ancestorIDs(of: id, following: OutlineSchema.parent)
+            }
             guard id == root || above.last == root else {
                 throw OutlineError.damaged("\(id) is not below the root item")
             }
@@ -111,7 +120,9 @@ extension OutlineStore {
     public func find(_ text: String, limit: Int = 100) throws(OutlineError) -> [OutlineMatch] {
         let words = text.split(whereSeparator: \.isWhitespace).map(String.init)
         guard let first = words.first, limit > 0 else {
-            throw OutlineError(.invalidArgument, limit > 0 ? "Give at least one word to look for." : "The number of results must be at least 1, not \(limit).")
+            throw OutlineError(
+                .invalidArgument,
+                limit > 0 ? "Give at least one word to look for." : "The number of results must be at least 1, not \(limit).")
         }
         let predicate = words.dropFirst().reduce(OutlineSchema.title.contains(first, caseInsensitive: true)) {
             $0 && OutlineSchema.title.contains($1, caseInsensitive: true)

@@ -1,5 +1,5 @@
-import OutlineInterchange
 import Foundation
+import OutlineInterchange
 import PodDocStore
 
 // MARK: - OutlineStore
@@ -86,7 +86,8 @@ extension OutlineStore {
     /// The managed object of an item.
     func object(_ id: ObjectID) throws(OutlineError) -> ManagedObject {
         guard id.entityName == OutlineSchema.entityName,
-              let object = try OutlineStore.reading("reading an item", { try context.existingObject(with: id) }) else {
+            let object = try OutlineStore.reading("reading an item", { try context.existingObject(with: id) })
+        else {
             throw OutlineError.notFound("There is no outline item \(id); it was deleted, or never saved. Look it up again by its path.")
         }
         return object
@@ -94,8 +95,9 @@ extension OutlineStore {
 
     /// The children of `parent`, in order.
     func children(of parent: ManagedObject) throws(OutlineError) -> [ManagedObject] {
-        let request = FetchRequest(OutlineSchema.entityName, where: OutlineSchema.parent == parent,
-                                   sortBy: [FetchSort(OutlineSchema.order)])
+        let request = FetchRequest(
+            OutlineSchema.entityName, where: OutlineSchema.parent == parent,
+            sortBy: [FetchSort(OutlineSchema.order)])
         return try OutlineStore.reading("reading the children of an item") { Array(try context.fetch(request)) }
     }
 

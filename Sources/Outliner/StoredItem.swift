@@ -1,5 +1,5 @@
-import OutlineInterchange
 import Foundation
+import OutlineInterchange
 import PodDocStore
 
 // MARK: - StoredItem
@@ -41,7 +41,8 @@ extension StoredItem {
 extension OutlineItem {
     /// The title, note and attributes `object` holds now.
     init(_ object: ManagedObject) throws(OutlineError) {
-        self.init(title: object[OutlineSchema.title], note: object[OutlineSchema.note],
-                  attributes: try StoredAttributes.decode(object[OutlineSchema.attributes], "attributes of \(object.objectID)"))
+        self.init(
+            title: object[OutlineSchema.title], note: object[OutlineSchema.note],
+            attributes: try StoredAttributes.decode(object[OutlineSchema.attributes], "attributes of \(object.objectID)"))
     }
 }

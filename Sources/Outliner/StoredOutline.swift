@@ -31,12 +31,16 @@ public struct StoredOutline: OutlineWalk, Sendable {
         if let startItem { try body(startItem, 1) }
         var failure: (any Error)?
         do {
-            try store.walkSavedTree(below: start, following: OutlineSchema.parent, siblingOrder: OutlineSchema.order,
-                                    reading: [OutlineSchema.title, OutlineSchema.note, OutlineSchema.attributes]) { depth, values in
+            try store.walkSavedTree(
+                below: start, following: OutlineSchema.parent, siblingOrder: OutlineSchema.order,
+                reading: [OutlineSchema.title, OutlineSchema.note, OutlineSchema.attributes]
+            ) { depth, values in
                 let item: OutlineItem
                 do {
-                    item = OutlineItem(title: String.fromStoreValue(values[0]) ?? "", note: String.fromStoreValue(values[1]),
-                                       attributes: try StoredAttributes.decode(String.fromStoreValue(values[2]).map(JSONText.init), "attributes of an item"))
+                    item = OutlineItem(
+                        title: String.fromStoreValue(values[0]) ?? "", note: String.fromStoreValue(values[1]),
+                        attributes: try StoredAttributes.decode(
+                            String.fromStoreValue(values[2]).map(JSONText.init), "attributes of an item"))
                 } catch {
                     failure = error
                     throw error
@@ -53,7 +57,10 @@ public struct StoredOutline: OutlineWalk, Sendable {
         }
     }
 
-    init(store: PersistentStore, start: ObjectID, startItem: OutlineItem?, opmlVersion: String?, head: [OutlineAttribute], bodyAttributes: [OutlineAttribute]) {
+    init(
+        store: PersistentStore, start: ObjectID, startItem: OutlineItem?, opmlVersion: String?, head: [OutlineAttribute],
+        bodyAttributes: [OutlineAttribute]
+    ) {
         self.store = store
         self.start = start
         self.startItem = startItem
@@ -72,10 +79,12 @@ extension OutlineStore {
     public func savedOutline(from id: ObjectID? = nil) throws(OutlineError) -> StoredOutline {
         let start = try object(id ?? rootID)
         if isRoot(start) {
-            return StoredOutline(store: context.store, start: start.objectID, startItem: nil, opmlVersion: start[OutlineSchema.opmlVersion],
-                                 head: try StoredAttributes.decode(start[OutlineSchema.head], "head fields"),
-                                 bodyAttributes: try OutlineItem(start).attributes)
+            return StoredOutline(
+                store: context.store, start: start.objectID, startItem: nil, opmlVersion: start[OutlineSchema.opmlVersion],
+                head: try StoredAttributes.decode(start[OutlineSchema.head], "head fields"),
+                bodyAttributes: try OutlineItem(start).attributes)
         }
-        return StoredOutline(store: context.store, start: start.objectID, startItem: try OutlineItem(start), opmlVersion: nil, head: [], bodyAttributes: [])
+        return StoredOutline(
+            store: context.store, start: start.objectID, startItem: try OutlineItem(start), opmlVersion: nil, head: [], bodyAttributes: [])
     }
 }

@@ -43,7 +43,8 @@ extension Archive {
         if lstat(destination.path, &status) == 0 {
             throw ArchiveError(
                 code: .destinationExists,
-                message: "Cannot extract '\(archivePath)' into '\(destination.path)': it already exists. Choose a new name, or move the existing item away first.",
+                message:
+                    "Cannot extract '\(archivePath)' into '\(destination.path)': it already exists. Choose a new name, or move the existing item away first.",
                 archive: archivePath, entry: nil)
         }
         guard stat(archivePath, &status) == 0 else {
@@ -63,7 +64,8 @@ extension Archive {
         do {
             try withUTF8Locale {
                 let reader = try LibArchiveReader(path: archivePath)
-                try fileSystem.writeDirectory(at: destination, replacingExisting: false, verifying: fileCheck?.finishWhileSyncing) { staging in
+                try fileSystem.writeDirectory(at: destination, replacingExisting: false, verifying: fileCheck?.finishWhileSyncing) {
+                    staging in
                     var extraction = Extraction(
                         reader: reader, staging: staging, archivePath: archivePath, archiveSize: archiveSize,
                         limits: limits, fileCheck: fileCheck, fileSystem: fileSystem)
@@ -106,11 +108,13 @@ extension Archive {
             guard policy == .require else { return }
             throw ArchiveError(
                 code: .manifestMissing,
-                message: "Refused the archive '\(archivePath)': it has no \(Manifest.fileName) at its root, and one is required. Export it again with a manifest.",
+                message:
+                    "Refused the archive '\(archivePath)': it has no \(Manifest.fileName) at its root, and one is required. Export it again with a manifest.",
                 archive: archivePath, entry: Manifest.fileName)
         }
         do {
-            _ = try Manifest.verify(directory: staging, describedAs: "the archive '\(archivePath)'", digests: digests, fileSystem: fileSystem)
+            _ = try Manifest.verify(
+                directory: staging, describedAs: "the archive '\(archivePath)'", digests: digests, fileSystem: fileSystem)
         } catch var error as ArchiveError {
             error.archive = archivePath
             throw error

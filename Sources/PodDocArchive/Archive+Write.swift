@@ -36,7 +36,8 @@ extension Archive {
                 try withUTF8Locale {
                     let writer = try LibArchiveWriter(format: format, options: options, sink: sink, archivePath: archive.path)
                     if options.includesManifest {
-                        try writeWithManifest(tree, from: directory, writer: writer, excluding: options.excludedPaths, fileSystem: fileSystem)
+                        try writeWithManifest(
+                            tree, from: directory, writer: writer, excluding: options.excludedPaths, fileSystem: fileSystem)
                     } else {
                         for item in tree.items {
                             try writer.add(item, fileSystem: fileSystem)
@@ -57,8 +58,10 @@ extension Archive {
     /// other entry (as in a document, whose top-level names are capitalised) the files are
     /// hashed while they are archived (on another thread, beside the compression); otherwise
     /// the manifest is computed first.
-    private static func writeWithManifest(_ tree: SourceTree, from directory: URL, writer: LibArchiveWriter,
-                                          excluding: Set<String>, fileSystem: FileSystem) throws {
+    private static func writeWithManifest(
+        _ tree: SourceTree, from directory: URL, writer: LibArchiveWriter,
+        excluding: Set<String>, fileSystem: FileSystem
+    ) throws {
         let name = Manifest.fileName
         let sortsLast = tree.items.allSatisfy { $0.path.string.utf8.lexicographicallyPrecedes(name.utf8) }
         guard sortsLast else {

@@ -36,7 +36,8 @@ public enum ArchiveFormat: String, Sendable, Hashable, CaseIterable {
         } else {
             throw ArchiveError(
                 code: .unsupportedFormat,
-                message: "Cannot tell which archive format to write from the name '\(url.path)'. Name it .tar.zst, .zip or .tar.gz, or pass a format explicitly.",
+                message:
+                    "Cannot tell which archive format to write from the name '\(url.path)'. Name it .tar.zst, .zip or .tar.gz, or pass a format explicitly.",
                 archive: url.path)
         }
     }

@@ -47,13 +47,15 @@ public struct ArchiveWriteOptions: Sendable, Hashable {
         guard Self.zstdLevels.contains(zstdLevel) else {
             throw ArchiveError(
                 code: .invalidOption,
-                message: "The zstd compression level \(zstdLevel) is out of range for '\(archive)'. Use a level from \(Self.zstdLevels.lowerBound) to \(Self.zstdLevels.upperBound) (3 is the default).",
+                message:
+                    "The zstd compression level \(zstdLevel) is out of range for '\(archive)'. Use a level from \(Self.zstdLevels.lowerBound) to \(Self.zstdLevels.upperBound) (3 is the default).",
                 archive: archive)
         }
         guard Self.modificationTimes.contains(modificationTime) else {
             throw ArchiveError(
                 code: .invalidOption,
-                message: "The modification time \(modificationTime) for '\(archive)' is outside \(Self.modificationTimes) (seconds since 1970). Pass a time in that range.",
+                message:
+                    "The modification time \(modificationTime) for '\(archive)' is outside \(Self.modificationTimes) (seconds since 1970). Pass a time in that range.",
                 archive: archive)
         }
     }

@@ -27,8 +27,10 @@ struct Extraction {
     private var createdCount = 0
     private var totalBytes: Int64 = 0
 
-    init(reader: LibArchiveReader, staging: URL, archivePath: String, archiveSize: Int64, limits: ExtractionLimits,
-         fileCheck: ConcurrentFileCheck?, fileSystem: FileSystem) {
+    init(
+        reader: LibArchiveReader, staging: URL, archivePath: String, archiveSize: Int64, limits: ExtractionLimits,
+        fileCheck: ConcurrentFileCheck?, fileSystem: FileSystem
+    ) {
         self.reader = reader
         self.staging = staging
         self.archivePath = archivePath
@@ -153,7 +155,9 @@ struct Extraction {
         if count > limits.maximumEntryCount {
             throw EntryRejection(
                 code: .tooManyEntries,
-                reason: "takes the archive over the limit of \(limits.maximumEntryCount) entries (files and folders, including implied parent folders)")
+                reason:
+                    "takes the archive over the limit of \(limits.maximumEntryCount) entries (files and folders, including implied parent folders)"
+            )
         }
     }
 
@@ -170,7 +174,9 @@ struct Extraction {
         {
             throw EntryRejection(
                 code: .expansionRatioExceeded,
-                reason: "expands the \(archiveSize)-byte archive to more than \(total) bytes, over the limit of \(limits.maximumExpansionRatio)× (a compression bomb?)")
+                reason:
+                    "expands the \(archiveSize)-byte archive to more than \(total) bytes, over the limit of \(limits.maximumExpansionRatio)× (a compression bomb?)"
+            )
         }
     }
 

@@ -119,7 +119,8 @@ final class LibArchiveReader {
             let compression = archive_filter_name(handle, 0).map { String(cString: $0) } ?? "unknown"
             throw ArchiveError(
                 code: .unsupportedFormat,
-                message: "The archive '\(path)' is a \(name) archive with \(compression) compression, which poddoc does not read. Use a .tar.zst, .zip or .tar.gz archive.",
+                message:
+                    "The archive '\(path)' is a \(name) archive with \(compression) compression, which poddoc does not read. Use a .tar.zst, .zip or .tar.gz archive.",
                 archive: path)
         }
     }
@@ -130,7 +131,8 @@ final class LibArchiveReader {
         let location = entry.map { " \(place) the entry \(quoted($0))" } ?? ""
         return ArchiveError(
             code: .unreadableArchive,
-            message: "Cannot read the archive '\(path)'\(location): \(detail). It is damaged, truncated, or not a .tar.zst, .zip or .tar.gz archive; get a new copy.",
+            message:
+                "Cannot read the archive '\(path)'\(location): \(detail). It is damaged, truncated, or not a .tar.zst, .zip or .tar.gz archive; get a new copy.",
             archive: path, entry: entry)
     }
 }

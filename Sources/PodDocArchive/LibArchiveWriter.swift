@@ -59,16 +59,18 @@ final class LibArchiveWriter {
         try check(archive_write_set_bytes_in_last_block(handle, 1), "turn off padding")
         let context = Unmanaged.passUnretained(output).toOpaque()
         try check(
-            archive_write_open(handle, context, nil, { _, context, buffer, length in
-                let output = Unmanaged<Output>.fromOpaque(context!).takeUnretainedValue()
-                do {
-                    try output.sink.write(UnsafeRawBufferPointer(start: buffer, count: length))
-                    return length
-                } catch {
-                    output.error = output.error ?? error
-                    return -1
-                }
-            }, nil),
+            archive_write_open(
+                handle, context, nil,
+                { _, context, buffer, length in
+                    let output = Unmanaged<Output>.fromOpaque(context!).takeUnretainedValue()
+                    do {
+                        try output.sink.write(UnsafeRawBufferPointer(start: buffer, count: length))
+                        return length
+                    } catch {
+                        output.error = output.error ?? error
+                        return -1
+                    }
+                }, nil),
             "open the output")
     }
 
@@ -164,7 +166,8 @@ final class LibArchiveWriter {
     private func sourceChanged(_ item: SourceTree.Item) -> ArchiveError {
         ArchiveError(
             code: .sourceChanged,
-            message: "Could not write the archive '\(archivePath)': \(quoted(item.path.string)) changed size while it was being archived. Make sure nothing writes to the document during export, then export again. Nothing was written.",
+            message:
+                "Could not write the archive '\(archivePath)': \(quoted(item.path.string)) changed size while it was being archived. Make sure nothing writes to the document during export, then export again. Nothing was written.",
             archive: archivePath, entry: item.path.string)
     }
 }

@@ -20,7 +20,8 @@ extension Manifest {
                 guard data.count + chunk.count <= maximumSize else {
                     throw ArchiveError(
                         code: .invalidManifest,
-                        message: "The manifest '\(file.path)' is invalid: it is larger than \(maximumSize) bytes. Create the manifest again.",
+                        message:
+                            "The manifest '\(file.path)' is invalid: it is larger than \(maximumSize) bytes. Create the manifest again.",
                         archive: file.path, entry: fileName)
                 }
                 data.append(contentsOf: chunk)
@@ -66,7 +67,8 @@ extension Manifest {
         func mismatch(_ code: ArchiveError.Code, _ path: String, _ problem: String) -> ArchiveError {
             ArchiveError(
                 code: code,
-                message: "The contents of \(description) do not match its manifest: \(quoted(path)) \(problem). The document is incomplete or was modified; use another copy.",
+                message:
+                    "The contents of \(description) do not match its manifest: \(quoted(path)) \(problem). The document is incomplete or was modified; use another copy.",
                 archive: directory.path, entry: path)
         }
         let present = Set(files.map(\.path.string))
@@ -94,7 +96,8 @@ extension Manifest {
         guard hashedBytes == manifest.totalBytes else {
             throw ArchiveError(
                 code: .invalidManifest,
-                message: "The manifest of \(description) is invalid: every file matches its hash, but they total \(hashedBytes) bytes, not the \(manifest.totalBytes) of its Payload-Oxum. Create the manifest again.",
+                message:
+                    "The manifest of \(description) is invalid: every file matches its hash, but they total \(hashedBytes) bytes, not the \(manifest.totalBytes) of its Payload-Oxum. Create the manifest again.",
                 archive: directory.path, entry: fileName)
         }
         return manifest

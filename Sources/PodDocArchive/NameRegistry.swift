@@ -88,7 +88,9 @@ struct NameRegistry {
         guard sameBytes(earlier, later) else {
             throw EntryRejection(
                 code: .nameCollision,
-                reason: "collides with the earlier \(quoted(earlier.string)): the names differ only in letter case or Unicode normalisation, so one would overwrite the other on macOS and Windows")
+                reason:
+                    "collides with the earlier \(quoted(earlier.string)): the names differ only in letter case or Unicode normalisation, so one would overwrite the other on macOS and Windows"
+            )
         }
     }
 }

@@ -16,7 +16,8 @@ public enum SourceDateEpoch {
         guard text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), let value = Int64(text) else {
             throw ArchiveError(
                 code: .invalidOption,
-                message: "SOURCE_DATE_EPOCH is set to \(quoted(text)), which is not a whole number of seconds since 1970. Unset it, or set it to a value like 1700000000.",
+                message:
+                    "SOURCE_DATE_EPOCH is set to \(quoted(text)), which is not a whole number of seconds since 1970. Unset it, or set it to a value like 1700000000.",
                 archive: "SOURCE_DATE_EPOCH")
         }
         return value

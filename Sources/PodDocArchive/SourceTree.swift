@@ -65,7 +65,8 @@ struct SourceTree {
                 } catch let rejection as EntryRejection {
                     throw ArchiveError(
                         code: rejection.code,
-                        message: "Cannot use the tree '\(root.path)': \(quoted(displayPath)) \(rejection.reason). Documents may only hold regular files and folders with portable names: replace or rename it.",
+                        message:
+                            "Cannot use the tree '\(root.path)': \(quoted(displayPath)) \(rejection.reason). Documents may only hold regular files and folders with portable names: replace or rename it.",
                         archive: root.path, entry: displayPath)
                 }
             }

@@ -1,7 +1,7 @@
+import OutlineInterchange
+import Outliner
 public import PodDocDocument
 public import PodDocStore
-import Outliner
-import OutlineInterchange
 import PodSpecs
 
 // MARK: - The object model of each kind

@@ -1,6 +1,6 @@
-public import PodDocDocument
-import Outliner
 import OutlineInterchange
+import Outliner
+public import PodDocDocument
 import PodDocStore
 import PodSpecs
 

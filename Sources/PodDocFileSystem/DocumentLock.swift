@@ -172,7 +172,8 @@ public final class DocumentLock {
     ) -> FileSystemError {
         let holder = (try? readHolder(path, fileSystem: fileSystem)).flatMap { $0 }
         let who = holder.map { "by \($0.summary)" } ?? "by another process (it has not recorded its details yet)"
-        let advice = mode == .exclusive
+        let advice =
+            mode == .exclusive
             ? "Close the document there, or read it with --read-only (reading takes no lock)."
             : "Wait until it is closed there."
         return FileSystemError(

@@ -54,8 +54,10 @@ public struct FaultPlan: Sendable, Hashable {
         ///   - path: Which paths the fault applies to (all by default).
         ///   - effect: Fail the call (the default), or kill the process before it runs.
         ///   - trigger: Which matching calls the fault fires on; every one when `nil`.
-        public init(_ systemCall: SystemCall, errno: Int32, path: PathMatch = .any,
-                    effect: Effect = .fail, trigger: FaultTrigger? = nil) {
+        public init(
+            _ systemCall: SystemCall, errno: Int32, path: PathMatch = .any,
+            effect: Effect = .fail, trigger: FaultTrigger? = nil
+        ) {
             self.systemCall = systemCall
             self.errno = errno
             self.path = path

@@ -25,7 +25,8 @@ extension FileSystem {
             guard let name = String(validating: bytes, as: UTF8.self) else {
                 throw FileSystemError(
                     code: .invalidName,
-                    message: "The folder '\(path)' holds a file whose name is not valid UTF-8 (\(String(decoding: bytes, as: UTF8.self))). Rename it with a UTF-8 name.",
+                    message:
+                        "The folder '\(path)' holds a file whose name is not valid UTF-8 (\(String(decoding: bytes, as: UTF8.self))). Rename it with a UTF-8 name.",
                     path: path)
             }
             if name == "." || name == ".." { continue }

@@ -53,7 +53,8 @@ extension FileSystem {
             let what = existingKind == .directory ? "a folder" : "a file"
             throw FileSystemError(
                 code: .alreadyExists,
-                message: "Could not save '\(target)': \(what) with that name is already there. Choose another name, or move it away first. Nothing was changed.",
+                message:
+                    "Could not save '\(target)': \(what) with that name is already there. Choose another name, or move it away first. Nothing was changed.",
                 path: target)
         }
         let placement = try place(staged, at: target, isDirectory: existingKind == .directory, keepingStaged: keepingStaged)
@@ -75,7 +76,8 @@ extension FileSystem {
         } catch let error as FileSystemError {
             throw FileSystemError(
                 code: .cleanupFailed,
-                message: "Saved '\(target)', but could not remove its previous version kept at '\(previous)': \(error.message) Delete '\(previous)' by hand.",
+                message:
+                    "Saved '\(target)', but could not remove its previous version kept at '\(previous)': \(error.message) Delete '\(previous)' by hand.",
                 path: previous, systemCall: error.systemCall, errno: error.errno, cause: error)
         }
     }
@@ -141,7 +143,8 @@ extension FileSystem {
         let inner = (failure as? FileSystemError)
         return FileSystemError(
             code: .cleanupFailed,
-            message: "Could not save '\(target)': \(inner?.message ?? "\(failure)") The previous version could not be put back and is kept at '\(previous)'; move it back to '\(target)' by hand.",
+            message:
+                "Could not save '\(target)': \(inner?.message ?? "\(failure)") The previous version could not be put back and is kept at '\(previous)'; move it back to '\(target)' by hand.",
             path: previous, systemCall: inner?.systemCall, errno: inner?.errno, cause: failure)
     }
 

@@ -1,6 +1,6 @@
-import Synchronization
 import Foundation
 import Glibc
+import Synchronization
 
 // MARK: - Safe save
 
@@ -130,9 +130,10 @@ extension FileSystem {
     }
 
     private func alreadyExists(_ path: String) -> FileSystemError {
-        FileSystemError(code: .alreadyExists,
-                        message: "Could not create '\(path)': something with that name already exists. Choose another name, or move it away first.",
-                        path: path)
+        FileSystemError(
+            code: .alreadyExists,
+            message: "Could not create '\(path)': something with that name already exists. Choose another name, or move it away first.",
+            path: path)
     }
 
     /// Runs `background` on another thread while `body` runs on this one; rethrows the

@@ -5,9 +5,10 @@ import Glibc
 /// Access to Linux `renameat2(2)`, which Swift's Glibc module does not import (it is declared
 /// only under `_GNU_SOURCE`). The function is looked up once with `dlsym`.
 enum LinuxRename {
-    private typealias Function = @convention(c) (
-        Int32, UnsafePointer<CChar>?, Int32, UnsafePointer<CChar>?, UInt32
-    ) -> Int32
+    private typealias Function =
+        @convention(c) (
+            Int32, UnsafePointer<CChar>?, Int32, UnsafePointer<CChar>?, UInt32
+        ) -> Int32
 
     /// `RENAME_NOREPLACE` from `<linux/fs.h>`.
     static let noReplace: UInt32 = 1

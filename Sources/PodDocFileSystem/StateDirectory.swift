@@ -25,7 +25,8 @@ public enum StateDirectory {
         } else {
             throw FileSystemError(
                 code: .notFound,
-                message: "Cannot find a folder for poddoc's state: HOME and XDG_STATE_HOME are not set. Set one of them to an absolute path.",
+                message:
+                    "Cannot find a folder for poddoc's state: HOME and XDG_STATE_HOME are not set. Set one of them to an absolute path.",
                 path: "")
         }
         return URL(fileURLWithPath: home, isDirectory: true)
@@ -53,7 +54,8 @@ public enum StateDirectory {
             let code = errno
             throw FileSystemError(
                 code: FileSystemError.Code(errno: code),
-                message: "Cannot make poddoc's state folder '\(directory.path)' private (chmod 0700): \(describeErrno(code)). Check that you own it.",
+                message:
+                    "Cannot make poddoc's state folder '\(directory.path)' private (chmod 0700): \(describeErrno(code)). Check that you own it.",
                 path: directory.path, errno: code)
         }
         return directory
@@ -74,7 +76,8 @@ public enum StateDirectory {
         case .some:
             throw FileSystemError(
                 code: .notADirectory,
-                message: "Cannot create poddoc's state folder: '\(path)' exists but is not a folder. Move it away, or set XDG_STATE_HOME to another folder.",
+                message:
+                    "Cannot create poddoc's state folder: '\(path)' exists but is not a folder. Move it away, or set XDG_STATE_HOME to another folder.",
                 path: path)
         }
     }

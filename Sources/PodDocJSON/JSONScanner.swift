@@ -45,7 +45,8 @@ public struct JSONScanner {
     public let loneSurrogates: LoneSurrogates
 
     /// A scanner at the start of `bytes` (valid UTF-8).
-    public init(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int = JSONScanner.defaultMaxDepth, loneSurrogates: LoneSurrogates = .replace) {
+    public init(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int = JSONScanner.defaultMaxDepth, loneSurrogates: LoneSurrogates = .replace)
+    {
         self.bytes = bytes
         self.maxDepth = maxDepth
         self.loneSurrogates = loneSurrogates
@@ -96,7 +97,9 @@ public struct JSONScanner {
             try body(key, &self)
             switch peek() {
             case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "}"): index += 1; return
+            case UInt8(ascii: "}"):
+                index += 1
+                return
             default: throw error("expected ',' or '}' in an object")
             }
         }
@@ -115,7 +118,9 @@ public struct JSONScanner {
             try body(&self)
             switch peek() {
             case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "]"): index += 1; return
+            case UInt8(ascii: "]"):
+                index += 1
+                return
             default: throw error("expected ',' or ']' in an array")
             }
         }
@@ -194,17 +199,37 @@ public struct JSONScanner {
         let start = index
         let kind: JSONToken.Kind
         switch byte {
-        case UInt8(ascii: "{"): kind = .beginObject; index += 1
-        case UInt8(ascii: "}"): kind = .endObject; index += 1
-        case UInt8(ascii: "["): kind = .beginArray; index += 1
-        case UInt8(ascii: "]"): kind = .endArray; index += 1
-        case UInt8(ascii: ":"): kind = .colon; index += 1
-        case UInt8(ascii: ","): kind = .comma; index += 1
+        case UInt8(ascii: "{"):
+            kind = .beginObject
+            index += 1
+        case UInt8(ascii: "}"):
+            kind = .endObject
+            index += 1
+        case UInt8(ascii: "["):
+            kind = .beginArray
+            index += 1
+        case UInt8(ascii: "]"):
+            kind = .endArray
+            index += 1
+        case UInt8(ascii: ":"):
+            kind = .colon
+            index += 1
+        case UInt8(ascii: ","):
+            kind = .comma
+            index += 1
         case UInt8(ascii: "\""): kind = .string(try parseString())
-        case UInt8(ascii: "t"): try literal("true"); kind = .boolean
-        case UInt8(ascii: "f"): try literal("false"); kind = .boolean
-        case UInt8(ascii: "n"): try literal("null"); kind = .null
-        default: _ = try numberRange(); kind = .number
+        case UInt8(ascii: "t"):
+            try literal("true")
+            kind = .boolean
+        case UInt8(ascii: "f"):
+            try literal("false")
+            kind = .boolean
+        case UInt8(ascii: "n"):
+            try literal("null")
+            kind = .null
+        default:
+            _ = try numberRange()
+            kind = .number
         }
         return JSONToken(kind: kind, offset: start)
     }
@@ -351,8 +376,10 @@ public struct JSONScanner {
             index += 1
         } else if digits() == 0 {
             index = start
-            throw SyntaxError(offset: start, reason: start < bytes.count && bytes[start] != UInt8(ascii: "-")
-                ? "unexpected character '\(sample(at: start))'" : "a number needs digits")
+            throw SyntaxError(
+                offset: start,
+                reason: start < bytes.count && bytes[start] != UInt8(ascii: "-")
+                    ? "unexpected character '\(sample(at: start))'" : "a number needs digits")
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             index += 1
@@ -378,7 +405,8 @@ public struct JSONScanner {
     private mutating func literal(_ word: StaticString) throws(SyntaxError) {
         let count = word.utf8CodeUnitCount
         guard index + count <= bytes.count, memcmp(bytes.baseAddress! + index, word.utf8Start, count) == 0,
-              index + count == bytes.count || !isWordByte(bytes[index + count]) else {
+            index + count == bytes.count || !isWordByte(bytes[index + count])
+        else {
             throw error("unexpected '\(sample(at: index))'")
         }
         index += count

@@ -1,6 +1,6 @@
 import Foundation
-import PodSpecs
 import PodDocStore
+import PodSpecs
 
 /// What a ``SpecsServer`` serves: specs in a fixed order, as their original JSON.
 public protocol SpecsCatalog: Sendable {

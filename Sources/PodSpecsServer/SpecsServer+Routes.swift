@@ -1,20 +1,22 @@
-import PodDocJSON
-import PodSpecs
 import Hummingbird
 import NIOCore
+import PodDocJSON
+import PodSpecs
 
 // MARK: - Answering page requests
 
 extension SpecsServer {
     func makeRouter() -> Router<BasicRequestContext> {
         let router = Router()
-        let catalog = catalog, configuration = configuration
+        let catalog = catalog
+        let configuration = configuration
         router.get(RouterPath(configuration.path)) { request, _ -> Response in
             guard let raw = request.uri.queryParameters[Substring(configuration.pageParameter)] else {
                 return SpecsServer.error(.badRequest, "Give the page number: \(configuration.path)?\(configuration.pageParameter)=0")
             }
             guard let page = Int(raw), page >= 0 else {
-                return SpecsServer.error(.badRequest, "The page number must be a whole number of 0 or more, not \(String(reflecting: String(raw))).")
+                return SpecsServer.error(
+                    .badRequest, "The page number must be a whole number of 0 or more, not \(String(reflecting: String(raw))).")
             }
             let count = try await catalog.count()
             let pages = (count + configuration.pageSize - 1) / configuration.pageSize

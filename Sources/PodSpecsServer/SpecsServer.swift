@@ -1,8 +1,8 @@
 import Foundation
-import PodSpecs
 import Hummingbird
 import Logging
 import NIOCore
+import PodSpecs
 import ServiceLifecycle
 import Synchronization
 
@@ -38,7 +38,8 @@ public final class SpecsServer: Sendable {
         /// Makes a configuration.
         ///
         /// - Precondition: `pageSize` is at least 1; `port` is 0…65535.
-        public init(host: String = "127.0.0.1", port: Int = 0, pageSize: Int = 20, path: String = "/specs", pageParameter: String = "page") {
+        public init(host: String = "127.0.0.1", port: Int = 0, pageSize: Int = 20, path: String = "/specs", pageParameter: String = "page")
+        {
             precondition(pageSize >= 1, "a page holds at least one spec")
             precondition((0...65_535).contains(port), "a port is 0…65535")
             self.host = host
@@ -117,7 +118,9 @@ public final class SpecsServer: Sendable {
             return port
         case .failure(let error):
             state.withLock { $0 = .stopped }
-            throw PodSpecsError(.server, "Could not serve specs on \(configuration.host):\(configuration.port): \(Self.describe(error, configuration))", cause: error)
+            throw PodSpecsError(
+                .server, "Could not serve specs on \(configuration.host):\(configuration.port): \(Self.describe(error, configuration))",
+                cause: error)
         }
     }
 
@@ -127,7 +130,8 @@ public final class SpecsServer: Sendable {
             switch error.errnoCode {
             case EADDRINUSE: return "port \(configuration.port) is already in use. Choose another port, or 0 for a free one."
             case EACCES: return "this user may not listen on port \(configuration.port). Choose a port above 1023, or 0 for a free one."
-            case EADDRNOTAVAIL: return "\(configuration.host) is not an address of this machine. Use 127.0.0.1, or one of this machine's addresses."
+            case EADDRNOTAVAIL:
+                return "\(configuration.host) is not an address of this machine. Use 127.0.0.1, or one of this machine's addresses."
             default: return "\(String(cString: strerror(error.errnoCode))) (errno \(error.errnoCode)). Choose another port or address."
             }
         }

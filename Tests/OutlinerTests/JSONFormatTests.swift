@@ -1,12 +1,13 @@
 import Foundation
-import Outliner
 import OutlineInterchange
+import Outliner
 import XCTest
 
 final class JSONFormatTests: XCTestCase {
     private func makeTree() -> OutlineTree {
-        var tree = OutlineTree(opmlVersion: "2.0", head: [OutlineAttribute("title", "Trip")],
-                               bodyAttributes: [OutlineAttribute("text", "trip.opml")])
+        var tree = OutlineTree(
+            opmlVersion: "2.0", head: [OutlineAttribute("title", "Trip")],
+            bodyAttributes: [OutlineAttribute("text", "trip.opml")])
         let packing = tree.appendChild(title: "Packing \"bags\"", note: "a\\b\nc\u{1}", to: tree.root)
         tree.appendChild(title: "中文 🎉", attributes: [OutlineAttribute("type", "link"), OutlineAttribute("url", "/x")], to: packing)
         tree.appendChild(title: "Tickets", to: tree.root)
@@ -16,13 +17,15 @@ final class JSONFormatTests: XCTestCase {
     // MARK: - Writing
 
     func testExactOutput() {
-        let expected = #"{"opmlVersion":"2.0","head":[["title","Trip"]],"bodyAttributes":[["text","trip.opml"]],"children":["#
+        let expected =
+            #"{"opmlVersion":"2.0","head":[["title","Trip"]],"bodyAttributes":[["text","trip.opml"]],"children":["#
             + #"{"title":"Packing \"bags\"","note":"a\\b\nc\u0001","attributes":[],"children":["#
             + #"{"title":"中文 🎉","note":null,"attributes":[["type","link"],["url","/x"]],"children":[]}]},"#
             + #"{"title":"Tickets","note":null,"attributes":[],"children":[]}]}"# + "\n"
         XCTAssertEqual(String(decoding: makeTree().jsonData(), as: UTF8.self), expected)
-        XCTAssertEqual(String(decoding: OutlineTree().jsonData(), as: UTF8.self),
-                       #"{"opmlVersion":null,"head":[],"bodyAttributes":[],"children":[]}"# + "\n")
+        XCTAssertEqual(
+            String(decoding: OutlineTree().jsonData(), as: UTF8.self),
+            #"{"opmlVersion":null,"head":[],"bodyAttributes":[],"children":[]}"# + "\n")
     }
 
     func testOutputIsJSONThatFoundationReadsTheSameWay() throws {
@@ -56,10 +59,10 @@ final class JSONFormatTests: XCTestCase {
 
     // MARK: - Refusing
 
-
     func testInvalidJSONIsRefusedWithLineAndColumn() {
-        assertRefused(#"{"children": [{"title": "a"},]}"#, as: .json, .notWellFormed, line: 1, column: 30,
-                      "expected an item object '{' in 'children', found ']'")
+        assertRefused(
+            #"{"children": [{"title": "a"},]}"#, as: .json, .notWellFormed, line: 1, column: 30,
+            "expected an item object '{' in 'children', found ']'")
         assertRefused("{\n  \"children\" []}", as: .json, .notWellFormed, line: 2, column: 14, "expected ':' after the key 'children'")
         assertRefused(#"{"children": [{"title": "a}]}"#, as: .json, .notWellFormed, line: 1, column: 25, "the string is never closed")
         assertRefused(#"{"children": [{"title": "\x"}]}"#, as: .json, .notWellFormed, line: 1, column: 26, #"'\x' is not a JSON escape"#)
@@ -72,15 +75,21 @@ final class JSONFormatTests: XCTestCase {
     }
 
     func testJSONOfAnotherShapeIsRefused() {
-        assertRefused(#"{"children": [{"title": "a", "color": "red"}]}"#, as: .json, .unexpectedStructure, line: 1, column: 30,
-                      "unknown key 'color' in an item")
+        assertRefused(
+            #"{"children": [{"title": "a", "color": "red"}]}"#, as: .json, .unexpectedStructure, line: 1, column: 30,
+            "unknown key 'color' in an item")
         assertRefused(#"{"children": [{"note": "a"}]}"#, as: .json, .unexpectedStructure, line: 1, column: 15, "the item has no 'title'")
-        assertRefused(#"{"children": [{"title": 1}]}"#, as: .json, .unexpectedStructure, line: 1, column: 25, "'title' must be a string, found a number")
-        assertRefused(#"{"children": [{"title": "a", "title": "b"}]}"#, as: .json, .unexpectedStructure, line: 1, column: 30,
-                      "the key 'title' appears twice")
-        assertRefused(#"{"head": {"title": "a"}}"#, as: .json, .unexpectedStructure, line: 1, column: 10,
-                      "'head' must be an array of [name, value] string pairs, found '{'")
-        assertRefused(#"[]"#, as: .json, .unexpectedStructure, line: 1, column: 1, "expected '{' at the start of an outline document, found '['")
+        assertRefused(
+            #"{"children": [{"title": 1}]}"#, as: .json, .unexpectedStructure, line: 1, column: 25,
+            "'title' must be a string, found a number")
+        assertRefused(
+            #"{"children": [{"title": "a", "title": "b"}]}"#, as: .json, .unexpectedStructure, line: 1, column: 30,
+            "the key 'title' appears twice")
+        assertRefused(
+            #"{"head": {"title": "a"}}"#, as: .json, .unexpectedStructure, line: 1, column: 10,
+            "'head' must be an array of [name, value] string pairs, found '{'")
+        assertRefused(
+            #"[]"#, as: .json, .unexpectedStructure, line: 1, column: 1, "expected '{' at the start of an outline document, found '['")
         assertRefused(#"{"items": []}"#, as: .json, .unexpectedStructure, line: 1, column: 2, "unknown key 'items' in the outline document")
     }
 

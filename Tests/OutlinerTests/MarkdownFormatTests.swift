@@ -1,6 +1,6 @@
 import Foundation
-import Outliner
 import OutlineInterchange
+import Outliner
 import XCTest
 
 final class MarkdownFormatTests: XCTestCase {
@@ -15,7 +15,9 @@ final class MarkdownFormatTests: XCTestCase {
         tree.appendChild(title: "", note: "1. not a list", to: tree.root)
         tree.appendChild(title: "Tickets", note: "", to: tree.root)
 
-        XCTAssertEqual(tree.markdown(), #"""
+        XCTAssertEqual(
+            tree.markdown(),
+            #"""
             # Trip
 
             - Packing
@@ -35,7 +37,8 @@ final class MarkdownFormatTests: XCTestCase {
     // MARK: - Reading
 
     func testReadsCommonListStylesAndNotes() throws {
-        let text = "# My list\n\n* Alpha\n    note line one\n    note line two\n\n    1. One\n    2) Two\n        + Deep\n"
+        let text =
+            "# My list\n\n* Alpha\n    note line one\n    note line two\n\n    1. One\n    2) Two\n        + Deep\n"
             + "- Beta\n\t- Beta child\r\n"
         let tree = try OutlineTree(markdown: text)
         XCTAssertEqual(tree.head, [OutlineAttribute("title", "My list")])
@@ -56,16 +59,19 @@ final class MarkdownFormatTests: XCTestCase {
 
     // MARK: - Refusing
 
-
     func testMalformedInputIsRefusedWithLineNumbers() {
-        assertRefused("- a\nplain paragraph\n", as: .markdown, .unexpectedStructure, line: 2, column: 1,
-                      "a note line must be indented deeper than its item")
-        assertRefused("Intro text\n- a\n", as: .markdown, .unexpectedStructure, line: 1, column: 1,
-                      "expected a list item ('- ', '* ', '+ ' or '1. ') or a '# ' heading")
-        assertRefused("- a\n    - b\n  - c\n", as: .markdown, .inconsistentIndentation, line: 3, column: 3,
-                      "indented by 2 columns, which lines up with no enclosing item (items before it are indented by 0, 4 columns)")
-        assertRefused("- a\n  - b\n  note for a?\n", as: .markdown, .unexpectedStructure, line: 3, column: 3,
-                      "before the item's children")
+        assertRefused(
+            "- a\nplain paragraph\n", as: .markdown, .unexpectedStructure, line: 2, column: 1,
+            "a note line must be indented deeper than its item")
+        assertRefused(
+            "Intro text\n- a\n", as: .markdown, .unexpectedStructure, line: 1, column: 1,
+            "expected a list item ('- ', '* ', '+ ' or '1. ') or a '# ' heading")
+        assertRefused(
+            "- a\n    - b\n  - c\n", as: .markdown, .inconsistentIndentation, line: 3, column: 3,
+            "indented by 2 columns, which lines up with no enclosing item (items before it are indented by 0, 4 columns)")
+        assertRefused(
+            "- a\n  - b\n  note for a?\n", as: .markdown, .unexpectedStructure, line: 3, column: 3,
+            "before the item's children")
         assertRefused("- a\n## Section\n", as: .markdown, .unexpectedStructure, line: 2, column: 1, "expected a list item")
     }
 
@@ -74,8 +80,10 @@ final class MarkdownFormatTests: XCTestCase {
         XCTAssertEqual(error?.code, .invalidEncoding)
         XCTAssertEqual(error?.line, 2)
         XCTAssertEqual(error?.column, 3)
-        XCTAssertEqual(error?.description, "Markdown: invalid text encoding at line 2, column 3: byte 0xFF is not valid UTF-8 "
-            + "(Markdown is read as UTF-8); nothing was imported")
+        XCTAssertEqual(
+            error?.description,
+            "Markdown: invalid text encoding at line 2, column 3: byte 0xFF is not valid UTF-8 "
+                + "(Markdown is read as UTF-8); nothing was imported")
     }
 
     // MARK: - Round trips

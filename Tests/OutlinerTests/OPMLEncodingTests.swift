@@ -1,6 +1,6 @@
 import Foundation
-import Outliner
 import OutlineInterchange
+import Outliner
 import XCTest
 
 /// The OPML reader decodes every encoding a document may declare, and refuses bad bytes.
@@ -45,7 +45,8 @@ final class OPMLEncodingTests: XCTestCase {
     }
 
     func testLineEndsAreNormalized() throws {
-        let text = "<opml version=\"2.0\">\r\n<head><title>a\r\nb\rc</title></head>\r<body>"
+        let text =
+            "<opml version=\"2.0\">\r\n<head><title>a\r\nb\rc</title></head>\r<body>"
             + "<outline text=\"x\r\ny\" _note=\"p&#13;&#10;q\"/></body></opml>"
         let tree = try OutlineTree(opml: Data(text.utf8))
         XCTAssertEqual(tree.head, [OutlineAttribute("title", "a\nb\nc")])

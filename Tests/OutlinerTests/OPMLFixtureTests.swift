@@ -1,6 +1,6 @@
 import Foundation
-import Outliner
 import OutlineInterchange
+import Outliner
 import XCTest
 
 /// What the OPML reader makes of specific real files.
@@ -21,33 +21,42 @@ final class OPMLFixtureTests: XCTestCase {
         XCTAssertNotNil(firstItem(in: tree, titled: "if s beginsWith char (26) Çend of file"))
         XCTAssertNotNil(firstItem(in: tree, titled: "bundle Çtest code"))
         XCTAssertEqual(firstItem(in: tree, titled: "Changes")?.attributes, [OutlineAttribute("isComment", "true")])
-        XCTAssertEqual(firstItem(in: tree, titled: "local (f = \"Ohio:tmp.txt\")")?.attributes,
-                       [OutlineAttribute("isComment", "true")])
+        XCTAssertEqual(
+            firstItem(in: tree, titled: "local (f = \"Ohio:tmp.txt\")")?.attributes,
+            [OutlineAttribute("isComment", "true")])
     }
 
     func testChineseText() throws {
         let tree = try fixture("blogCN-feedlist.opml")
         XCTAssertEqual(tree.opmlVersion, "1.0")
         XCTAssertEqual(tree.head, [OutlineAttribute("title", "导出订阅")])
-        XCTAssertEqual(firstItem(in: tree, titled: "Limboy 无网不剩")?.attributes.value(named: "xmlUrl"),
-                       "https://feeds.feedburner.com/lzyy")
+        XCTAssertEqual(
+            firstItem(in: tree, titled: "Limboy 无网不剩")?.attributes.value(named: "xmlUrl"),
+            "https://feeds.feedburner.com/lzyy")
     }
 
     func testEscapedMarkupStaysLiteralText() throws {
         let tree = try fixture("opmlPackage-source.opml")
         XCTAssertNotNil(firstItem(in: tree, titled: "for (var i = 0; i < obj.length; i++) {"))
-        let link = tree.depthFirst().first { $0.item.title.hasPrefix("Fixed a problem <a href=\"https://github.com/scripting/opmlPackage/issues/12\">reported</a>") }
+        let link = tree.depthFirst().first {
+            $0.item.title.hasPrefix("Fixed a problem <a href=\"https://github.com/scripting/opmlPackage/issues/12\">reported</a>")
+        }
         XCTAssertNotNil(link)
 
         let exported = String(decoding: try tree.opmlData(), as: UTF8.self)
         XCTAssertTrue(exported.contains("<outline text=\"for (var i = 0; i &lt; obj.length; i++) {\">"))
-        XCTAssertTrue(exported.contains("Fixed a problem &lt;a href=&quot;https://github.com/scripting/opmlPackage/issues/12&quot;&gt;reported&lt;/a&gt;"))
+        XCTAssertTrue(
+            exported.contains(
+                "Fixed a problem &lt;a href=&quot;https://github.com/scripting/opmlPackage/issues/12&quot;&gt;reported&lt;/a&gt;"))
     }
 
     func testCharacterReferencesAndQuotes() throws {
         let tree = try fixture("cactus-notes.opml")
-        XCTAssertNotNil(firstItem(in: tree, titled: "Cactus has a table view that I'd like to delete. It's used when doing "
-            + "ctrl-enter on a node and opens an editor for the attributes.\n\n"))
+        XCTAssertNotNil(
+            firstItem(
+                in: tree,
+                titled: "Cactus has a table view that I'd like to delete. It's used when doing "
+                    + "ctrl-enter on a node and opens an editor for the attributes.\n\n"))
         XCTAssertNotNil(tree.depthFirst().first { $0.item.title.hasPrefix("Update \"head\" section after save.") })
     }
 
@@ -59,10 +68,12 @@ final class OPMLFixtureTests: XCTestCase {
         let groceries = tree.topLevel[0]
         XCTAssertEqual(tree[groceries], OutlineItem(title: "Groceries", note: "Buy on Saturday\nbefore noon"))
         let children = tree.children(of: groceries).map { tree[$0] }
-        XCTAssertEqual(children, [
-            OutlineItem(title: "Milk", note: "", attributes: [OutlineAttribute("complete", "true")]),
-            OutlineItem(title: "Bread & butter", note: "- not a list item"),
-        ])
+        XCTAssertEqual(
+            children,
+            [
+                OutlineItem(title: "Milk", note: "", attributes: [OutlineAttribute("complete", "true")]),
+                OutlineItem(title: "Bread & butter", note: "- not a list item"),
+            ])
         XCTAssertEqual(tree[tree.topLevel[1]], OutlineItem(title: "Call <b>Mom</b>", note: "  indented note with a tab\tinside"))
 
         let exported = String(decoding: try tree.opmlData(), as: UTF8.self)
@@ -73,13 +84,17 @@ final class OPMLFixtureTests: XCTestCase {
 
     func testUnknownAttributesKeepTheirOrderAndAreWrittenBack() throws {
         let tree = try fixture("blogCN-feedlist.opml")
-        XCTAssertEqual(firstItem(in: tree, titled: "OneV's Den")?.attributes, [
-            OutlineAttribute("title", "OneV's Den"), OutlineAttribute("type", "rss"),
-            OutlineAttribute("xmlUrl", "http://onevcat.com/atom.xml"), OutlineAttribute("htmlUrl", "http://onevcat.com"),
-        ])
+        XCTAssertEqual(
+            firstItem(in: tree, titled: "OneV's Den")?.attributes,
+            [
+                OutlineAttribute("title", "OneV's Den"), OutlineAttribute("type", "rss"),
+                OutlineAttribute("xmlUrl", "http://onevcat.com/atom.xml"), OutlineAttribute("htmlUrl", "http://onevcat.com"),
+            ])
         let exported = String(decoding: try tree.opmlData(), as: UTF8.self)
-        XCTAssertTrue(exported.contains("<outline text=\"OneV's Den\" title=\"OneV's Den\" type=\"rss\" "
-            + "xmlUrl=\"http://onevcat.com/atom.xml\" htmlUrl=\"http://onevcat.com\"/>"))
+        XCTAssertTrue(
+            exported.contains(
+                "<outline text=\"OneV's Den\" title=\"OneV's Den\" type=\"rss\" "
+                    + "xmlUrl=\"http://onevcat.com/atom.xml\" htmlUrl=\"http://onevcat.com\"/>"))
     }
 
     func testNodeWith356ChildrenKeepsOrder() throws {
@@ -103,10 +118,12 @@ final class OPMLFixtureTests: XCTestCase {
 
     func testHeadFieldsInOrderIncludingEmptyOnes() throws {
         let tree = try fixture("cactus-notes.opml")
-        XCTAssertEqual(tree.head.map(\.name), [
-            "dateCreated", "dateModified", "ownerName", "expansionState", "vertScrollState",
-            "windowTop", "windowLeft", "windowBottom", "windowRight", "cactusUrl",
-        ])
+        XCTAssertEqual(
+            tree.head.map(\.name),
+            [
+                "dateCreated", "dateModified", "ownerName", "expansionState", "vertScrollState",
+                "windowTop", "windowLeft", "windowBottom", "windowRight", "cactusUrl",
+            ])
         XCTAssertEqual(tree.head.value(named: "vertScrollState"), "")
         XCTAssertEqual(tree.head.value(named: "expansionState"), "1, 2, 4, 8, 10, 13, 16, 17, 19")
     }
@@ -126,8 +143,10 @@ final class OPMLFixtureTests: XCTestCase {
         XCTAssertEqual(error?.code, .notWellFormed)
         XCTAssertEqual(error?.line, 1)
         XCTAssertEqual(error?.column, 7)
-        XCTAssertEqual(error?.description, "OPML: not well-formed XML at line 1, column 7: the XML declaration must "
-            + "start with 'version', found 'encoding'; nothing was imported")
+        XCTAssertEqual(
+            error?.description,
+            "OPML: not well-formed XML at line 1, column 7: the XML declaration must "
+                + "start with 'version', found 'encoding'; nothing was imported")
     }
 
     // MARK: - Round trip

@@ -1,6 +1,6 @@
 import Foundation
-import Outliner
 import OutlineInterchange
+import Outliner
 import XCTest
 
 /// Every file of the project's real OPML data set, when it is present on this machine.
@@ -43,8 +43,9 @@ final class OPMLRealDataTests: XCTestCase {
         }
         XCTAssertEqual(refused, Self.knownNotWellFormed)
         XCTAssertEqual(roundTripped, 146)
-        print("real OPML data: \(roundTripped) files round-tripped, \(refused.count) refused, "
-              + "\(statistics.count) checked against STATS.txt")
+        print(
+            "real OPML data: \(roundTripped) files round-tripped, \(refused.count) refused, "
+                + "\(statistics.count) checked against STATS.txt")
     }
 
     // MARK: - STATS.txt
@@ -74,7 +75,8 @@ final class OPMLRealDataTests: XCTestCase {
             let path = String(line[line.index(line.startIndex, offsetBy: 4)..<pathEnd.lowerBound])
             let numbers = line[pathEnd.upperBound...].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             guard numbers.count >= 6, let nodes = Int(numbers[2]), let depth = Int(numbers[3]),
-                  let children = Int(numbers[4]) else { continue }
+                let children = Int(numbers[4])
+            else { continue }
             shapes[path] = Shape(nodes: nodes, depth: depth, children: children)
         }
         return shapes

@@ -1,6 +1,6 @@
 import Foundation
-import Outliner
 import OutlineInterchange
+import Outliner
 import XCTest
 
 /// The exact OPML the writer produces.
@@ -39,7 +39,9 @@ final class OPMLWriterTests: XCTestCase {
 
     func testEmptyOutlineAndVersionWrittenBack() throws {
         let empty = OutlineTree(opmlVersion: "1.0")
-        XCTAssertEqual(String(decoding: try empty.opmlData(), as: UTF8.self), """
+        XCTAssertEqual(
+            String(decoding: try empty.opmlData(), as: UTF8.self),
+            """
             <?xml version="1.0" encoding="UTF-8"?>
             <opml version="1.0">
             \t<head/>
@@ -96,8 +98,9 @@ final class OPMLWriterTests: XCTestCase {
     func testExportErrorDescription() {
         var control = OutlineTree()
         control.appendChild(title: "a\u{0}", to: control.root)
-        XCTAssertEqual(XCTAssertFormatError(try control.opmlData())?.description,
-                       "OPML: cannot export: the title 'a\u{0}' contains the character U+0000, which XML 1.0 cannot hold; "
-                       + "nothing was exported")
+        XCTAssertEqual(
+            XCTAssertFormatError(try control.opmlData())?.description,
+            "OPML: cannot export: the title 'a\u{0}' contains the character U+0000, which XML 1.0 cannot hold; "
+                + "nothing was exported")
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Outliner
 import OutlineInterchange
+import Outliner
 import XCTest
 
 final class PlainTextFormatTests: XCTestCase {
@@ -33,20 +33,26 @@ final class PlainTextFormatTests: XCTestCase {
 
     // MARK: - Refusing
 
-
     func testInconsistentIndentationIsRefusedWithLineNumbers() {
-        assertRefused("a\n  b\n   c\n", as: .plainText, .inconsistentIndentation, line: 3, column: 1,
-                      "indented by 3 spaces, which is not a multiple of the 2-space indentation of line 2")
-        assertRefused("a\n\tb\n  c\n", as: .plainText, .inconsistentIndentation, line: 3, column: 1, "the line is indented with spaces, but line 2 is indented with tabs")
+        assertRefused(
+            "a\n  b\n   c\n", as: .plainText, .inconsistentIndentation, line: 3, column: 1,
+            "indented by 3 spaces, which is not a multiple of the 2-space indentation of line 2")
+        assertRefused(
+            "a\n\tb\n  c\n", as: .plainText, .inconsistentIndentation, line: 3, column: 1,
+            "the line is indented with spaces, but line 2 is indented with tabs")
         assertRefused("a\n \tb\n", as: .plainText, .inconsistentIndentation, line: 2, column: 1, "mixes tabs and spaces")
-        assertRefused("a\n\tb\n\t\t\td\n", as: .plainText, .inconsistentIndentation, line: 3, column: 1, "indented 2 levels deeper than the item before it")
+        assertRefused(
+            "a\n\tb\n\t\t\td\n", as: .plainText, .inconsistentIndentation, line: 3, column: 1,
+            "indented 2 levels deeper than the item before it")
         assertRefused("\n  a\nb\n", as: .plainText, .inconsistentIndentation, line: 2, column: 1, "the first item is indented")
     }
 
     func testErrorDescription() {
         let error = XCTAssertFormatError(try OutlineTree(indentedText: "a\n  b\n   c\n"))
-        XCTAssertEqual(error?.description, "indented text: inconsistent indentation at line 3, column 1: the line is indented by "
-            + "3 spaces, which is not a multiple of the 2-space indentation of line 2; nothing was imported")
+        XCTAssertEqual(
+            error?.description,
+            "indented text: inconsistent indentation at line 3, column 1: the line is indented by "
+                + "3 spaces, which is not a multiple of the 2-space indentation of line 2; nothing was imported")
     }
 
     // MARK: - Round trips

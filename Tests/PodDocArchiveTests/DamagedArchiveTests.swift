@@ -12,10 +12,12 @@ final class DamagedArchiveTests: XCTestCase {
     /// A tree with a manifest, archived in `format`.
     private func makeArchive(in work: URL, format: ArchiveFormat) throws -> URL {
         let source = work.appendingPathComponent("source-\(format)")
-        try makeTree(at: source, [
-            "StoreContent/persistentStore": noise(count: 3 << 20, seed: 5),
-            "DocumentMetadata.json": Data("{}".utf8),
-        ])
+        try makeTree(
+            at: source,
+            [
+                "StoreContent/persistentStore": noise(count: 3 << 20, seed: 5),
+                "DocumentMetadata.json": Data("{}".utf8),
+            ])
         try Manifest.create(in: source)
         let archive = work.appendingPathComponent("doc.\(format.fileExtension)")
         try Archive.write(directory: source, to: archive, options: options)

@@ -2,8 +2,8 @@ import Foundation
 import Glibc
 import PodDocArchive
 import PodDocFileSystem
-import Synchronization
 import PodDocTestSupport
+import Synchronization
 import XCTest
 
 /// The check of one extracted file that runs beside the extraction (a document's store check).
@@ -26,11 +26,13 @@ final class ExtractedFileCheckTests: XCTestCase {
     private func makeArchive(in work: URL, store: Data, format: ArchiveFormat) throws -> URL {
         let source = work.appendingPathComponent("Source.poddoc")
         try? FileManager.default.removeItem(at: source)
-        try makeTree(at: source, [
-            storePath: store,
-            "DocumentMetadata.json": Data(#"{"kind":"outline"}"#.utf8),
-            "AdditionalContent/notes.txt": Data("beside the store".utf8),
-        ])
+        try makeTree(
+            at: source,
+            [
+                storePath: store,
+                "DocumentMetadata.json": Data(#"{"kind":"outline"}"#.utf8),
+                "AdditionalContent/notes.txt": Data("beside the store".utf8),
+            ])
         let archive = work.appendingPathComponent("Source.\(format.fileExtension)")
         try Archive.write(directory: source, to: archive, options: options)
         return archive
@@ -43,16 +45,18 @@ final class ExtractedFileCheckTests: XCTestCase {
             let archive = try makeArchive(in: work, store: store, format: format)
             let seen = Seen()
             let destination = work.appendingPathComponent("out-\(format)")
-            try Archive.extract(archive: archive, into: destination, manifestPolicy: .require,
-                                checking: ExtractedFileCheck(path: storePath) { seen.record($0) })
+            try Archive.extract(
+                archive: archive, into: destination, manifestPolicy: .require,
+                checking: ExtractedFileCheck(path: storePath) { seen.record($0) })
             let calls = seen.calls.withLock { $0 }
             XCTAssertEqual(calls.count, 1, "\(format): the check runs once")
             let call = try XCTUnwrap(calls.first)
             XCTAssertEqual(call.bytes, store, "\(format): the bytes in memory are the file's")
             XCTAssertEqual(call.file, store, "\(format): the file is complete when the check runs")
             XCTAssertEqual(call.url.lastPathComponent, "persistentStore")
-            XCTAssertNotEqual(call.url.deletingLastPathComponent().deletingLastPathComponent().standardizedFileURL,
-                              destination.standardizedFileURL, "\(format): checked in the staging folder, before it goes into place")
+            XCTAssertNotEqual(
+                call.url.deletingLastPathComponent().deletingLastPathComponent().standardizedFileURL,
+                destination.standardizedFileURL, "\(format): checked in the staging folder, before it goes into place")
             XCTAssertEqual(try Data(contentsOf: destination.appendingPathComponent(storePath)), store, "\(format)")
         }
     }
@@ -61,8 +65,9 @@ final class ExtractedFileCheckTests: XCTestCase {
         let work = try makeTemporaryFolder()
         let archive = try makeArchive(in: work, store: Data(), format: .tarZstd)
         let seen = Seen()
-        try Archive.extract(archive: archive, into: work.appendingPathComponent("out"),
-                            checking: ExtractedFileCheck(path: storePath) { seen.record($0) })
+        try Archive.extract(
+            archive: archive, into: work.appendingPathComponent("out"),
+            checking: ExtractedFileCheck(path: storePath) { seen.record($0) })
         let call = try XCTUnwrap(seen.calls.withLock { $0 }.first)
         XCTAssertNil(call.bytes, "nothing to map")
         XCTAssertEqual(call.file, Data())
@@ -73,11 +78,12 @@ final class ExtractedFileCheckTests: XCTestCase {
         let store = noise(count: 500_000, seed: 13)
         let archive = try makeArchive(in: work, store: store, format: .tarZstd)
         let destination = work.appendingPathComponent("out")
-        try Archive.extract(archive: archive, into: destination, manifestPolicy: .require,
-                            checking: ExtractedFileCheck(path: storePath) { file in
-                                guard let bytes = file.bytes else { return XCTFail("expected the bytes in memory") }
-                                bytes.initializeMemory(as: UInt8.self, repeating: 0)
-                            })
+        try Archive.extract(
+            archive: archive, into: destination, manifestPolicy: .require,
+            checking: ExtractedFileCheck(path: storePath) { file in
+                guard let bytes = file.bytes else { return XCTFail("expected the bytes in memory") }
+                bytes.initializeMemory(as: UInt8.self, repeating: 0)
+            })
         XCTAssertEqual(try Data(contentsOf: destination.appendingPathComponent(storePath)), store)
     }
 
@@ -86,8 +92,11 @@ final class ExtractedFileCheckTests: XCTestCase {
         let archive = try makeArchive(in: work, store: noise(count: 100_000, seed: 14), format: .tarZstd)
         let before = try names(in: work)
         let destination = work.appendingPathComponent("out")
-        XCTAssertThrowsError(try Archive.extract(archive: archive, into: destination,
-                                                 checking: ExtractedFileCheck(path: storePath) { _ in throw Refused() })) { error in
+        XCTAssertThrowsError(
+            try Archive.extract(
+                archive: archive, into: destination,
+                checking: ExtractedFileCheck(path: storePath) { _ in throw Refused() })
+        ) { error in
             XCTAssertEqual(error as? Refused, Refused(), "the check's error is thrown as it is: \(error)")
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: destination.path))
@@ -103,8 +112,9 @@ final class ExtractedFileCheckTests: XCTestCase {
             let seen = Seen()
             let failing = FileSystem(faults: .failing(.write, with: code, path: .containing("persistentStore")))
             let error = try expectArchiveError {
-                try Archive.extract(archive: archive, into: work.appendingPathComponent("out"),
-                                    checking: ExtractedFileCheck(path: storePath) { seen.record($0) }, fileSystem: failing)
+                try Archive.extract(
+                    archive: archive, into: work.appendingPathComponent("out"),
+                    checking: ExtractedFileCheck(path: storePath) { seen.record($0) }, fileSystem: failing)
             }
             XCTAssertEqual(error.code, .fileSystem)
             XCTAssertEqual((error.cause as? FileSystemError)?.errno, code, "\(error)")
@@ -123,8 +133,9 @@ final class ExtractedFileCheckTests: XCTestCase {
         let before = try names(in: work)
         let seen = Seen()
         let error = try expectArchiveError {
-            try Archive.extract(archive: archive, into: work.appendingPathComponent("out"),
-                                checking: ExtractedFileCheck(path: storePath) { seen.record($0) })
+            try Archive.extract(
+                archive: archive, into: work.appendingPathComponent("out"),
+                checking: ExtractedFileCheck(path: storePath) { seen.record($0) })
         }
         XCTAssertEqual(error.code, .unreadableArchive, "\(error)")
         XCTAssertTrue(seen.calls.withLock { $0 }.isEmpty)
@@ -135,8 +146,9 @@ final class ExtractedFileCheckTests: XCTestCase {
         let work = try makeTemporaryFolder()
         let archive = try makeArchive(in: work, store: Data("tiny".utf8), format: .tarGzip)
         let seen = Seen()
-        try Archive.extract(archive: archive, into: work.appendingPathComponent("out"),
-                            checking: ExtractedFileCheck(path: "StoreContent/other") { seen.record($0) })
+        try Archive.extract(
+            archive: archive, into: work.appendingPathComponent("out"),
+            checking: ExtractedFileCheck(path: "StoreContent/other") { seen.record($0) })
         XCTAssertTrue(seen.calls.withLock { $0 }.isEmpty)
     }
 }

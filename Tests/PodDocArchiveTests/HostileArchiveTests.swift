@@ -27,14 +27,30 @@ final class HostileArchiveTests: XCTestCase {
     func testPathTraversalAndAbsolutePathsAreRefused() throws {
         try verify { outside in
             [
-                Case(label: "dot-dot", entries: [RawEntry(path: "../escape", contents: Data("x".utf8))], code: .pathTraversal, entry: "../escape"),
-                Case(label: "nested dot-dot", entries: [RawEntry(path: "a/../../escape", contents: Data("x".utf8))], code: .pathTraversal, entry: "a/../../escape"),
-                Case(label: "overwrite sentinel", entries: [RawEntry(path: "../../outside/sentinel", contents: Data("pwned".utf8))], code: .pathTraversal, entry: "../../outside/sentinel"),
-                Case(label: "absolute", entries: [RawEntry(path: outside.path + "/abs-pwned", contents: Data("x".utf8))], code: .absolutePath, entry: outside.path + "/abs-pwned"),
-                Case(label: "abs path", entries: [RawEntry(path: "/abs/path", contents: Data("x".utf8))], code: .absolutePath, entry: "/abs/path"),
-                Case(label: "zip dot-dot", entries: [RawEntry(path: "../escape", contents: Data("x".utf8))], code: .pathTraversal, entry: "../escape", format: .zip),
-                Case(label: "zip absolute", entries: [RawEntry(path: outside.path + "/zip-pwned", contents: Data("x".utf8))], code: .absolutePath, entry: outside.path + "/zip-pwned", format: .zip),
-                Case(label: "gzip dot-dot", entries: [RawEntry(path: "ok/../../escape", contents: Data("x".utf8))], code: .pathTraversal, entry: "ok/../../escape", format: .tarGzip),
+                Case(
+                    label: "dot-dot", entries: [RawEntry(path: "../escape", contents: Data("x".utf8))], code: .pathTraversal,
+                    entry: "../escape"),
+                Case(
+                    label: "nested dot-dot", entries: [RawEntry(path: "a/../../escape", contents: Data("x".utf8))], code: .pathTraversal,
+                    entry: "a/../../escape"),
+                Case(
+                    label: "overwrite sentinel", entries: [RawEntry(path: "../../outside/sentinel", contents: Data("pwned".utf8))],
+                    code: .pathTraversal, entry: "../../outside/sentinel"),
+                Case(
+                    label: "absolute", entries: [RawEntry(path: outside.path + "/abs-pwned", contents: Data("x".utf8))],
+                    code: .absolutePath, entry: outside.path + "/abs-pwned"),
+                Case(
+                    label: "abs path", entries: [RawEntry(path: "/abs/path", contents: Data("x".utf8))], code: .absolutePath,
+                    entry: "/abs/path"),
+                Case(
+                    label: "zip dot-dot", entries: [RawEntry(path: "../escape", contents: Data("x".utf8))], code: .pathTraversal,
+                    entry: "../escape", format: .zip),
+                Case(
+                    label: "zip absolute", entries: [RawEntry(path: outside.path + "/zip-pwned", contents: Data("x".utf8))],
+                    code: .absolutePath, entry: outside.path + "/zip-pwned", format: .zip),
+                Case(
+                    label: "gzip dot-dot", entries: [RawEntry(path: "ok/../../escape", contents: Data("x".utf8))], code: .pathTraversal,
+                    entry: "ok/../../escape", format: .tarGzip),
             ]
         }
     }
@@ -42,9 +58,15 @@ final class HostileArchiveTests: XCTestCase {
     func testBadCharactersInNamesAreRefused() throws {
         try verify { _ in
             [
-                Case(label: "control", entries: [RawEntry(path: "bad\u{1}name", contents: Data("x".utf8))], code: .invalidName, entry: "bad\u{1}name"),
-                Case(label: "newline", entries: [RawEntry(path: "line\nbreak", contents: Data("x".utf8))], code: .invalidName, entry: "line\nbreak"),
-                Case(label: "backslash", entries: [RawEntry(path: "..\\evil", contents: Data("x".utf8))], code: .invalidName, entry: "..\\evil"),
+                Case(
+                    label: "control", entries: [RawEntry(path: "bad\u{1}name", contents: Data("x".utf8))], code: .invalidName,
+                    entry: "bad\u{1}name"),
+                Case(
+                    label: "newline", entries: [RawEntry(path: "line\nbreak", contents: Data("x".utf8))], code: .invalidName,
+                    entry: "line\nbreak"),
+                Case(
+                    label: "backslash", entries: [RawEntry(path: "..\\evil", contents: Data("x".utf8))], code: .invalidName,
+                    entry: "..\\evil"),
                 Case(label: "double slash", entries: [RawEntry(path: "a//b", contents: Data("x".utf8))], code: .invalidName, entry: "a//b"),
             ]
         }
@@ -77,7 +99,9 @@ final class HostileArchiveTests: XCTestCase {
     func testLinksAndSpecialFilesAreRefused() throws {
         try verify { outside in
             [
-                Case(label: "symlink", entries: [RawEntry(path: "link", type: S_IFLNK, symlinkTarget: outside.path)], code: .link, entry: "link"),
+                Case(
+                    label: "symlink", entries: [RawEntry(path: "link", type: S_IFLNK, symlinkTarget: outside.path)], code: .link,
+                    entry: "link"),
                 Case(
                     label: "symlink then file through it",
                     entries: [
@@ -85,15 +109,27 @@ final class HostileArchiveTests: XCTestCase {
                         RawEntry(path: "evil/pwned", contents: Data("x".utf8)),
                     ],
                     code: .link, entry: "evil"),
-                Case(label: "hardlink outside", entries: [RawEntry(path: "hl", hardlinkTarget: outside.path + "/sentinel")], code: .link, entry: "hl"),
-                Case(label: "hardlink relative", entries: [RawEntry(path: "hl2", hardlinkTarget: "../../outside/sentinel")], code: .link, entry: "hl2"),
+                Case(
+                    label: "hardlink outside", entries: [RawEntry(path: "hl", hardlinkTarget: outside.path + "/sentinel")], code: .link,
+                    entry: "hl"),
+                Case(
+                    label: "hardlink relative", entries: [RawEntry(path: "hl2", hardlinkTarget: "../../outside/sentinel")], code: .link,
+                    entry: "hl2"),
                 Case(label: "char device", entries: [RawEntry(path: "console", type: S_IFCHR)], code: .specialFile, entry: "console"),
                 Case(label: "block device", entries: [RawEntry(path: "disk", type: S_IFBLK)], code: .specialFile, entry: "disk"),
                 Case(label: "fifo", entries: [RawEntry(path: "pipe", type: S_IFIFO)], code: .specialFile, entry: "pipe"),
-                Case(label: "zip symlink", entries: [RawEntry(path: "ziplink", type: S_IFLNK, symlinkTarget: "/etc")], code: .link, entry: "ziplink", format: .zip),
-                Case(label: "setuid", entries: [RawEntry(path: "tool", permissions: 0o4755, contents: Data("x".utf8))], code: .forbiddenPermissions, entry: "tool"),
-                Case(label: "setgid", entries: [RawEntry(path: "tool-g", permissions: 0o2755, contents: Data("x".utf8))], code: .forbiddenPermissions, entry: "tool-g"),
-                Case(label: "sticky dir", entries: [RawEntry(path: "shared", type: S_IFDIR, permissions: 0o1777)], code: .forbiddenPermissions, entry: "shared/"),
+                Case(
+                    label: "zip symlink", entries: [RawEntry(path: "ziplink", type: S_IFLNK, symlinkTarget: "/etc")], code: .link,
+                    entry: "ziplink", format: .zip),
+                Case(
+                    label: "setuid", entries: [RawEntry(path: "tool", permissions: 0o4755, contents: Data("x".utf8))],
+                    code: .forbiddenPermissions, entry: "tool"),
+                Case(
+                    label: "setgid", entries: [RawEntry(path: "tool-g", permissions: 0o2755, contents: Data("x".utf8))],
+                    code: .forbiddenPermissions, entry: "tool-g"),
+                Case(
+                    label: "sticky dir", entries: [RawEntry(path: "shared", type: S_IFDIR, permissions: 0o1777)],
+                    code: .forbiddenPermissions, entry: "shared/"),
             ]
         }
     }
@@ -114,7 +150,9 @@ final class HostileArchiveTests: XCTestCase {
                 // libarchive hands names over in NFC, so the NFD spelling arrives as the same name.
                 Case(
                     label: "normalisation",
-                    entries: [RawEntry(path: "caf\u{E9}", contents: Data("nfc".utf8)), RawEntry(path: "cafe\u{301}", contents: Data("nfd".utf8))],
+                    entries: [
+                        RawEntry(path: "caf\u{E9}", contents: Data("nfc".utf8)), RawEntry(path: "cafe\u{301}", contents: Data("nfd".utf8)),
+                    ],
                     code: .duplicateEntry, entry: "caf\u{E9}"),
                 Case(
                     label: "case in folder",
@@ -163,7 +201,8 @@ final class HostileArchiveTests: XCTestCase {
             let archive = work.appendingPathComponent("corpus/\(hostile.label).\(hostile.format.fileExtension)")
             try FileManager.default.createDirectory(at: archive.deletingLastPathComponent(), withIntermediateDirectories: true)
             try writeRawArchive([harmless] + hostile.entries, to: archive, format: hostile.format)
-            try expectRefusal(of: archive, in: work, code: hostile.code, entry: hostile.entry, limits: hostile.limits, file: file, line: line)
+            try expectRefusal(
+                of: archive, in: work, code: hostile.code, entry: hostile.entry, limits: hostile.limits, file: file, line: line)
         }
     }
 
@@ -183,12 +222,16 @@ final class HostileArchiveTests: XCTestCase {
         let outsideBefore = try snapshot(of: outside)
         let destination = parent.appendingPathComponent("Imported.poddoc")
 
-        let error = try expectArchiveError({ try Archive.extract(archive: archive, into: destination, limits: limits) }, file: file, line: line)
+        let error = try expectArchiveError(
+            { try Archive.extract(archive: archive, into: destination, limits: limits) }, file: file, line: line)
         let label = archive.lastPathComponent
         XCTAssertEqual(error.code, code, "\(label): \(error.message)", file: file, line: line)
         XCTAssertEqual(error.entry, entry, "\(label): \(error.message)", file: file, line: line)
         XCTAssertTrue(error.message.contains(archive.path), "\(label): \(error.message)", file: file, line: line)
-        XCTAssertTrue(error.message.contains("entry '\(entry.replacingOccurrences(of: "\u{1}", with: "\\u{1}").replacingOccurrences(of: "\n", with: "\\u{A}"))'"), "\(label): \(error.message)", file: file, line: line)
+        XCTAssertTrue(
+            error.message.contains(
+                "entry '\(entry.replacingOccurrences(of: "\u{1}", with: "\\u{1}").replacingOccurrences(of: "\n", with: "\\u{A}"))'"),
+            "\(label): \(error.message)", file: file, line: line)
         XCTAssertEqual(try names(in: parent), [], "\(label): staging or destination left behind", file: file, line: line)
         XCTAssertEqual(try names(in: work), workBefore, "\(label): something appeared beside the corpus", file: file, line: line)
         XCTAssertEqual(try snapshot(of: outside), outsideBefore, "\(label): the outside folder changed", file: file, line: line)

@@ -65,8 +65,10 @@ final class ManifestTests: XCTestCase {
     /// otherwise; extraction that requires it accepts the archive.
     func testArchiveWritesTheManifestOfItsFiles() throws {
         let trees: [String: [String: Data]] = [
-            "sorts last": ["StoreContent/persistentStore": noise(count: 2_500_000, seed: 9), "DocumentMetadata.json": Data("{}".utf8),
-                           "AdditionalContent/100% done.txt": Data("percent".utf8)],
+            "sorts last": [
+                "StoreContent/persistentStore": noise(count: 2_500_000, seed: 9), "DocumentMetadata.json": Data("{}".utf8),
+                "AdditionalContent/100% done.txt": Data("percent".utf8),
+            ],
             "sorts inside": items,
         ]
         for (name, tree) in trees {
@@ -103,21 +105,33 @@ final class ManifestTests: XCTestCase {
 
     func testEachKindOfTamperingIsDetected() throws {
         let tampering: [(String, ArchiveError.Code, String, (URL) throws -> Void)] = [
-            ("missing", .missingFile, "DocumentMetadata.json", { root in
-                try FileManager.default.removeItem(at: root.appendingPathComponent("DocumentMetadata.json"))
-            }),
-            ("extra", .extraFile, "StoreContent/persistentStore-wal", { root in
-                try Data("wal".utf8).write(to: root.appendingPathComponent("StoreContent/persistentStore-wal"))
-            }),
-            ("size", .sizeMismatch, "StoreContent/persistentStore", { root in
-                let handle = try FileHandle(forWritingTo: root.appendingPathComponent("StoreContent/persistentStore"))
-                try handle.seekToEnd()
-                try handle.write(contentsOf: Data([0]))
-                try handle.close()
-            }),
-            ("hash", .hashMismatch, "DocumentMetadata.json", { root in
-                try Data("{]".utf8).write(to: root.appendingPathComponent("DocumentMetadata.json"))  // same size
-            }),
+            (
+                "missing", .missingFile, "DocumentMetadata.json",
+                { root in
+                    try FileManager.default.removeItem(at: root.appendingPathComponent("DocumentMetadata.json"))
+                }
+            ),
+            (
+                "extra", .extraFile, "StoreContent/persistentStore-wal",
+                { root in
+                    try Data("wal".utf8).write(to: root.appendingPathComponent("StoreContent/persistentStore-wal"))
+                }
+            ),
+            (
+                "size", .sizeMismatch, "StoreContent/persistentStore",
+                { root in
+                    let handle = try FileHandle(forWritingTo: root.appendingPathComponent("StoreContent/persistentStore"))
+                    try handle.seekToEnd()
+                    try handle.write(contentsOf: Data([0]))
+                    try handle.close()
+                }
+            ),
+            (
+                "hash", .hashMismatch, "DocumentMetadata.json",
+                { root in
+                    try Data("{]".utf8).write(to: root.appendingPathComponent("DocumentMetadata.json"))  // same size
+                }
+            ),
         ]
         for (label, code, path, tamper) in tampering {
             let root = try makeTemporaryFolder()

@@ -9,16 +9,18 @@ final class RoundTripTests: XCTestCase {
 
     /// A document-like tree: empty folders, a 0-byte file, a ~20 MB file, Unicode names.
     private func makeDocumentTree(at root: URL) throws {
-        try makeTree(at: root, [
-            "StoreContent/persistentStore": noise(count: 20_000_000, seed: 7),
-            "AdditionalContent/": Data(),
-            "AdditionalContent/empty folder/": Data(),
-            "DocumentMetadata.json": Data(#"{"title":"Notes"}"#.utf8),
-            "empty.txt": Data(),
-            "Überblick – café.txt": Data("é NFC".utf8),
-            "日本語/ノート.md": Data("# ノート".utf8),
-            "emoji 🎉/100% done.txt": Data("percent".utf8),
-        ])
+        try makeTree(
+            at: root,
+            [
+                "StoreContent/persistentStore": noise(count: 20_000_000, seed: 7),
+                "AdditionalContent/": Data(),
+                "AdditionalContent/empty folder/": Data(),
+                "DocumentMetadata.json": Data(#"{"title":"Notes"}"#.utf8),
+                "empty.txt": Data(),
+                "Überblick – café.txt": Data("é NFC".utf8),
+                "日本語/ノート.md": Data("# ノート".utf8),
+                "emoji 🎉/100% done.txt": Data("percent".utf8),
+            ])
     }
 
     func testEachFormatRoundTripsTheTree() throws {

@@ -35,7 +35,9 @@ final class ArchiveReadingTests: CommandLineTestCase {
         XCTAssertEqual(try succeed("outline", "ls", doc).stdout, "1. one\n")
         try succeed("export", doc, path("out.opml"), "--format", "opml")
         XCTAssertTrue(try String(contentsOfFile: path("out.opml"), encoding: .utf8).contains("one"))
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path).filter { $0.hasPrefix("poddoc-reading-") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path).filter {
+            $0.hasPrefix("poddoc-reading-")
+        }
         XCTAssertEqual(leftovers, [], "the temporary reading copies are removed on close")
         let edit = try run(["outline", "add", doc, "two"])
         XCTAssertNotEqual(edit.status, 0, "editing an archive needs its working copy in the state folder")
@@ -55,7 +57,10 @@ final class ArchiveReadingTests: CommandLineTestCase {
         XCTAssertTrue(checked.contains("the work waiting for recovery") && checked.contains(": ok"), checked)
 
         // Damage the waiting work: check says so, naming it; the archive itself is fine.
-        let store = try XCTUnwrap(try FileManager.default.subpathsOfDirectory(atPath: path("state/poddoc/working")).first { $0.hasSuffix("StoreContent/persistentStore") })
+        let store = try XCTUnwrap(
+            try FileManager.default.subpathsOfDirectory(atPath: path("state/poddoc/working")).first {
+                $0.hasSuffix("StoreContent/persistentStore")
+            })
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path("state/poddoc/working/\(store)")))
         try handle.truncate(atOffset: 0)
         try handle.close()

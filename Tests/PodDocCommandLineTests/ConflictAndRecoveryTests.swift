@@ -34,9 +34,12 @@ final class ConflictAndRecoveryTests: CommandLineTestCase {
     /// Opens `B.zip` (or `B.<ending>`) in a shell, replaces it from outside with `Theirs`
     /// (a package: the whole folder, as a sync tool or `rm -r; cp -r` does), then feeds
     /// `commands`.
-    private func shellMeetingAConflict(_ commands: [String], autosave: String = "0", ending: String = "zip") throws -> (status: Int32, stdout: String, stderr: String) {
+    private func shellMeetingAConflict(
+        _ commands: [String], autosave: String = "0", ending: String = "zip"
+    ) throws -> (status: Int32, stdout: String, stderr: String) {
         let input = Pipe()
-        let (shell, out, err) = try start(["open", path("B.\(ending)"), "--autosave-interval", autosave], stdin: input.fileHandleForReading)
+        let (shell, out, err) = try start(
+            ["open", path("B.\(ending)"), "--autosave-interval", autosave], stdin: input.fileHandleForReading)
         input.fileHandleForWriting.write(Data("tree\n".utf8))
         XCTAssertTrue(out.wait(for: "1. one"), err.current)
         try FileManager.default.removeItem(atPath: path("B.\(ending)"))
@@ -113,7 +116,9 @@ final class ConflictAndRecoveryTests: CommandLineTestCase {
         XCTAssertEqual(try tree("B.zip"), "1. one\n2. theirs\n")
         let both = try run(["recover", path("B.zip"), "--discard", "--keep-mine"])
         XCTAssertEqual(both.status, 64)
-        XCTAssertTrue(both.stderr.hasPrefix("poddoc: Choose one of --discard, --keep-mine and --as") && both.stderr.split(separator: "\n").count == 1, both.stderr)
+        XCTAssertTrue(
+            both.stderr.hasPrefix("poddoc: Choose one of --discard, --keep-mine and --as") && both.stderr.split(separator: "\n").count == 1,
+            both.stderr)
     }
 
     // MARK: Packages
@@ -123,7 +128,8 @@ final class ConflictAndRecoveryTests: CommandLineTestCase {
     /// path (which is theirs now); `keep-mine` must leave a whole, healthy package.
     func testAPackageReplacedBehindTheShellOffersTheThreeChoices() throws {
         try makeDocuments("poddoc")
-        let saved = try shellMeetingAConflict([#"add "my edit""#, "save", "save --as \(path("C.poddoc"))", #"add "after""#, "quit"], ending: "poddoc")
+        let saved = try shellMeetingAConflict(
+            [#"add "my edit""#, "save", "save --as \(path("C.poddoc"))", #"add "after""#, "quit"], ending: "poddoc")
         XCTAssertEqual(saved.status, 75, "the refused save is the shell's first failure: " + saved.stderr)
         XCTAssertTrue(saved.stderr.contains("changed on disk by someone else"), saved.stderr)
         XCTAssertTrue(saved.stdout.contains("Saved as"), saved.stdout + saved.stderr)
@@ -234,9 +240,11 @@ final class ConflictAndRecoveryTests: CommandLineTestCase {
     func testAFullDiskKeepsTheArchivesUnsavedWorkForRecover() throws {
         // Random text, so the archive cannot compress it below the 3 MB disk.
         var generator = SystemRandomNumberGenerator()
-        try writeOPML("big.opml", body: (0..<30_000).map { i in
-            #"<outline text="item \#(i) \#((0..<16).map { _ in String(generator.next(), radix: 36) }.joined())"/>"#
-        })
+        try writeOPML(
+            "big.opml",
+            body: (0..<30_000).map { i in
+                #"<outline text="item \#(i) \#((0..<16).map { _ in String(generator.next(), radix: 36) }.joined())"/>"#
+            })
         let disk = path("full")
         try mount(["-t", "tmpfs", "-o", "size=3m", "tmpfs"], at: disk, why: "a full 3 MB tmpfs")
         let archive = disk + "/N.zip"

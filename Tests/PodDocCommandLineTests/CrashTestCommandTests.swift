@@ -16,8 +16,10 @@ final class CrashTestCommandTests: CommandLineTestCase {
 
     func testCrashTestOfEachKindRecoversEveryCycle() throws {
         for (kind, format) in [("pods", "package"), ("outline", "archive")] {
-            let report = try succeed("crash-test", "--kind", kind, "--format", format, "--cycles", "4", "--seed", "7",
-                                     "--specs", Self.sampleSpecs, "--json").json(ReportShape.self)
+            let report = try succeed(
+                "crash-test", "--kind", kind, "--format", format, "--cycles", "4", "--seed", "7",
+                "--specs", Self.sampleSpecs, "--json"
+            ).json(ReportShape.self)
             XCTAssertEqual(report.kind, kind)
             XCTAssertEqual(report.format, format)
             XCTAssertEqual(report.cycles, 4)
@@ -35,7 +37,8 @@ final class CrashTestCommandTests: CommandLineTestCase {
     func testPodsCrashTestRunsFromAnyFolderWithoutASpecsFile() throws {
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("SampleDocuments")), "the test runs outside the repository")
         for format in ["package", "archive"] {
-            let report = try succeed("crash-test", "--kind", "pods", "--format", format, "--cycles", "3", "--seed", "5", "--json").json(ReportShape.self)
+            let report = try succeed("crash-test", "--kind", "pods", "--format", format, "--cycles", "3", "--seed", "5", "--json").json(
+                ReportShape.self)
             XCTAssertEqual(report.recovered, 3, "\(format): \(report.failures)")
             XCTAssertEqual(report.failures, [])
         }

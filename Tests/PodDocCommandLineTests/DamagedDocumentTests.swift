@@ -7,9 +7,11 @@ import XCTest
 final class DamagedDocumentTests: CommandLineTestCase {
     /// A 700-item outline made through `import --opml`.
     private func makeOutline(_ name: String) throws -> String {
-        try writeOPML("big.opml", body: (0..<700).lazy.map { i in
-            #"<outline text="item number \#(i) with text to fill pages \#(String(repeating: "x", count: 40))" _note="note \#(i)"/>"#
-        })
+        try writeOPML(
+            "big.opml",
+            body: (0..<700).lazy.map { i in
+                #"<outline text="item number \#(i) with text to fill pages \#(String(repeating: "x", count: 40))" _note="note \#(i)"/>"#
+            })
         let doc = path(name)
         try succeed("new", doc, "--kind", "outline")
         try succeed("import", doc, "--opml", path("big.opml"))
@@ -32,11 +34,14 @@ final class DamagedDocumentTests: CommandLineTestCase {
         for command in [["outline", "add", doc, "x"], ["import", doc, "--opml", path("big.opml")]] {
             let refused = try run(command)
             XCTAssertEqual(refused.status, 76, "\(command): \(refused.stderr)", file: file, line: line)
-            XCTAssertTrue(refused.stderr.contains("will not write to it") && refused.stderr.contains("--read-only"), refused.stderr, file: file, line: line)
+            XCTAssertTrue(
+                refused.stderr.contains("will not write to it") && refused.stderr.contains("--read-only"), refused.stderr, file: file,
+                line: line)
             XCTAssertFalse(refused.stdout.contains("Add"), refused.stdout, file: file, line: line)
         }
         XCTAssertEqual(try Data(contentsOf: store(of: doc)), before, "the store is as it was", file: file, line: line)
-        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: doc + "/DocumentMetadata.json")), metadata, "no fresh hash", file: file, line: line)
+        XCTAssertEqual(
+            try Data(contentsOf: URL(fileURLWithPath: doc + "/DocumentMetadata.json")), metadata, "no fresh hash", file: file, line: line)
         XCTAssertEqual(try run(["check", doc]).status, 76, "still damaged", file: file, line: line)
     }
 

@@ -7,10 +7,15 @@ final class ExportMemoryTests: CommandLineTestCase {
     /// Runs poddoc under GNU time; returns its peak resident memory in bytes.
     private func peakMemory(_ arguments: [String]) throws -> (result: RunResult, peak: Int) {
         let time = "/usr/bin/time"
-        guard FileManager.default.isExecutableFile(atPath: time) else { throw XCTSkip("needs GNU time (Debian's time package) to measure peak memory") }
+        guard FileManager.default.isExecutableFile(atPath: time) else {
+            throw XCTSkip("needs GNU time (Debian's time package) to measure peak memory")
+        }
         let report = path("time.txt")
         let result = try runTool(time, ["-f", "%M", "-o", report, try Self.binary().path] + arguments)
-        let kilobytes = Int(try String(contentsOfFile: report, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "\n").last ?? "") ?? 0
+        let kilobytes =
+            Int(
+                try String(contentsOfFile: report, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "\n")
+                    .last ?? "") ?? 0
         return (result, kilobytes * 1024)
     }
 
@@ -19,7 +24,8 @@ final class ExportMemoryTests: CommandLineTestCase {
     func testAnExportHoldsNeitherTheOutputNorTheTree() throws {
         let count = 100_000
         try writeOPML("items.opml", body: (0..<count).map { #"<outline text="item \#($0) with a few words" _note="note \#($0)"/>"# })
-        let doc = path("Flat.poddoc"), small = path("Small.poddoc")
+        let doc = path("Flat.poddoc")
+        let small = path("Small.poddoc")
         try succeed("new", doc, "--kind", "outline")
         try succeed("import", doc, "--opml", path("items.opml"))
         try succeed("new", small, "--kind", "outline")
@@ -38,7 +44,8 @@ final class ExportMemoryTests: CommandLineTestCase {
 
     func testADeepMarkdownExportStreamsAndIsAnnounced() throws {
         let depth = 20_000
-        try writeOPML("deep.opml", body: (0..<depth).map { #"<outline text="level \#($0)">"# } + Array(repeating: "</outline>", count: depth))
+        try writeOPML(
+            "deep.opml", body: (0..<depth).map { #"<outline text="level \#($0)">"# } + Array(repeating: "</outline>", count: depth))
         let doc = path("Deep.poddoc")
         try succeed("new", doc, "--kind", "outline")
         try succeed("import", doc, "--opml", path("deep.opml"))

@@ -86,7 +86,8 @@ final class NewerFormatCheckTests: CommandLineTestCase {
 /// A lossy export says what it left out.
 final class LossyExportTests: CommandLineTestCase {
     func testTextAndMarkdownExportsSayWhatTheyLeaveOut() throws {
-        try writeOPML("in.opml", body: [#"<outline text="a" _note="n1" color="red"/>"#, #"<outline text="b" _note="n2"/>"#, #"<outline text="c"/>"#])
+        try writeOPML(
+            "in.opml", body: [#"<outline text="a" _note="n1" color="red"/>"#, #"<outline text="b" _note="n2"/>"#, #"<outline text="c"/>"#])
         let doc = path("L.poddoc")
         try succeed("new", doc, "--kind", "outline")
         try succeed("import", doc, "--opml", path("in.opml"))
@@ -105,7 +106,10 @@ final class ServeListeningTests: CommandLineTestCase {
         let doc = path("S.poddoc")
         try succeed("new", doc, "--kind", "pods")
         let (first, out, err) = try start(["serve", doc, "--port", "0"])
-        defer { first.terminate(); first.waitUntilExit() }
+        defer {
+            first.terminate()
+            first.waitUntilExit()
+        }
         XCTAssertTrue(out.wait(for: "Serving"), err.current)
         let port = try XCTUnwrap(out.current.split(separator: ":").last.flatMap { Int($0.prefix { $0.isNumber }) })
         let taken = try run(["serve", doc, "--port", "\(port)"])

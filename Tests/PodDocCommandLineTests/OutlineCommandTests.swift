@@ -41,7 +41,8 @@ final class OutlineCommandTests: CommandLineTestCase {
         try succeed("outline", "rename", doc, #"/Q3\/Q4/Plan"#, "Budget")
         try succeed("outline", "add", doc, "x", "--under", #"/a\\b"#)
         XCTAssertEqual(try succeed("outline", "ls", doc, #"/Q3\/Q4"#).stdout, "1.1. Budget\n")
-        XCTAssertEqual(try succeed("outline", "tree", doc).stdout, "1. Q3/Q4\n  1. Budget\n2. a\\\\b\n  1. x\n", "a backslash is shown doubled")
+        XCTAssertEqual(
+            try succeed("outline", "tree", doc).stdout, "1. Q3/Q4\n  1. Budget\n2. a\\\\b\n  1. x\n", "a backslash is shown doubled")
         // Unescaped, the slash separates titles: no item is titled "Q3".
         let missing = try run(["outline", "ls", doc, "/Q3/Q4"])
         XCTAssertEqual(missing.status, 65, missing.stderr)
@@ -58,7 +59,10 @@ final class OutlineCommandTests: CommandLineTestCase {
         XCTAssertEqual(imported.format, "opml")
         XCTAssertTrue(imported.done.hasPrefix("Import "), imported.done)
         let tree = try succeed("outline", "tree", path("A.poddoc")).stdout
-        for (format, option, file) in [("opml", "--opml", "a.opml"), ("markdown", "--markdown", "a.md"), ("text", "--text", "a.txt"), ("json", "--outline-json", "a.json")] {
+        for (format, option, file) in [
+            ("opml", "--opml", "a.opml"), ("markdown", "--markdown", "a.md"), ("text", "--text", "a.txt"),
+            ("json", "--outline-json", "a.json"),
+        ] {
             try succeed("export", path("A.poddoc"), path(file), "--format", format)
             let copy = path("copy-\(format).poddoc")
             try succeed("new", copy, "--kind", "outline")

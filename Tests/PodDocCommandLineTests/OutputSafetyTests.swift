@@ -57,7 +57,9 @@ final class OutputSafetyTests: CommandLineTestCase {
         try FileManager.default.createSymbolicLink(atPath: path("link.opml"), withDestinationPath: path("precious.txt"))
         try fail(66, "export", doc, path("link.opml"), "--format", "opml")
         try succeed("export", doc, path("link.opml"), "--format", "opml", "--force")
-        XCTAssertEqual(try String(contentsOfFile: path("precious.txt"), encoding: .utf8), "precious\n", "a forced export replaces the link, never what it points at")
+        XCTAssertEqual(
+            try String(contentsOfFile: path("precious.txt"), encoding: .utf8), "precious\n",
+            "a forced export replaces the link, never what it points at")
     }
 
     func testAnOutputInsideTheDocumentIsRefusedHoweverItIsSpelled() throws {

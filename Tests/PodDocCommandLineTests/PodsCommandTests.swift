@@ -34,7 +34,8 @@ final class PodsCommandTests: CommandLineTestCase {
         try succeed("export", path("Specs.poddoc"), path("Specs"), "--format", "specs")
         XCTAssertTrue(FileManager.default.fileExists(atPath: path("Specs/AFJSONRPCClient/0.3.0/AFJSONRPCClient.podspec.json")))
 
-        let archive = try succeed("export", path("Specs.poddoc"), path("Specs.poddoc.tar.zst"), "--format", "archive", "--json").json(ExportShape.self)
+        let archive = try succeed("export", path("Specs.poddoc"), path("Specs.poddoc.tar.zst"), "--format", "archive", "--json").json(
+            ExportShape.self)
         XCTAssertEqual(archive.format, "tar.zst")
         let packageInfo = try succeed("info", path("Specs.poddoc"), "--json").json(InfoShape.self)
         let archiveInfo = try succeed("info", path("Specs.poddoc.tar.zst"), "--json").json(InfoShape.self)
@@ -86,7 +87,8 @@ final class PodsCommandTests: CommandLineTestCase {
         let imported = try succeed("import", path("Remote.poddoc.tar.zst"), "--from", served.url, "--json").json(SpecsImportShape.self)
         XCTAssertEqual(imported.created, 300)
         XCTAssertEqual(imported.pages, 6)
-        let resumed = try succeed("import", path("Remote.poddoc.tar.zst"), "--from", served.url, "--resume", "--json").json(SpecsImportShape.self)
+        let resumed = try succeed("import", path("Remote.poddoc.tar.zst"), "--from", served.url, "--resume", "--json").json(
+            SpecsImportShape.self)
         XCTAssertEqual(resumed.created, 0, "a finished import has nothing left to do")
         XCTAssertEqual(try succeed("pods", "count", path("Remote.poddoc.tar.zst"), "--json").json(CountShape.self).count, 300)
 

@@ -8,7 +8,8 @@ import XCTest
 /// another user's document. Writing commands there say "read-only".
 final class ReadingTests: CommandLineTestCase {
     private func makeDocuments() throws -> (outline: String, pods: String) {
-        let outline = path("src/Notes.poddoc"), pods = path("src/Specs.poddoc")
+        let outline = path("src/Notes.poddoc")
+        let pods = path("src/Specs.poddoc")
         try FileManager.default.createDirectory(atPath: path("src"), withIntermediateDirectories: true)
         try succeed("new", outline, "--kind", "outline")
         try succeed("outline", "add", outline, "Groceries")
@@ -20,18 +21,22 @@ final class ReadingTests: CommandLineTestCase {
 
     /// The reading commands, each expected to succeed, for a document of each kind.
     private func readingCommands(outline: String, pods: String, out: String) -> [[String]] {
-        [["info", outline], ["outline", "ls", outline], ["outline", "tree", outline], ["outline", "find", outline, "milk"],
-         ["check", outline], ["export", outline, out + "/n.opml", "--format", "opml"],
-         ["export", outline, out + "/n.md", "--format", "markdown"], ["export", outline, out + "/n.zip", "--format", "archive"],
-         ["info", pods], ["pods", "ls", pods, "AF"], ["pods", "search", pods, "json"], ["pods", "count", pods],
-         ["check", pods], ["export", pods, out + "/specs.csv", "--format", "csv"], ["export", pods, out + "/Specs", "--format", "specs"],
-         ["open", outline, "--read-only", "-c", "tree; export \(out)/shell.opml --format opml"]]
+        [
+            ["info", outline], ["outline", "ls", outline], ["outline", "tree", outline], ["outline", "find", outline, "milk"],
+            ["check", outline], ["export", outline, out + "/n.opml", "--format", "opml"],
+            ["export", outline, out + "/n.md", "--format", "markdown"], ["export", outline, out + "/n.zip", "--format", "archive"],
+            ["info", pods], ["pods", "ls", pods, "AF"], ["pods", "search", pods, "json"], ["pods", "count", pods],
+            ["check", pods], ["export", pods, out + "/specs.csv", "--format", "csv"],
+            ["export", pods, out + "/Specs", "--format", "specs"],
+            ["open", outline, "--read-only", "-c", "tree; export \(out)/shell.opml --format opml"],
+        ]
     }
 
     func testReadsAndFailedCommandsLeaveEveryByteAsItWas() throws {
         let (outline, pods) = try makeDocuments()
         let before = (try hashes(outline), try hashes(pods))
-        XCTAssertFalse(before.0.keys.contains { $0.hasSuffix("-wal") || $0.hasSuffix("-shm") }, "a closed document has no -wal/-shm: \(before.0.keys)")
+        XCTAssertFalse(
+            before.0.keys.contains { $0.hasSuffix("-wal") || $0.hasSuffix("-shm") }, "a closed document has no -wal/-shm: \(before.0.keys)")
         try FileManager.default.createDirectory(atPath: path("out"), withIntermediateDirectories: true)
         for command in readingCommands(outline: outline, pods: pods, out: path("out")) { try run(command).assertSucceeded(command) }
         // Commands that fail: nothing of theirs may reach the document.
@@ -45,7 +50,9 @@ final class ReadingTests: CommandLineTestCase {
         try succeed("export", outline, path("out/again.zip"), "--format", "archive")
         Thread.sleep(forTimeInterval: 1.1)
         try succeed("export", outline, path("out/again2.zip"), "--format", "archive")
-        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path("out/again.zip"))), try Data(contentsOf: URL(fileURLWithPath: path("out/again2.zip"))))
+        XCTAssertEqual(
+            try Data(contentsOf: URL(fileURLWithPath: path("out/again.zip"))),
+            try Data(contentsOf: URL(fileURLWithPath: path("out/again2.zip"))))
     }
 
     /// A writer killed before it checkpointed leaves commits in the `-wal`: a read goes
@@ -60,8 +67,9 @@ final class ReadingTests: CommandLineTestCase {
         XCTAssertGreaterThan(logged, 0, "the autosave is still in the log")
         let store = try Data(contentsOf: URL(fileURLWithPath: doc + "/StoreContent/persistentStore"))
         XCTAssertTrue(try succeed("outline", "tree", doc).stdout.contains("in the log"), "read through the log")
-        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: doc + "/StoreContent/persistentStore")), store, "the main file is untouched")
-        try succeed("outline", "add", doc, "after")   // a writer takes the log over as before
+        XCTAssertEqual(
+            try Data(contentsOf: URL(fileURLWithPath: doc + "/StoreContent/persistentStore")), store, "the main file is untouched")
+        try succeed("outline", "add", doc, "after")  // a writer takes the log over as before
         XCTAssertEqual(try succeed("outline", "tree", doc).stdout, "1. in the log\n2. after\n")
     }
 
@@ -72,7 +80,9 @@ final class ReadingTests: CommandLineTestCase {
         let mounted = path("ro")
         try mount(["--bind", path("src")], at: mounted, why: "a read-only bind mount")
         XCTAssertEqual(try runTool("/usr/bin/mount", ["-o", "remount,ro,bind", mounted]).status, 0)
-        let (roOutline, roPods) = (outline.replacingOccurrences(of: "/src/", with: "/ro/"), pods.replacingOccurrences(of: "/src/", with: "/ro/"))
+        let (roOutline, roPods) = (
+            outline.replacingOccurrences(of: "/src/", with: "/ro/"), pods.replacingOccurrences(of: "/src/", with: "/ro/")
+        )
         try FileManager.default.createDirectory(atPath: path("out"), withIntermediateDirectories: true)
         for command in readingCommands(outline: roOutline, pods: roPods, out: path("out")) { try run(command).assertSucceeded(command) }
         XCTAssertTrue(try succeed("check", roOutline).stdout.contains(": ok"))
@@ -92,7 +102,9 @@ final class ReadingTests: CommandLineTestCase {
         guard geteuid() == 0 else { throw XCTSkip("needs root for chattr +i") }
         let (outline, _) = try makeDocuments()
         let store = outline + "/StoreContent/persistentStore"
-        guard try runTool("/usr/bin/chattr", ["+i", store]).status == 0 else { throw XCTSkip("this file system has no immutable attribute") }
+        guard try runTool("/usr/bin/chattr", ["+i", store]).status == 0 else {
+            throw XCTSkip("this file system has no immutable attribute")
+        }
         defer { _ = try? runTool("/usr/bin/chattr", ["-i", store]) }
         let before = try hashes(outline)
         XCTAssertTrue(try succeed("outline", "tree", outline).stdout.contains("Groceries"))

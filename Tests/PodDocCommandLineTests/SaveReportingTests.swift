@@ -7,9 +7,11 @@ import XCTest
 final class SaveReportingTests: CommandLineTestCase {
     /// An OPML file of `count` items of about 200 bytes each.
     private func writeOPML(_ count: Int) throws -> String {
-        try writeOPML("big.opml", body: (0..<count).lazy.map { i in
-            #"<outline text="item number \#(i) \#(String(repeating: "y", count: 150))" _note="note \#(i)"/>"#
-        })
+        try writeOPML(
+            "big.opml",
+            body: (0..<count).lazy.map { i in
+                #"<outline text="item number \#(i) \#(String(repeating: "y", count: 150))" _note="note \#(i)"/>"#
+            })
     }
 
     private func itemCount(_ doc: String) throws -> Int {

@@ -18,7 +18,9 @@ final class ServiceFailureTests: CommandLineTestCase {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0
+            }
         }
         guard bound else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
         return Int(UInt16(bigEndian: address.sin_port))
@@ -60,7 +62,8 @@ final class ServiceFailureTests: CommandLineTestCase {
     func testEachRetryIsReportedAndTheImportGoesOn() async throws {
         try succeed("new", path("S.poddoc"), "--kind", "pods")
         // Page 0 fails once with HTTP 500, then the server answers with the sample page.
-        let catalog = FailingCatalog(try PageFileSpecsCatalog(file: SpecsPageFile(url: URL(fileURLWithPath: Self.sampleSpecs))), failures: 1)
+        let catalog = FailingCatalog(
+            try PageFileSpecsCatalog(file: SpecsPageFile(url: URL(fileURLWithPath: Self.sampleSpecs))), failures: 1)
         let server = SpecsServer(catalog: catalog, configuration: .init(pageSize: 300))
         let port = try await server.start()
         defer { Task { await server.stop() } }

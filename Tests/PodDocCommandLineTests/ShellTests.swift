@@ -9,8 +9,11 @@ final class ShellTests: CommandLineTestCase {
     private var inputs: [Pipe] = []
 
     /// A shell kept running on a new document of `kind`, with `lines` typed on its standard input.
-    private func openShell(_ name: String, kind: String = "outline", autosave: String, typing lines: String)
-        throws -> (document: String, shell: Process, stdout: OutputCollector, stderr: OutputCollector) {
+    private func openShell(
+        _ name: String, kind: String = "outline", autosave: String, typing lines: String
+    )
+        throws -> (document: String, shell: Process, stdout: OutputCollector, stderr: OutputCollector)
+    {
         let doc = path(name)
         try succeed("new", doc, "--kind", kind)
         let input = Pipe()
@@ -23,22 +26,26 @@ final class ShellTests: CommandLineTestCase {
     func testScriptOnStandardInputWithUndoAndRedo() throws {
         let doc = path("Notes.poddoc")
         try succeed("new", doc, "--kind", "outline")
-        let result = try succeed("open", doc, "--autosave-interval", "0", input: """
-            add Groceries
-            add Milk --under 1   # a comment
-            add "Rye bread" --under /Groceries; add Work
-            undo
-            undo
-            redo
-            cd 1
-            ls
-            cd ..
-            tree
-            status
+        let result = try succeed(
+            "open", doc, "--autosave-interval", "0",
+            input: """
+                add Groceries
+                add Milk --under 1   # a comment
+                add "Rye bread" --under /Groceries; add Work
+                undo
+                undo
+                redo
+                cd 1
+                ls
+                cd ..
+                tree
+                status
 
-            """)
+                """)
         XCTAssertEqual(result.stderr, "")
-        XCTAssertEqual(result.stdout, """
+        XCTAssertEqual(
+            result.stdout,
+            """
             Add "Groceries" (1)
             Add "Milk" (1.1)
             Add "Rye bread" (1.2)
@@ -57,7 +64,8 @@ final class ShellTests: CommandLineTestCase {
               redo: Add "Work"
 
             """)
-        XCTAssertEqual(try succeed("outline", "tree", doc).stdout, "1. Groceries\n  1. Milk\n  2. Rye bread\n", "Ctrl-D (end of input) saved")
+        XCTAssertEqual(
+            try succeed("outline", "tree", doc).stdout, "1. Groceries\n  1. Milk\n  2. Rye bread\n", "Ctrl-D (end of input) saved")
     }
 
     func testCommandListAndFailuresInAScript() throws {
@@ -84,7 +92,10 @@ final class ShellTests: CommandLineTestCase {
     func testPodsShell() throws {
         let doc = path("Specs.poddoc")
         try succeed("new", doc, "--kind", "pods")
-        let result = try run(["open", doc, "-c", "import --from \(Self.sampleSpecs); count AF; show AFJSONRPCClient 0.4.0; search \"json rpc\" --limit 1; undo; cd 1"])
+        let result = try run([
+            "open", doc, "-c",
+            "import --from \(Self.sampleSpecs); count AF; show AFJSONRPCClient 0.4.0; search \"json rpc\" --limit 1; undo; cd 1",
+        ])
         XCTAssertEqual(result.status, 64, "cd is refused in a pods document: \(result.stderr)")
         XCTAssertTrue(result.stdout.contains("Imported 300 specs"), result.stdout)
         XCTAssertTrue(result.stdout.contains("AFJSONRPCClient 0.4.0\n"), result.stdout)
@@ -135,7 +146,8 @@ final class ShellTests: CommandLineTestCase {
 
     /// `poddoc` with its standard input, output and error on a new pseudo-terminal.
     private func startOnTerminal(_ arguments: [String]) throws -> (Process, screen: OutputCollector, keyboard: FileHandle) {
-        var primary: Int32 = -1, secondary: Int32 = -1
+        var primary: Int32 = -1
+        var secondary: Int32 = -1
         XCTAssertEqual(openpty(&primary, &secondary, nil, nil, nil), 0)
         let terminal = FileHandle(fileDescriptor: secondary, closeOnDealloc: true)
         let process = Process()

@@ -4,9 +4,13 @@ import XCTest
 /// Specs of the wrong shape are refused one by one with the field named, the rest imported,
 /// and the plain-text summary says what was refused, skipped or imported with a remark.
 final class SpecValidationTests: CommandLineTestCase {
-    private static var good: [String: Any] { ["name": "Good", "version": "1.0", "summary": "fine", "authors": ["Ада": "ada@example.org"],
-                                              "license": "MIT", "source": ["git": "https://example.org/good.git", "tag": 0.1],
-                                              "platforms": ["ios": 8.0]] }
+    private static var good: [String: Any] {
+        [
+            "name": "Good", "version": "1.0", "summary": "fine", "authors": ["Ада": "ada@example.org"],
+            "license": "MIT", "source": ["git": "https://example.org/good.git", "tag": 0.1],
+            "platforms": ["ios": 8.0],
+        ]
+    }
 
     private func spec(_ changes: [String: Any]) -> [String: Any] {
         Self.good.merging(changes) { $1 }
@@ -32,7 +36,9 @@ final class SpecValidationTests: CommandLineTestCase {
         XCTAssertTrue(again.contains("(0 new, 0 updated, 40 unchanged, 1 page)") && again.contains("nothing was saved"), again)
         XCTAssertEqual(try hashes(doc), before, "every file of the document as it was")
         XCTAssertEqual(try saves(), savesBefore)
-        let json = try JSONSerialization.jsonObject(with: Data(try succeed("import", doc, "--from", path("page.json"), "--json").stdout.utf8)) as? [String: Any]
+        let json =
+            try JSONSerialization.jsonObject(with: Data(try succeed("import", doc, "--from", path("page.json"), "--json").stdout.utf8))
+            as? [String: Any]
         XCTAssertEqual(json?["unchanged"] as? Int, 40)
         XCTAssertEqual(json?["updated"] as? Int, 0)
 
@@ -48,22 +54,28 @@ final class SpecValidationTests: CommandLineTestCase {
     }
 
     func testWrongTypesAreRefusedByFieldAndTheRestImported() throws {
-        let specs: [[String: Any]] = [Self.good, spec(["name": 5]), spec(["name": "Summary", "summary": ["a": 1]]),
-                                      spec(["name": "Authors", "authors": [1, 2]]), spec(["name": "Version", "version": 1.5]),
-                                      spec(["name": "License", "license": 3]), spec(["name": "Source", "source": "git"])]
+        let specs: [[String: Any]] = [
+            Self.good, spec(["name": 5]), spec(["name": "Summary", "summary": ["a": 1]]),
+            spec(["name": "Authors", "authors": [1, 2]]), spec(["name": "Version", "version": 1.5]),
+            spec(["name": "License", "license": 3]), spec(["name": "Source", "source": "git"]),
+        ]
         try write(["number_of_pages": 1, "result": specs], to: "page.json")
         let doc = path("D.poddoc")
         try succeed("new", doc, "--kind", "pods")
         let imported = try succeed("import", doc, "--from", path("page.json"))
-        for expected in ["Imported 1 spec from", "Refused 6 specs:", #"spec 2: its "name" is a number, not a string"#,
-                         #"its "summary" is an object, not a string"#, #"its "authors" holds a number"#,
-                         #"its "version" is a number, not a string"#, #"its "license" is a number"#, #"its "source" is a string, not an object"#] {
+        for expected in [
+            "Imported 1 spec from", "Refused 6 specs:", #"spec 2: its "name" is a number, not a string"#,
+            #"its "summary" is an object, not a string"#, #"its "authors" holds a number"#,
+            #"its "version" is a number, not a string"#, #"its "license" is a number"#, #"its "source" is a string, not an object"#,
+        ] {
             XCTAssertTrue(imported.stdout.contains(expected), "\(expected) in:\n\(imported.stdout)")
         }
         let listed = try succeed("pods", "ls", doc).stdout
         XCTAssertTrue(listed.hasPrefix("Good 1.0"), listed)
         XCTAssertEqual(listed.split(separator: "\n").count, 1, "no spec named 5: \(listed)")
-        let json = try JSONSerialization.jsonObject(with: Data(try succeed("import", doc, "--from", path("page.json"), "--json").stdout.utf8)) as? [String: Any]
+        let json =
+            try JSONSerialization.jsonObject(with: Data(try succeed("import", doc, "--from", path("page.json"), "--json").stdout.utf8))
+            as? [String: Any]
         XCTAssertEqual((json?["rejectedSpecs"] as? [[String: String]])?.count, 6)
     }
 

@@ -13,8 +13,11 @@ final class TerminalOutputTests: CommandLineTestCase {
         for arguments in [["outline", "ls", doc], ["outline", "tree", doc], ["outline", "find", doc, "red"]] {
             let printed = try run(arguments)
             XCTAssertEqual(printed.status, 0, printed.stderr)
-            for raw in ["\u{1B}", "\u{7}", "\u{202E}"] { XCTAssertFalse(printed.stdout.contains(raw), "\(arguments[1]): \(printed.stdout.debugDescription)") }
-            XCTAssertTrue(printed.stdout.contains(#"red \u{1B}[31malert\u{7} two\nlines \u{202E}desrever"#), "\(arguments[1]): \(printed.stdout)")
+            for raw in ["\u{1B}", "\u{7}", "\u{202E}"] {
+                XCTAssertFalse(printed.stdout.contains(raw), "\(arguments[1]): \(printed.stdout.debugDescription)")
+            }
+            XCTAssertTrue(
+                printed.stdout.contains(#"red \u{1B}[31malert\u{7} two\nlines \u{202E}desrever"#), "\(arguments[1]): \(printed.stdout)")
             XCTAssertEqual(printed.stdout.split(separator: "\n").count, 1, "one line: \(printed.stdout)")
         }
         let json = try succeed("outline", "ls", doc, "--json").stdout

@@ -2,8 +2,8 @@ import Foundation
 import PodDocContent
 import PodDocDocument
 import PodDocStore
-import PodSpecs
 import PodDocTestSupport
+import PodSpecs
 import XCTest
 
 /// Documents of each kind open with the model their metadata names.
@@ -72,7 +72,9 @@ final class ContentModelTests: XCTestCase {
         }
         try await importSample()
         let spec = try XCTUnwrap(try main.fetchFirst(FetchRequest(Spec.name, sortBy: [FetchSort(Spec.key)])))
-        let key = spec[Spec.key], id = spec.objectID, imported = spec[Spec.summary]
+        let key = spec[Spec.key]
+        let id = spec.objectID
+        let imported = spec[Spec.summary]
         document.undoManager.group("Edit") { spec[Spec.summary] = "edited before the delete" }
         document.undoManager.group("Delete") { main.delete(spec) }
         try await document.autosave()

@@ -1,10 +1,11 @@
 import Foundation
 import GRDB
 import PodDocArchive
-@testable import PodDocDocument
 import PodDocFileSystem
 import PodDocStore
 import XCTest
+
+@testable import PodDocDocument
 
 final class ArchiveDocumentTests: DocumentTestCase {
     func testArchiveDocumentSavesReproduciblyAndOpensElsewhere() async throws {
@@ -34,12 +35,17 @@ final class ArchiveDocumentTests: DocumentTestCase {
         let unpacked = url("unpacked")
         try Archive.extract(archive: elsewhere, into: unpacked, manifestPolicy: .require)
         let names = try FileManager.default.subpathsOfDirectory(atPath: unpacked.path).sorted()
-        XCTAssertEqual(names, ["AdditionalContent", "AdditionalContent/a.txt", "DocumentMetadata.json", "StoreContent",
-                               "StoreContent/persistentStore", "manifest-sha256.txt"])
+        XCTAssertEqual(
+            names,
+            [
+                "AdditionalContent", "AdditionalContent/a.txt", "DocumentMetadata.json", "StoreContent",
+                "StoreContent/persistentStore", "manifest-sha256.txt",
+            ])
 
         // Two exports of the same document are byte-identical, in every format.
         for format in ArchiveFormat.allCases {
-            let first = url("export1.\(format.fileExtension)"), second = url("export2.\(format.fileExtension)")
+            let first = url("export1.\(format.fileExtension)")
+            let second = url("export2.\(format.fileExtension)")
             try await copy.save(to: first)
             try await copy.save(to: second)
             XCTAssertEqual(try Data(contentsOf: first), try Data(contentsOf: second), "\(format)")
@@ -82,7 +88,9 @@ final class ArchiveDocumentTests: DocumentTestCase {
         document.lock?.release()
         document.lock = nil
 
-        XCTAssertEqual(ManagedDocument.recoverableDocuments(environment: options.environment).map(\.archive?.lastPathComponent), ["Work.poddoc.tar.gz"])
+        XCTAssertEqual(
+            ManagedDocument.recoverableDocuments(environment: options.environment).map(\.archive?.lastPathComponent), ["Work.poddoc.tar.gz"]
+        )
         do {
             _ = try await ManagedDocument.open(archive, model: Note.model, options: options)
             XCTFail("opening should offer the recovery")
@@ -120,10 +128,15 @@ final class ArchiveDocumentTests: DocumentTestCase {
         let source = url("hostile-source")
         try FileManager.default.createDirectory(at: source.appending(path: "StoreContent"), withIntermediateDirectories: true)
         try Data("x".utf8).write(to: source.appending(path: "StoreContent/persistentStore"))
-        try runTar(["-czf", hostile.path, "-C", source.path, "--transform", "s|StoreContent/persistentStore|../escaped|", "StoreContent/persistentStore"])
+        try runTar([
+            "-czf", hostile.path, "-C", source.path, "--transform", "s|StoreContent/persistentStore|../escaped|",
+            "StoreContent/persistentStore",
+        ])
         await assertRefused(hostile)
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appending(path: "state/poddoc/working/escaped").path))
-        let stray = try FileManager.default.subpathsOfDirectory(atPath: folder.appending(path: "state").path).filter { $0.hasSuffix("escaped") }
+        let stray = try FileManager.default.subpathsOfDirectory(atPath: folder.appending(path: "state").path).filter {
+            $0.hasSuffix("escaped")
+        }
         XCTAssertEqual(stray, [], "nothing escaped the staging folder")
     }
 

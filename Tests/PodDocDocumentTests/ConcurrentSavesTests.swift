@@ -1,6 +1,7 @@
 import Foundation
-@testable import PodDocDocument
 import XCTest
+
+@testable import PodDocDocument
 
 /// Saves asked for while another runs wait for it and then run (or find nothing to do); none
 /// of them spins on the finished one (an import's autosaves meeting the autosave timer did).

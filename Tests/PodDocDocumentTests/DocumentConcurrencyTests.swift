@@ -1,9 +1,10 @@
 import Foundation
-@testable import PodDocDocument
 import PodDocFileSystem
 import PodDocStore
 import Synchronization
 import XCTest
+
+@testable import PodDocDocument
 
 final class DocumentConcurrencyTests: DocumentTestCase {
     func testASecondProcessIsRefusedWithTheHolderNamedOrOpensReadOnly() async throws {
@@ -18,7 +19,10 @@ final class DocumentConcurrencyTests: DocumentTestCase {
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
         holder.arguments = ["--exclusive", "--no-fork", PackageLayout(root: url).lock.path, "sleep", "30"]
         try holder.run()
-        defer { holder.terminate(); holder.waitUntilExit() }
+        defer {
+            holder.terminate()
+            holder.waitUntilExit()
+        }
         try await waitUntilLocked(PackageLayout(root: url).lock)
         do {
             _ = try await ManagedDocument.open(url, model: Note.model, options: options)
@@ -39,7 +43,8 @@ final class DocumentConcurrencyTests: DocumentTestCase {
         let url = url("Stale.poddoc")
         let document = try await ManagedDocument.create(at: url, kind: .outline, model: Note.model, options: options)
         try await document.close()
-        let dead = LockHolder(pid: 999_999, host: ProcessInfo.processInfo.hostName, user: "someone", acquiredAt: Date(), toolVersion: "poddoc 0.0.1")
+        let dead = LockHolder(
+            pid: 999_999, host: ProcessInfo.processInfo.hostName, user: "someone", acquiredAt: Date(), toolVersion: "poddoc 0.0.1")
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         try encoder.encode(dead).write(to: PackageLayout(root: url).lock)
@@ -79,7 +84,8 @@ final class DocumentConcurrencyTests: DocumentTestCase {
         addNote(mine, "autosaved aside")
         await mine.autosaveIfNeeded()
         XCTAssertNotNil(mine.autosaveStatus.lastSuccess, mine.autosaveStatus.lastError.map { "\($0)" } ?? "")
-        XCTAssertEqual(try Data(contentsOf: PackageLayout(root: url).metadata), theirsMetadata, "autosave does not overwrite a document in conflict")
+        XCTAssertEqual(
+            try Data(contentsOf: PackageLayout(root: url).metadata), theirsMetadata, "autosave does not overwrite a document in conflict")
         XCTAssertTrue(mine.hasWorkInWorkingCopy)
 
         try await mine.resolveConflict(.keepMine)
@@ -107,7 +113,8 @@ final class DocumentConcurrencyTests: DocumentTestCase {
         // A failing autosave: reported, edits kept, saving-error state.
         addNote(document, "edit")
         let healthy = document.files
-        document.files = DocumentFiles(layout: healthy.layout, fileSystem: FileSystem(faults: .failing(.fsync, with: EIO, path: .containing("DocumentMetadata.json"))))
+        document.files = DocumentFiles(
+            layout: healthy.layout, fileSystem: FileSystem(faults: .failing(.fsync, with: EIO, path: .containing("DocumentMetadata.json"))))
         clock.tick()
         await clock.waitForSleeps(3)
         guard case .failed(let error)? = events.last else { return XCTFail("expected a failed autosave, got \(events)") }

@@ -1,10 +1,11 @@
 import Foundation
 import GRDB
-@testable import PodDocDocument
 import PodDocFileSystem
 import PodDocStore
 import PodDocTestSupport
 import XCTest
+
+@testable import PodDocDocument
 
 enum Note {
     static let title = Attribute<String>("title", default: "")

@@ -1,8 +1,9 @@
 import Foundation
-@testable import PodDocDocument
 import PodDocFileSystem
 import PodDocStore
 import XCTest
+
+@testable import PodDocDocument
 
 final class PackageDocumentTests: DocumentTestCase {
     func testCreateSaveReopenPackage() async throws {
@@ -50,7 +51,8 @@ final class PackageDocumentTests: DocumentTestCase {
         // metadata stays behind, and opening again repairs it.
         addNote(document, "b")
         document.additionalContent = ["x.txt": Data("1".utf8)]
-        document.files = DocumentFiles(layout: layout, fileSystem: FileSystem(faults: .failing(.fsync, with: ENOSPC, path: .containing("DocumentMetadata.json"))))
+        document.files = DocumentFiles(
+            layout: layout, fileSystem: FileSystem(faults: .failing(.fsync, with: ENOSPC, path: .containing("DocumentMetadata.json"))))
         do {
             try await document.save()
             XCTFail("the metadata write should fail")
@@ -59,7 +61,9 @@ final class PackageDocumentTests: DocumentTestCase {
         }
         XCTAssertTrue(document.state.contains(.savingError))
         XCTAssertEqual(try titlesOnDisk(layout.store), ["a", "b"], "the store was saved before the metadata")
-        XCTAssertEqual(try String(contentsOf: layout.additionalContent.appending(path: "x.txt"), encoding: .utf8), "1", "content moved into place after the store committed it")
+        XCTAssertEqual(
+            try String(contentsOf: layout.additionalContent.appending(path: "x.txt"), encoding: .utf8), "1",
+            "content moved into place after the store committed it")
         XCTAssertEqual(try DocumentFiles(layout: layout, fileSystem: FileSystem()).readMetadata(), before, "metadata unchanged on disk")
         document.lock?.release()
         document.lock = nil
@@ -151,10 +155,14 @@ final class PackageDocumentTests: DocumentTestCase {
 
         let starred = Attribute<Int>("stars", default: 0)
         let v2entities = [EntityDescription("Note", members: [Note.title, Note.body, starred])]
-        let failing = try ObjectModel(version: 2, entities: v2entities, migrations: [SchemaMigration(to: 2) { db in
-            try db.execute(sql: #"ALTER TABLE "Note" ADD COLUMN "stars" INTEGER DEFAULT 0"#)
-            throw SimulatedFailure()
-        }])
+        let failing = try ObjectModel(
+            version: 2, entities: v2entities,
+            migrations: [
+                SchemaMigration(to: 2) { db in
+                    try db.execute(sql: #"ALTER TABLE "Note" ADD COLUMN "stars" INTEGER DEFAULT 0"#)
+                    throw SimulatedFailure()
+                }
+            ])
         do {
             _ = try await ManagedDocument.open(url, model: failing, options: options)
             XCTFail("the migration should fail")
@@ -164,9 +172,13 @@ final class PackageDocumentTests: DocumentTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: layout.storeBackup.path), "the backup stays after a failed migration")
         XCTAssertEqual(SQLiteHeader.userVersion(of: layout.storeBackup), 1)
 
-        let working = try ObjectModel(version: 2, entities: v2entities, migrations: [SchemaMigration(to: 2) { db in
-            try db.execute(sql: #"ALTER TABLE "Note" ADD COLUMN "stars" INTEGER DEFAULT 0"#)
-        }])
+        let working = try ObjectModel(
+            version: 2, entities: v2entities,
+            migrations: [
+                SchemaMigration(to: 2) { db in
+                    try db.execute(sql: #"ALTER TABLE "Note" ADD COLUMN "stars" INTEGER DEFAULT 0"#)
+                }
+            ])
         let migrated = try await ManagedDocument.open(url, model: working, options: options)
         XCTAssertFalse(FileManager.default.fileExists(atPath: layout.storeBackup.path), "the backup goes once the migration succeeded")
         XCTAssertEqual(try titles(migrated), ["v1 note"])

@@ -1,8 +1,9 @@
 import Foundation
-@testable import PodDocDocument
 import PodDocFileSystem
 import PodDocStore
 import XCTest
+
+@testable import PodDocDocument
 
 /// Makes each step of a document save fail in turn (write, fsync, rename, swap, folder fsync;
 /// ENOSPC and EIO), on each file a save writes, and checks: the save reports the error and
@@ -40,7 +41,8 @@ final class SaveFaultInjectionTests: DocumentTestCase {
     private let steps: [SystemCall] = [.write, .fsync, .rename, .renameExchange, .directoryFsync]
 
     func testEachSaveStepFailingKeepsThePreviousVersionAndARetrySucceeds() async throws {
-        var injected: [SystemCall: Int] = [:], reached: Set<String> = []
+        var injected: [SystemCall: Int] = [:]
+        var reached: Set<String> = []
         var afterCommit = 0
         for target in targets {
             for step in steps {
@@ -76,9 +78,11 @@ final class SaveFaultInjectionTests: DocumentTestCase {
         try await probe.close()
         try? FileManager.default.removeItem(at: documentURL)
         try? FileManager.default.removeItem(at: caseFolder.appending(path: "state"))
-        options.fileSystem = FileSystem(faults: FaultPlan(target.paths(documentURL, package).map {
-            FaultPlan.Fault(step, errno: errno, path: $0, trigger: trigger)
-        }))
+        options.fileSystem = FileSystem(
+            faults: FaultPlan(
+                target.paths(documentURL, package).map {
+                    FaultPlan.Fault(step, errno: errno, path: $0, trigger: trigger)
+                }))
 
         let document = try await ManagedDocument.create(at: documentURL, kind: .outline, model: Note.model, options: options)
         addNote(document, "before")

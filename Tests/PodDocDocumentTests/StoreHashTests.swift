@@ -1,7 +1,8 @@
 import Foundation
-@testable import PodDocDocument
 import PodDocFileSystem
 import XCTest
+
+@testable import PodDocDocument
 
 /// Autosaves leave the store's logical hash behind (hashing reads the whole store); explicit
 /// saves, copies, closing and opening bring it up to date, and the metadata says which save

@@ -1,7 +1,8 @@
 import Foundation
-@testable import PodDocDocument
 import PodDocFileSystem
 import XCTest
+
+@testable import PodDocDocument
 
 /// `verify()` finds a sound document sound, and each disagreement between its parts.
 final class VerificationTests: DocumentTestCase {

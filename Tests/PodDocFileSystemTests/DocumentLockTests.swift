@@ -117,7 +117,9 @@ final class DocumentLockTests: XCTestCase {
     func testFailingToRecordTheHolderReleasesTheLock() throws {
         let lockFile = try makeTemporaryFolder().appendingPathComponent(".poddoc-lock")
         let failing = FileSystem(faults: .failing(.fsync, with: EIO))
-        let error = try expectFileSystemError { _ = try DocumentLock.acquire(lockFile, mode: .exclusive, toolVersion: "test", fileSystem: failing) }
+        let error = try expectFileSystemError {
+            _ = try DocumentLock.acquire(lockFile, mode: .exclusive, toolVersion: "test", fileSystem: failing)
+        }
         XCTAssertEqual(error.systemCall, .fsync)
         XCTAssertTrue(error.message.contains(lockFile.path), error.message)
         XCTAssertEqual(try runFlock(["-n", "-x", lockFile.path, "true"]), 0)
@@ -166,7 +168,8 @@ private final class LockingChild {
     let pid: Int32
 
     init(lockFile: URL, mode: String, recordsHolder: Bool) throws {
-        let record = #"printf '{"acquiredAt":"2024-01-01T00:00:00Z","host":"%s","pid":%d,"toolVersion":"child","user":"%s"}' "$(uname -n)" $$ "$(id -un)" >&9"#
+        let record =
+            #"printf '{"acquiredAt":"2024-01-01T00:00:00Z","host":"%s","pid":%d,"toolVersion":"child","user":"%s"}' "$(uname -n)" $$ "$(id -un)" >&9"#
         let script = """
             exec 9<>"$1"
             flock \(mode) 9 || exit 3

@@ -78,10 +78,11 @@ final class FaultInjectionTests: XCTestCase {
         let folder = try makeTemporaryFolder()
         let target = folder.appendingPathComponent("doc")
         try FileSystem().write(Data("v1".utf8), to: target)
-        let failing = FileSystem(faults: FaultPlan([
-            .init(.renameExchange, errno: EINVAL),
-            .init(.directoryFsync, errno: EIO),
-        ]))
+        let failing = FileSystem(
+            faults: FaultPlan([
+                .init(.renameExchange, errno: EINVAL),
+                .init(.directoryFsync, errno: EIO),
+            ]))
         let error = try expectFileSystemError { try failing.write(Data("v2".utf8), to: target) }
         XCTAssertEqual(error.systemCall, .directoryFsync)
         XCTAssertTrue(error.message.contains("Could not confirm that '\(target.path)' was saved"), error.message)

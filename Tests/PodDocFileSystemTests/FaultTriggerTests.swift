@@ -27,7 +27,8 @@ final class FaultTriggerTests: XCTestCase {
 
     func testFailedMoveIntoPlaceKeepsTheStagedItem() throws {
         let folder = try makeTemporaryFolder()
-        let staged = folder.appendingPathComponent(".Content.next"), target = folder.appendingPathComponent("Content")
+        let staged = folder.appendingPathComponent(".Content.next")
+        let target = folder.appendingPathComponent("Content")
         for url in [staged, target] {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
             try Data(url.lastPathComponent.utf8).write(to: url.appendingPathComponent("a.txt"))
@@ -49,7 +50,8 @@ final class FaultTriggerTests: XCTestCase {
         let kept = [".DocumentMetadata.json.old-1a2b3c4d", "notes.tmp-1a2b", ".x.tmp-notHex", "DocumentMetadata.json", ".poddoc-lock"]
         for name in temporary + kept { try Data().write(to: folder.appendingPathComponent(name)) }
         try FileManager.default.removeItem(at: folder.appendingPathComponent(temporary[1]))
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent(temporary[1]).appendingPathComponent("inner"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent(temporary[1]).appendingPathComponent("inner"), withIntermediateDirectories: true)
         XCTAssertEqual(try FileSystem().removeTemporaryItems(in: folder), 2)
         XCTAssertEqual(try names(in: folder), kept.sorted())
     }

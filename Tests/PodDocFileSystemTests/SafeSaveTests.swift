@@ -172,12 +172,15 @@ final class SafeSaveTests: XCTestCase {
         let folder = try makeTemporaryFolder()
         let target = folder.appendingPathComponent("Name.poddoc")
         let checked = folder.appendingPathComponent("checked")
-        try fileSystem.writeDirectory(at: target, verifying: { staging in
-            // Runs on another thread, on the filled folder, before it is put in place.
-            XCTAssertEqual(try String(contentsOf: staging.appendingPathComponent("a"), encoding: .utf8), "1")
-            XCTAssertNotEqual(staging.lastPathComponent, "Name.poddoc")
-            try Data().write(to: checked)
-        }) { staging in
+        try fileSystem.writeDirectory(
+            at: target,
+            verifying: { staging in
+                // Runs on another thread, on the filled folder, before it is put in place.
+                XCTAssertEqual(try String(contentsOf: staging.appendingPathComponent("a"), encoding: .utf8), "1")
+                XCTAssertNotEqual(staging.lastPathComponent, "Name.poddoc")
+                try Data().write(to: checked)
+            }
+        ) { staging in
             try fileSystem.createFile(at: staging.appendingPathComponent("a")) { try $0.write(Data("1".utf8)) }
         }
         XCTAssertTrue(FileManager.default.fileExists(atPath: checked.path))
@@ -186,9 +189,11 @@ final class SafeSaveTests: XCTestCase {
         struct Refused: Error {}
         let replaced = folder.appendingPathComponent("Other.poddoc")
         try writeTree(at: replaced, files: ["a": "old"])
-        XCTAssertThrowsError(try fileSystem.writeDirectory(at: replaced, verifying: { _ in throw Refused() }) { staging in
-            try fileSystem.createFile(at: staging.appendingPathComponent("a")) { try $0.write(Data("new".utf8)) }
-        }) { XCTAssertTrue($0 is Refused, "\($0)") }
+        XCTAssertThrowsError(
+            try fileSystem.writeDirectory(at: replaced, verifying: { _ in throw Refused() }) { staging in
+                try fileSystem.createFile(at: staging.appendingPathComponent("a")) { try $0.write(Data("new".utf8)) }
+            }
+        ) { XCTAssertTrue($0 is Refused, "\($0)") }
         XCTAssertEqual(try text(of: replaced.appendingPathComponent("a")), "old", "the previous version stays")
         XCTAssertEqual(try names(in: folder), ["Name.poddoc", "Other.poddoc", "checked"], "no staging folder is left")
     }

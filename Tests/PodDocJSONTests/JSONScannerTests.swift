@@ -4,9 +4,11 @@ import XCTest
 /// The one JSON scanner: structure walks with a depth limit, tokens for readers that keep
 /// their own stack, lone surrogates replaced or refused, and the escaper that writes back.
 final class JSONScannerTests: XCTestCase {
-    private func scanning<T>(_ text: String, maxDepth: Int = JSONScanner.defaultMaxDepth,
-                             loneSurrogates: JSONScanner.LoneSurrogates = .replace,
-                             _ body: (inout JSONScanner) throws -> T) throws -> T {
+    private func scanning<T>(
+        _ text: String, maxDepth: Int = JSONScanner.defaultMaxDepth,
+        loneSurrogates: JSONScanner.LoneSurrogates = .replace,
+        _ body: (inout JSONScanner) throws -> T
+    ) throws -> T {
         let bytes = Array(text.utf8)
         return try bytes.withUnsafeBufferPointer { buffer in
             var scanner = JSONScanner(buffer, maxDepth: maxDepth, loneSurrogates: loneSurrogates)
@@ -14,8 +16,10 @@ final class JSONScannerTests: XCTestCase {
         }
     }
 
-    private func syntaxError(_ text: String, loneSurrogates: JSONScanner.LoneSurrogates = .replace,
-                             _ body: (inout JSONScanner) throws -> Void) -> JSONScanner.SyntaxError? {
+    private func syntaxError(
+        _ text: String, loneSurrogates: JSONScanner.LoneSurrogates = .replace,
+        _ body: (inout JSONScanner) throws -> Void
+    ) -> JSONScanner.SyntaxError? {
         do {
             try scanning(text, loneSurrogates: loneSurrogates, body)
             return nil
@@ -30,18 +34,23 @@ final class JSONScannerTests: XCTestCase {
             repeat { tokens.append(try scanner.nextToken()) } while tokens.last?.kind != .endOfInput
             return tokens
         }
-        XCTAssertEqual(tokens.map(\.kind), [.beginObject, .string("a"), .colon, .beginArray, .number, .comma, .boolean, .comma,
-                                            .null, .comma, .string("x\ny"), .endArray, .endObject, .endOfInput])
+        XCTAssertEqual(
+            tokens.map(\.kind),
+            [
+                .beginObject, .string("a"), .colon, .beginArray, .number, .comma, .boolean, .comma,
+                .null, .comma, .string("x\ny"), .endArray, .endObject, .endOfInput,
+            ])
         XCTAssertEqual(tokens.map(\.offset), [1, 2, 5, 7, 8, 13, 15, 19, 21, 25, 27, 33, 34, 36])
     }
 
     func testTheDepthLimitIsAnOption() throws {
         let deep = String(repeating: "[", count: 10) + String(repeating: "]", count: 10)
         XCTAssertNoThrow(try scanning(deep, maxDepth: 10) { try $0.skipValue() })
-        let error = try XCTUnwrap(syntaxError(deep) { scanner in
-            var limited = JSONScanner(scanner.bytes, maxDepth: 9)
-            try limited.skipValue()
-        })
+        let error = try XCTUnwrap(
+            syntaxError(deep) { scanner in
+                var limited = JSONScanner(scanner.bytes, maxDepth: 9)
+                try limited.skipValue()
+            })
         XCTAssertEqual(error.reason, "nesting deeper than 9 levels")
         XCTAssertEqual(error.offset, 9)
     }
@@ -49,10 +58,12 @@ final class JSONScannerTests: XCTestCase {
     func testLoneSurrogatesAreReplacedOrRefused() throws {
         let text = #""a\ud83cb\udc00c\ud83c\ude00""#
         XCTAssertEqual(try scanning(text) { try $0.parseString() }, "a\u{FFFD}b\u{FFFD}c\u{1F200}")
-        XCTAssertEqual(syntaxError(text, loneSurrogates: .reject) { _ = try $0.parseString() }?.reason,
-                       "a high surrogate \\u escape must be followed by a low surrogate")
-        XCTAssertEqual(syntaxError(#""\udc00""#, loneSurrogates: .reject) { _ = try $0.parseString() }?.reason,
-                       "a lone low surrogate \\u escape is not a character")
+        XCTAssertEqual(
+            syntaxError(text, loneSurrogates: .reject) { _ = try $0.parseString() }?.reason,
+            "a high surrogate \\u escape must be followed by a low surrogate")
+        XCTAssertEqual(
+            syntaxError(#""\udc00""#, loneSurrogates: .reject) { _ = try $0.parseString() }?.reason,
+            "a lone low surrogate \\u escape is not a character")
     }
 
     func testErrorsNameTheSpotAndTheReason() {

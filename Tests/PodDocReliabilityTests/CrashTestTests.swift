@@ -44,9 +44,11 @@ final class CrashTestTests: XCTestCase {
     }
 
     func testChildRejectsBadArgumentsWithUsage() {
-        for arguments in [["--kind", "pods"], ["--document", "x", "--kind", "film", "--seed", "1", "--autosave-ms", "5"],
-                          ["--document", "x", "--kind", "pods", "--seed", "1", "--autosave-ms", "5", "--crash-at", "teleport:1"],
-                          ["stray"]] {
+        for arguments in [
+            ["--kind", "pods"], ["--document", "x", "--kind", "film", "--seed", "1", "--autosave-ms", "5"],
+            ["--document", "x", "--kind", "pods", "--seed", "1", "--autosave-ms", "5", "--crash-at", "teleport:1"],
+            ["stray"],
+        ] {
             XCTAssertThrowsError(try ChildConfiguration(arguments: arguments)) { error in
                 XCTAssertEqual((error as? CrashTestError)?.code, .usage, "\(arguments)")
             }

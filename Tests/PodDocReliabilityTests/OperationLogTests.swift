@@ -1,5 +1,6 @@
-@testable import PodDocReliability
 import XCTest
+
+@testable import PodDocReliability
 
 /// The crash-test child's operation log: what it prints when it stops on its own.
 final class OperationLogTests: XCTestCase {

@@ -1,6 +1,7 @@
 import Foundation
-@testable import PodDocStore
 import XCTest
+
+@testable import PodDocStore
 
 /// A main context's asynchronous save leaves the main actor free while the root applies the
 /// push; these tests edit, delete and undo in that window, then check that the main
@@ -110,8 +111,9 @@ final class AsynchronousSaveTests: StoreTestCase {
             undo.group("Delete \"list\"") { main.delete(list) }
             undo.undo()
         }
-        XCTAssertEqual(try main.fetch(FetchRequest("Item", where: Item.parent == list, sortBy: [FetchSort(Item.order)])).map { $0[Item.title] },
-                       ["a", "b"], "the main context finds the children of the restored list")
+        XCTAssertEqual(
+            try main.fetch(FetchRequest("Item", where: Item.parent == list, sortBy: [FetchSort(Item.order)])).map { $0[Item.title] },
+            ["a", "b"], "the main context finds the children of the restored list")
         let seen = try await childrenEverywhere(of: list.objectID)
         XCTAssertEqual(seen.root, ["a", "b"])
         XCTAssertEqual(seen.file, ["a", "b"])

@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
-@testable import PodDocStore
 import XCTest
+
+@testable import PodDocStore
 
 /// Batch upserts: the rows path of find-or-create. Checked against the object path on the same
 /// rows, and for the save protocol (root transaction), merging, the text index and undo.
@@ -101,7 +102,9 @@ final class BatchUpsertTests: StoreTestCase {
         XCTAssertEqual(result.updated.count, 25)
         XCTAssertEqual(result.unchanged.map(\.rowID), [4])
         XCTAssertEqual(try podRows(batchStore), try podRows(objectStore))
-        let version = { (store: PersistentStore) in try store.unsafeRead { try Int64.fetchOne($0, sql: #"SELECT "_version" FROM "Pod" WHERE id = 4"#) } }
+        let version = { (store: PersistentStore) in
+            try store.unsafeRead { try Int64.fetchOne($0, sql: #"SELECT "_version" FROM "Pod" WHERE id = 4"#) }
+        }
         XCTAssertEqual(try version(batchStore), 1, "the unchanged row is not written")
         XCTAssertEqual(try version(objectStore), 1)
         let sequence = #"SELECT last FROM _poddoc_sequence WHERE entity = 'Pod'"#
@@ -119,7 +122,8 @@ final class BatchUpsertTests: StoreTestCase {
             // "c" (stored below) is repeated as stored.
             _ = try ctx.upsert(batch([Record(key: "c", name: "c", version: "1", summary: nil)]))
             try ctx.save()
-            let same = Record(key: "b", name: "b", version: "1", summary: nil), changed = Record(key: "a", name: "a", version: "2", summary: "new")
+            let same = Record(key: "b", name: "b", version: "1", summary: nil)
+            let changed = Record(key: "a", name: "a", version: "2", summary: "new")
             let stored = Record(key: "c", name: "c", version: "1", summary: nil)
             let receipt = try ctx.upsert(batch([same, same, changed, changed, stored, stored]))
             try ctx.save()
@@ -138,7 +142,8 @@ final class BatchUpsertTests: StoreTestCase {
         let store = try makeStore()
         let root = ObjectContext(store: store)
         try root.performAndWait { ctx in
-            _ = try ctx.upsert(batch([Record(key: "a", name: "a", version: "1", summary: nil), Record(key: "b", name: "b", version: "1", summary: nil)]))
+            _ = try ctx.upsert(
+                batch([Record(key: "a", name: "a", version: "1", summary: nil), Record(key: "b", name: "b", version: "1", summary: nil)]))
             try ctx.save()
             _ = try ctx.delete(XCTUnwrap(ctx.fetchFirst(FetchRequest("Pod", where: Pod.key == "b"))))
             try ctx.save()
@@ -176,8 +181,14 @@ final class BatchUpsertTests: StoreTestCase {
         let store = try PersistentStore(url: storeURL, model: Tag.model)
         let root = ObjectContext(store: store)
         var tags = try BatchUpsert("Tag", key: Tag.key, model: Tag.model)
-        tags.append { $0[Tag.key] = "one"; $0[Tag.slug] = "same" }
-        tags.append { $0[Tag.key] = "two"; $0[Tag.slug] = "same" }
+        tags.append {
+            $0[Tag.key] = "one"
+            $0[Tag.slug] = "same"
+        }
+        tags.append {
+            $0[Tag.key] = "two"
+            $0[Tag.slug] = "same"
+        }
         let receipt = try root.performAndWait { ctx in
             ctx.insert("Tag")[Tag.key] = "object"
             return try ctx.upsert(tags)
@@ -200,9 +211,15 @@ final class BatchUpsertTests: StoreTestCase {
         XCTAssertThrowsError(try BatchUpsert("Nothing", key: Pod.key, model: testModel))
         let root = ObjectContext(store: try makeStore())
         var missingKey = try BatchUpsert("Pod", key: Pod.key, model: testModel)
-        missingKey.append { $0[Pod.name] = "a"; $0[Pod.version] = "1" }
+        missingKey.append {
+            $0[Pod.name] = "a"
+            $0[Pod.version] = "1"
+        }
         var missingRequired = try BatchUpsert("Pod", key: Pod.key, model: testModel)
-        missingRequired.append { $0[Pod.key] = "a"; $0[Pod.version] = "1" }
+        missingRequired.append {
+            $0[Pod.key] = "a"
+            $0[Pod.version] = "1"
+        }
         for bad in [missingKey, missingRequired] {
             XCTAssertThrowsError(try root.performAndWait { try $0.upsert(bad) }) { error in
                 XCTAssertEqual((error as? StoreError)?.code, .validation)
@@ -219,7 +236,8 @@ final class BatchUpsertTests: StoreTestCase {
         let store = try makeStore()
         let root = ObjectContext(store: store)
         try root.performAndWait { ctx in
-            _ = try ctx.upsert(batch([Record(key: "a", name: "a", version: "1", summary: "a"), Record(key: "b", name: "b", version: "1", summary: "b")]))
+            _ = try ctx.upsert(
+                batch([Record(key: "a", name: "a", version: "1", summary: "a"), Record(key: "b", name: "b", version: "1", summary: "b")]))
             try ctx.save()
         }
         let main = await MainActor.run { () -> ObjectContext in
@@ -230,7 +248,7 @@ final class BatchUpsertTests: StoreTestCase {
         }
         let registered = try await MainActor.run { () -> Int in
             let pods = try main.fetch(FetchRequest("Pod", sortBy: [FetchSort(Pod.key)]))
-            pods[1][Pod.summary] = "mine"        // b: an unsaved change
+            pods[1][Pod.summary] = "mine"  // b: an unsaved change
             main.undoManager?.removeAllActions()
             return main.registeredObjectCount
         }
@@ -239,8 +257,12 @@ final class BatchUpsertTests: StoreTestCase {
         let worker = ObjectContext(.privateQueue, parent: root)
         let newIDs = (0..<500).map { Record(key: "new/\($0)", name: "n", version: "1", summary: nil) }
         let receipt = try worker.performAndWait { ctx in
-            let receipt = try ctx.upsert(batch([Record(key: "a", name: "a2", version: "2", summary: "a2"),
-                                                 Record(key: "b", name: "b2", version: "2", summary: "b2")] + newIDs))
+            let receipt = try ctx.upsert(
+                batch(
+                    [
+                        Record(key: "a", name: "a2", version: "2", summary: "a2"),
+                        Record(key: "b", name: "b2", version: "2", summary: "b2"),
+                    ] + newIDs))
             try ctx.save()
             return receipt
         }
@@ -264,7 +286,9 @@ final class BatchUpsertTests: StoreTestCase {
         // The merged object saves without a conflict: its snapshot took the batch's version.
         try await main.save()
         try await root.perform { try $0.save() }
-        let saved = try await otherConnection().read { try String.fetchAll($0, sql: #"SELECT name || ':' || summary FROM "Pod" WHERE key = 'b'"#) }
+        let saved = try await otherConnection().read {
+            try String.fetchAll($0, sql: #"SELECT name || ':' || summary FROM "Pod" WHERE key = 'b'"#)
+        }
         XCTAssertEqual(saved, ["b2:mine"])
     }
 
@@ -312,7 +336,9 @@ final class BatchUpsertTests: StoreTestCase {
         let root = ObjectContext(store: store)
         func search(_ words: String) throws -> [String] {
             try store.unsafeRead { db in
-                try String.fetchAll(db, sql: #"SELECT t.key FROM "Tag_fts" f JOIN "Tag" t ON t.id = f.rowid WHERE "Tag_fts" MATCH ? ORDER BY t.key"#, arguments: [words])
+                try String.fetchAll(
+                    db, sql: #"SELECT t.key FROM "Tag_fts" f JOIN "Tag" t ON t.id = f.rowid WHERE "Tag_fts" MATCH ? ORDER BY t.key"#,
+                    arguments: [words])
             }
         }
         func upsert(_ fill: (inout BatchUpsert) -> Void) throws {
@@ -324,15 +350,31 @@ final class BatchUpsertTests: StoreTestCase {
             }
         }
         try upsert { tags in
-            tags.append { $0[Tag.key] = "a"; $0[Tag.text] = "fast parser" }
-            tags.append { $0[Tag.key] = "b"; $0[Tag.text] = "slow reader" }
+            tags.append {
+                $0[Tag.key] = "a"
+                $0[Tag.text] = "fast parser"
+            }
+            tags.append {
+                $0[Tag.key] = "b"
+                $0[Tag.text] = "slow reader"
+            }
         }
         XCTAssertEqual(try search("parser"), ["a"])
-        try upsert { tags in tags.append { $0[Tag.key] = "a"; $0[Tag.text] = "quick reader" } }
+        try upsert { tags in
+            tags.append {
+                $0[Tag.key] = "a"
+                $0[Tag.text] = "quick reader"
+            }
+        }
         XCTAssertEqual(try search("parser"), [])
         XCTAssertEqual(try search("reader"), ["a", "b"])
         // A batch that does not set the text keeps the index (and the other columns) as they are.
-        try upsert { tags in tags.append { $0[Tag.key] = "b"; $0[Tag.slug] = "bee" } }
+        try upsert { tags in
+            tags.append {
+                $0[Tag.key] = "b"
+                $0[Tag.slug] = "bee"
+            }
+        }
         XCTAssertEqual(try search("slow"), ["b"])
         let b = try store.unsafeRead { try Row.fetchOne($0, sql: #"SELECT text, rank, slug FROM "Tag" WHERE key = 'b'"#) }
         XCTAssertEqual(b?["text"], "slow reader")

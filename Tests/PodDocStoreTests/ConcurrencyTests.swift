@@ -1,6 +1,7 @@
 import Foundation
-@testable import PodDocStore
 import XCTest
+
+@testable import PodDocStore
 
 final class ConcurrencyTests: StoreTestCase {
     @MainActor
@@ -22,7 +23,9 @@ final class ConcurrencyTests: StoreTestCase {
             main.automaticallyMergesChangesFromParent = true
             return main
         }
-        let workers = 4, batches = 10, perBatch = 50
+        let workers = 4
+        let batches = 10
+        let perBatch = 50
         let reads = Collector<Int>()
         try await withThrowingTaskGroup(of: Void.self) { group in
             for w in 0..<workers {

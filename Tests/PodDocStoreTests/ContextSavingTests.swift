@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
-@testable import PodDocStore
 import XCTest
+
+@testable import PodDocStore
 
 final class ContextSavingTests: StoreTestCase {
     func testSaveOrderChildToMainToRootToFile() async throws {
@@ -85,13 +86,16 @@ final class ContextSavingTests: StoreTestCase {
         try forEachStore { store in
             let root = ObjectContext(store: store)
             try root.performAndWait { ctx in
-                let a = ctx.insert("Item"); a[Item.title] = "a"
-                let b = ctx.insert("Item"); b[Item.title] = "b"
+                let a = ctx.insert("Item")
+                a[Item.title] = "a"
+                let b = ctx.insert("Item")
+                b[Item.title] = "b"
                 try ctx.save()
                 XCTAssertFalse(ctx.hasChanges)
                 a[Item.title] = "a2"
                 ctx.delete(b)
-                let c = ctx.insert("Item"); c[Item.title] = "c"
+                let c = ctx.insert("Item")
+                c[Item.title] = "c"
                 XCTAssertEqual(ctx.updatedObjects.map(\.objectID), [a.objectID])
                 XCTAssertEqual(ctx.deletedObjects.map(\.objectID), [b.objectID])
                 XCTAssertEqual(ctx.insertedObjects.map(\.objectID), [c.objectID])
@@ -125,10 +129,13 @@ final class ContextSavingTests: StoreTestCase {
                 XCTAssertEqual((error as? StoreError)?.code, .validation)
                 XCTAssertTrue("\(error)".contains("required attribute 'name'"), "\(error)")
             }
-            pod[Pod.name] = "AFNetworking"; pod[Pod.version] = "1.0"
+            pod[Pod.name] = "AFNetworking"
+            pod[Pod.version] = "1.0"
             try ctx.save()
             let twin = ctx.insert("Pod")
-            twin[Pod.key] = "AFNetworking/1.0"; twin[Pod.name] = "x"; twin[Pod.version] = "1.0"
+            twin[Pod.key] = "AFNetworking/1.0"
+            twin[Pod.name] = "x"
+            twin[Pod.version] = "1.0"
             XCTAssertThrowsError(try ctx.save()) { error in
                 XCTAssertEqual((error as? StoreError)?.code, .uniqueConstraint, "\(error)")
                 XCTAssertTrue("\(error)".contains("Pod.key"), "\(error)")
@@ -145,7 +152,9 @@ final class ContextSavingTests: StoreTestCase {
         let date = Date(timeIntervalSince1970: 1_400_000_000.25)
         let id = try ObjectContext(store: store).performAndWait { ctx -> ObjectID in
             let pod = ctx.insert("Pod")
-            pod[Pod.key] = "é/ü 😀"; pod[Pod.name] = "n"; pod[Pod.version] = "0.1"
+            pod[Pod.key] = "é/ü 😀"
+            pod[Pod.name] = "n"
+            pod[Pod.version] = "0.1"
             pod[Pod.score] = 2.5
             pod[Pod.payload] = Data([0, 1, 2, 255])
             pod[Pod.json] = JSONText(#"{"a":[1,2]}"#)
@@ -174,7 +183,8 @@ final class ContextSavingTests: StoreTestCase {
         let observation = root.observeSaves { received.append($0) }
         let stream = root.saves()
         try await root.perform { ctx in
-            let a = ctx.insert("Item"); a[Item.title] = "a"
+            let a = ctx.insert("Item")
+            a[Item.title] = "a"
             try ctx.save()
             a[Item.title] = "b"
             try ctx.save()
@@ -193,7 +203,10 @@ final class ContextSavingTests: StoreTestCase {
         XCTAssertEqual(notes[1].changedKeys[id], ["title"])
         XCTAssertEqual(notes[2].deleted, [id])
         observation.cancel()
-        try await root.perform { ctx in ctx.insert("Item"); try ctx.save() }
+        try await root.perform { ctx in
+            ctx.insert("Item")
+            try ctx.save()
+        }
         XCTAssertEqual(received.values.count, 3, "a cancelled observation is not called")
     }
 
@@ -217,11 +230,15 @@ final class AsyncMainSaveTests: StoreTestCase {
     func testEditsMadeDuringAnAsynchronousSaveStayUnsaved() async throws {
         let root = ObjectContext(store: try makeStore())
         let main = ObjectContext(.main, parent: root)
-        let a = main.insert("Item"); a[Item.title] = "a"
+        let a = main.insert("Item")
+        a[Item.title] = "a"
         // A pod has no relationships: deleting it needs no fetch through the (held) root.
-        let b = main.insert("Pod"); b[Pod.key] = "b"; b[Pod.name] = "b"; b[Pod.version] = "1"
+        let b = main.insert("Pod")
+        b[Pod.key] = "b"
+        b[Pod.name] = "b"
+        b[Pod.version] = "1"
         let gate = DispatchSemaphore(value: 0)
-        root.queue.async { gate.wait() }            // hold the root's queue
+        root.queue.async { gate.wait() }  // hold the root's queue
         let save = Task { @MainActor in try await main.save() }
         try await Task.sleep(for: .milliseconds(20))
         a[Item.title] = "a, edited during the save"  // the main actor is not blocked

@@ -1,15 +1,23 @@
 import Foundation
 import GRDB
 import PodDocRandom
-@testable import PodDocStore
 import XCTest
+
+@testable import PodDocStore
 
 final class FetchTests: StoreTestCase {
     func testVersionOrder() {
-        let sorted = ["0.10.0", "0.5.1", "1.0.0", "1.0.0-beta", "1.0.0b1", "0.0.1b1", "0.20.0pre5", "0.20.0", "0.1.1-Pod", "0.1.1", "1.0", "2", "10.0", "1.0.0.1"]
-            .sorted(by: VersionOrder.areInIncreasingOrder)
-        XCTAssertEqual(sorted, ["0.0.1b1", "0.1.1-Pod", "0.1.1", "0.5.1", "0.10.0", "0.20.0pre5", "0.20.0",
-                                "1.0.0b1", "1.0.0-beta", "1.0", "1.0.0", "1.0.0.1", "2", "10.0"])
+        let sorted = [
+            "0.10.0", "0.5.1", "1.0.0", "1.0.0-beta", "1.0.0b1", "0.0.1b1", "0.20.0pre5", "0.20.0", "0.1.1-Pod", "0.1.1", "1.0", "2",
+            "10.0", "1.0.0.1",
+        ]
+        .sorted(by: VersionOrder.areInIncreasingOrder)
+        XCTAssertEqual(
+            sorted,
+            [
+                "0.0.1b1", "0.1.1-Pod", "0.1.1", "0.5.1", "0.10.0", "0.20.0pre5", "0.20.0",
+                "1.0.0b1", "1.0.0-beta", "1.0", "1.0.0", "1.0.0.1", "2", "10.0",
+            ])
         XCTAssertEqual(VersionOrder.compare("1.0", "1.0"), 0)
         XCTAssertNotEqual(VersionOrder.compare("1.0", "1.0.0"), 0, "a total order: different strings never tie")
         XCTAssertEqual(VersionOrder.compare("1.99999999999999999999", "1.100000000000000000000"), -1, "long numbers compare by value")
@@ -20,11 +28,17 @@ final class FetchTests: StoreTestCase {
         let versions = ["0.10.0", "0.5.1", "1.0.0", "1.0.0-beta", "0.2", "0.2.0", "3.0rc1"]
         try root.performAndWait { ctx in
             for (i, v) in versions.enumerated() where i % 2 == 0 {
-                let pod = ctx.insert("Pod"); pod[Pod.key] = "p/\(v)"; pod[Pod.name] = "p"; pod[Pod.version] = v
+                let pod = ctx.insert("Pod")
+                pod[Pod.key] = "p/\(v)"
+                pod[Pod.name] = "p"
+                pod[Pod.version] = v
             }
             try ctx.save()
             for (i, v) in versions.enumerated() where i % 2 == 1 {
-                let pod = ctx.insert("Pod"); pod[Pod.key] = "p/\(v)"; pod[Pod.name] = "p"; pod[Pod.version] = v
+                let pod = ctx.insert("Pod")
+                pod[Pod.key] = "p/\(v)"
+                pod[Pod.name] = "p"
+                pod[Pod.version] = v
             }
             let request = FetchRequest("Pod", sortBy: [FetchSort(Pod.version, collation: .version)])
             let mixed = try ctx.fetch(request).map { $0[Pod.version] }
@@ -51,7 +65,10 @@ final class FetchTests: StoreTestCase {
                 item[Item.done] = Bool.random(using: &random)
             }
         }
-        try root.performAndWait { ctx in fill(ctx, count: 120); try ctx.save() }
+        try root.performAndWait { ctx in
+            fill(ctx, count: 120)
+            try ctx.save()
+        }
         let predicates: [ObjectPredicate] = [
             Item.title == "alpha", Item.title != "alpha", Item.order < 0, Item.order >= 2,
             Item.note == nil, Item.note != nil, !(Item.note == "beta"), Item.note.in(["beta", "alpha"]),
@@ -70,14 +87,16 @@ final class FetchTests: StoreTestCase {
             }
             var results: [[String]] = []
             for predicate in predicates {
-                let request = FetchRequest("Item", where: predicate, sortBy: [FetchSort(Item.title), FetchSort(Item.order, ascending: false)])
+                let request = FetchRequest(
+                    "Item", where: predicate, sortBy: [FetchSort(Item.title), FetchSort(Item.order, ascending: false)])
                 results.append(try ctx.fetch(request).map { "\($0[Item.title])|\($0[Item.order])" })
                 XCTAssertEqual(try ctx.count(for: request), results.last!.count)
             }
             try ctx.save()
             try root.performAndWait { try $0.save() }
             for (predicate, expected) in zip(predicates, results) {
-                let request = FetchRequest("Item", where: predicate, sortBy: [FetchSort(Item.title), FetchSort(Item.order, ascending: false)])
+                let request = FetchRequest(
+                    "Item", where: predicate, sortBy: [FetchSort(Item.title), FetchSort(Item.order, ascending: false)])
                 XCTAssertEqual(try ctx.fetch(request).map { "\($0[Item.title])|\($0[Item.order])" }, expected, "\(predicate)")
             }
         }
@@ -88,9 +107,9 @@ final class FetchTests: StoreTestCase {
         try root.performAndWait { ctx in
             for i in 0..<20 { ctx.insert("Item")[Item.order] = i * 2 }
             try ctx.save()
-            for i in 0..<5 { ctx.insert("Item")[Item.order] = i * 4 + 1 }   // 1, 5, 9, 13, 17
+            for i in 0..<5 { ctx.insert("Item")[Item.order] = i * 4 + 1 }  // 1, 5, 9, 13, 17
             for object in try ctx.fetch(FetchRequest("Item", where: Item.order < 6)) where object.objectID.rowID != nil {
-                ctx.delete(object)   // 0, 2, 4
+                ctx.delete(object)  // 0, 2, 4
             }
             let all = try ctx.fetch(FetchRequest("Item", sortBy: [FetchSort(Item.order)])).map { $0[Item.order] }
             let page = try ctx.fetch(FetchRequest("Item", sortBy: [FetchSort(Item.order)], limit: 4, offset: 3)).map { $0[Item.order] }
@@ -103,7 +122,7 @@ final class FetchTests: StoreTestCase {
     func testBatchedResultsKeepOnlyAFewBatchesInMemory() throws {
         let store = try makeStore()
         let count = 100_000
-        try store.unsafeRead { _ in }   // the store is open
+        try store.unsafeRead { _ in }  // the store is open
         let root = ObjectContext(store: store)
         try root.performAndWait { ctx in
             for i in 0..<count { ctx.insert("Item")[Item.order] = i }

@@ -1,6 +1,7 @@
 import Foundation
-@testable import PodDocStore
 import XCTest
+
+@testable import PodDocStore
 
 final class FindOrCreateTests: StoreTestCase {
     func testOneQueryPerBatchAndCreatedVersusUpdated() throws {
@@ -12,12 +13,15 @@ final class FindOrCreateTests: StoreTestCase {
         let worker = ObjectContext(.privateQueue, parent: root)
         try root.performAndWait { ctx in
             for i in 0..<500 {
-                let pod = ctx.insert("Pod"); pod[Pod.key] = "pod\(i)"; pod[Pod.name] = "old"; pod[Pod.version] = "1"
+                let pod = ctx.insert("Pod")
+                pod[Pod.key] = "pod\(i)"
+                pod[Pod.name] = "old"
+                pod[Pod.version] = "1"
             }
             try ctx.save()
         }
         let before = statements.values.count
-        let keys = (250..<1250).map { "pod\($0)" } + ["pod1249", "pod300"]   // repeats in the batch
+        let keys = (250..<1250).map { "pod\($0)" } + ["pod1249", "pod300"]  // repeats in the batch
         let result = try worker.performAndWait { ctx in
             try ctx.findOrCreate("Pod", key: Pod.key, keys: keys) { pod, index, isNew in
                 pod[Pod.name] = isNew ? "new" : "updated"
@@ -50,10 +54,12 @@ final class FindOrCreateTests: StoreTestCase {
         let root = ObjectContext(store: try makeStore(inMemory: true))
         try root.performAndWait { ctx in
             let first = try ctx.findOrCreate("Pod", key: Pod.key, keys: ["a", "b"]) { pod, _, _ in
-                pod[Pod.name] = "n"; pod[Pod.version] = "1"
+                pod[Pod.name] = "n"
+                pod[Pod.version] = "1"
             }
             let second = try ctx.findOrCreate("Pod", key: Pod.key, keys: ["b", "c"]) { pod, _, _ in
-                pod[Pod.name] = "n"; pod[Pod.version] = "1"
+                pod[Pod.name] = "n"
+                pod[Pod.version] = "1"
             }
             XCTAssertEqual(first.created.count, 2)
             XCTAssertEqual(second.created.count, 1)

@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
-@testable import PodDocStore
 import XCTest
+
+@testable import PodDocStore
 
 /// The full-text index an entity can declare: kept in step with every save, in the same
 /// transaction, on connections where `trusted_schema` is off.
@@ -72,7 +73,9 @@ final class FullTextIndexTests: StoreTestCase {
             ctx.insert("Tag").setValue(.text("swift"), forKey: "name")
             XCTAssertThrowsError(try ctx.save())
         }
-        let count = try store.unsafeRead { try Int.fetchOne($0, sql: #"SELECT count(*) FROM "Tag_fts" WHERE "Tag_fts" MATCH 'linux OR swift'"#) }
+        let count = try store.unsafeRead {
+            try Int.fetchOne($0, sql: #"SELECT count(*) FROM "Tag_fts" WHERE "Tag_fts" MATCH 'linux OR swift'"#)
+        }
         XCTAssertEqual(count, 1)
     }
 

@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
-@testable import PodDocStore
 import XCTest
+
+@testable import PodDocStore
 
 final class MergePolicyTests: StoreTestCase {
     struct Outcome: Equatable {
@@ -16,7 +17,8 @@ final class MergePolicyTests: StoreTestCase {
         let store = try makeStore(inMemory: true)
         let root = ObjectContext(store: store)
         let id = try root.performAndWait { ctx -> ObjectID in
-            let item = ctx.insert("Item"); item[Item.title] = "original"
+            let item = ctx.insert("Item")
+            item[Item.title] = "original"
             try ctx.save()
             return item.objectID
         }
@@ -40,10 +42,11 @@ final class MergePolicyTests: StoreTestCase {
         } catch let error as StoreError {
             return .failure(error)
         }
-        return .success(root.performAndWait { ctx in
-            let item = ctx.object(with: id)
-            return Outcome(title: item[Item.title], note: item[Item.note], order: item[Item.order])
-        })
+        return .success(
+            root.performAndWait { ctx in
+                let item = ctx.object(with: id)
+                return Outcome(title: item[Item.title], note: item[Item.note], order: item[Item.order])
+            })
     }
 
     func testEachPolicyBetweenTwoContexts() throws {
@@ -52,7 +55,9 @@ final class MergePolicyTests: StoreTestCase {
         XCTAssertEqual(error.conflicts.count, 1)
         XCTAssertEqual(error.conflicts.first?.kind, .changedElsewhere)
         XCTAssertEqual(Set(error.conflicts.first?.properties ?? []), ["title", "order"])
-        XCTAssertTrue(error.message.contains("Item/p1: title, order changed in root") || error.message.contains("Item/p1: order, title changed in root"), error.message)
+        XCTAssertTrue(
+            error.message.contains("Item/p1: title, order changed in root")
+                || error.message.contains("Item/p1: order, title changed in root"), error.message)
 
         XCTAssertEqual(try conflictBetweenContexts(.storeWins).get(), Outcome(title: "worker", note: "note", order: 5))
         XCTAssertEqual(try conflictBetweenContexts(.inMemoryWins).get(), Outcome(title: "main", note: "note", order: 5))
@@ -62,13 +67,15 @@ final class MergePolicyTests: StoreTestCase {
 
     /// The root reads an item; another process changes it on disk; the root then changes it
     /// and saves under `policy`.
-    private func conflictWithAnotherProcess(_ policy: MergePolicy, otherProcessDeletes: Bool = false) throws -> Result<Outcome?, StoreError> {
+    private func conflictWithAnotherProcess(_ policy: MergePolicy, otherProcessDeletes: Bool = false) throws -> Result<Outcome?, StoreError>
+    {
         try? FileManager.default.removeItem(at: folder)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let store = try makeStore()
         let root = ObjectContext(store: store)
         let id = try root.performAndWait { ctx -> ObjectID in
-            let item = ctx.insert("Item"); item[Item.title] = "original"
+            let item = ctx.insert("Item")
+            item[Item.title] = "original"
             try ctx.save()
             _ = item[Item.title]
             return item.objectID
@@ -76,7 +83,8 @@ final class MergePolicyTests: StoreTestCase {
         if otherProcessDeletes {
             try writeFromAnotherConnection(#"DELETE FROM "Item" WHERE id = 1"#)
         } else {
-            try writeFromAnotherConnection(#"UPDATE "Item" SET title = ?, "order" = 5, _version = _version + 1 WHERE id = 1"#, arguments: ["other process"])
+            try writeFromAnotherConnection(
+                #"UPDATE "Item" SET title = ?, "order" = 5, _version = _version + 1 WHERE id = 1"#, arguments: ["other process"])
         }
         do {
             try root.performAndWait { ctx in
@@ -108,17 +116,21 @@ final class MergePolicyTests: StoreTestCase {
     }
 
     func testUpdateOfARowDeletedByAnotherProcess() throws {
-        guard case .failure(let error) = try conflictWithAnotherProcess(.error, otherProcessDeletes: true) else { return XCTFail("expected a conflict") }
+        guard case .failure(let error) = try conflictWithAnotherProcess(.error, otherProcessDeletes: true) else {
+            return XCTFail("expected a conflict")
+        }
         XCTAssertEqual(error.conflicts.first?.kind, .deletedElsewhere)
         XCTAssertEqual(try conflictWithAnotherProcess(.storeWins, otherProcessDeletes: true).get(), nil)
-        XCTAssertEqual(try conflictWithAnotherProcess(.overwrite, otherProcessDeletes: true).get(), Outcome(title: "mine", note: "note", order: 0))
+        XCTAssertEqual(
+            try conflictWithAnotherProcess(.overwrite, otherProcessDeletes: true).get(), Outcome(title: "mine", note: "note", order: 0))
     }
 
     func testTwoSavesOfTheSameValuesDoNotConflict() throws {
         let root = ObjectContext(store: try makeStore())
         let main = ObjectContext(.privateQueue, parent: root, name: "main")
         let id = try root.performAndWait { ctx -> ObjectID in
-            let item = ctx.insert("Item"); item[Item.title] = "a"
+            let item = ctx.insert("Item")
+            item[Item.title] = "a"
             try ctx.save()
             return item.objectID
         }
@@ -137,7 +149,8 @@ final class MergePolicyTests: StoreTestCase {
         let main = ObjectContext(.privateQueue, parent: root, name: "main")
         let worker = ObjectContext(.privateQueue, parent: root, name: "worker")
         let id = try await root.perform { ctx -> ObjectID in
-            let item = ctx.insert("Item"); item[Item.title] = "a"
+            let item = ctx.insert("Item")
+            item[Item.title] = "a"
             try ctx.save()
             return item.objectID
         }

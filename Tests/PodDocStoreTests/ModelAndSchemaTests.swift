@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
-@testable import PodDocStore
 import XCTest
+
+@testable import PodDocStore
 
 final class ModelAndSchemaTests: StoreTestCase {
     // MARK: - Model checks
@@ -67,7 +68,9 @@ final class ModelAndSchemaTests: StoreTestCase {
             try db.execute(sql: "THIS IS NOT SQL")
         }
         let v2entities = [EntityDescription("Note", members: [Attribute<String>("text", default: ""), Attribute<Int?>("stars")])]
-        XCTAssertThrowsError(try PersistentStore(url: storeURL, model: try ObjectModel(version: 2, entities: v2entities, migrations: [broken]))) { error in
+        XCTAssertThrowsError(
+            try PersistentStore(url: storeURL, model: try ObjectModel(version: 2, entities: v2entities, migrations: [broken]))
+        ) { error in
             XCTAssertEqual((error as? StoreError)?.code, .migrationFailed)
             XCTAssertTrue("\(error)".contains("unchanged at schema 1"), "\(error)")
         }
@@ -204,7 +207,9 @@ final class ModelAndSchemaTests: StoreTestCase {
             try root.performAndWait { ctx in
                 for i in 0..<2000 {
                     let pod = ctx.insert("Pod")
-                    pod[Pod.key] = "k\(i)"; pod[Pod.name] = "name \(i)"; pod[Pod.version] = "1.0"
+                    pod[Pod.key] = "k\(i)"
+                    pod[Pod.name] = "name \(i)"
+                    pod[Pod.version] = "1.0"
                     pod[Pod.summary] = String(repeating: "x", count: 200)
                 }
                 try ctx.save()
@@ -222,10 +227,12 @@ final class ModelAndSchemaTests: StoreTestCase {
         _ = try makeStore()
         let store = try makeStore(options: .init(readOnly: true))
         let root = ObjectContext(store: store)
-        XCTAssertThrowsError(try root.performAndWait { ctx in
-            ctx.insert("Item")
-            try ctx.save()
-        }) { error in
+        XCTAssertThrowsError(
+            try root.performAndWait { ctx in
+                ctx.insert("Item")
+                try ctx.save()
+            }
+        ) { error in
             XCTAssertEqual((error as? StoreError)?.code, .readOnly)
         }
     }

@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
-@testable import PodDocStore
 import XCTest
+
+@testable import PodDocStore
 
 /// A save moves its updated objects' state into the change set and does not visit them
 /// afterwards (``PushFlight``); each settles the next time it is used. These tests check that

@@ -1,17 +1,22 @@
 import Foundation
 import GRDB
-@testable import PodDocStore
 import XCTest
+
+@testable import PodDocStore
 
 final class RelationshipTests: StoreTestCase {
     func testInverseFollowsToOneAndToManyChanges() throws {
         try forEachStore { store in
             let root = ObjectContext(store: store)
             try root.performAndWait { ctx in
-                let inbox = ctx.insert("Item"); inbox[Item.title] = "Inbox"
-                let work = ctx.insert("Item"); work[Item.title] = "Work"
-                let a = ctx.insert("Item"); a[Item.title] = "a"
-                let b = ctx.insert("Item"); b[Item.title] = "b"
+                let inbox = ctx.insert("Item")
+                inbox[Item.title] = "Inbox"
+                let work = ctx.insert("Item")
+                work[Item.title] = "Work"
+                let a = ctx.insert("Item")
+                a[Item.title] = "a"
+                let b = ctx.insert("Item")
+                b[Item.title] = "b"
                 a[Item.parent] = inbox
                 b[Item.parent] = inbox
                 XCTAssertEqual(Set(inbox[Item.children].map { $0[Item.title] }), ["a", "b"])
@@ -36,9 +41,12 @@ final class RelationshipTests: StoreTestCase {
     func testOneToOneKeepsBothSidesInStep() throws {
         let root = ObjectContext(store: try makeStore())
         try root.performAndWait { ctx in
-            let ann = ctx.insert("Person"); ann[Person.name] = "Ann"
-            let bob = ctx.insert("Person"); bob[Person.name] = "Bob"
-            let p = ctx.insert("Passport"); p[Passport.number] = "X1"
+            let ann = ctx.insert("Person")
+            ann[Person.name] = "Ann"
+            let bob = ctx.insert("Person")
+            bob[Person.name] = "Bob"
+            let p = ctx.insert("Passport")
+            p[Passport.number] = "X1"
             ann[Person.passport] = p
             XCTAssertTrue(p[Passport.holder] === ann)
             try ctx.save()
@@ -46,7 +54,7 @@ final class RelationshipTests: StoreTestCase {
             XCTAssertNil(ann[Person.passport], "the old holder lets go")
             XCTAssertTrue(bob[Person.passport] === p)
             try ctx.save()
-            ctx.delete(bob)   // cascade: the passport goes too
+            ctx.delete(bob)  // cascade: the passport goes too
             XCTAssertTrue(p.isDeleted)
             try ctx.save()
             XCTAssertEqual(try ctx.count(for: FetchRequest("Passport")), 0)
@@ -57,17 +65,25 @@ final class RelationshipTests: StoreTestCase {
         try forEachStore { store in
             let root = ObjectContext(store: store)
             try root.performAndWait { ctx in
-                let top = ctx.insert("Item"); top[Item.title] = "top"
-                let mid = ctx.insert("Item"); mid[Item.title] = "mid"; mid[Item.parent] = top
-                let leaf = ctx.insert("Item"); leaf[Item.title] = "leaf"; leaf[Item.parent] = mid
+                let top = ctx.insert("Item")
+                top[Item.title] = "top"
+                let mid = ctx.insert("Item")
+                mid[Item.title] = "mid"
+                mid[Item.parent] = top
+                let leaf = ctx.insert("Item")
+                leaf[Item.title] = "leaf"
+                leaf[Item.parent] = mid
                 try ctx.save()
-                ctx.delete(top)   // children cascade
+                ctx.delete(top)  // children cascade
                 XCTAssertTrue(mid.isDeleted && leaf.isDeleted)
                 try ctx.save()
                 XCTAssertEqual(try ctx.count(for: FetchRequest("Item")), 0)
 
-                let folder = ctx.insert("Folder"); folder[Folder.name] = "f"
-                let doc = ctx.insert("Document"); doc[Document.name] = "d"; doc[Document.folder] = folder
+                let folder = ctx.insert("Folder")
+                folder[Folder.name] = "f"
+                let doc = ctx.insert("Document")
+                doc[Document.name] = "d"
+                doc[Document.folder] = folder
                 try ctx.save()
                 ctx.delete(folder)
                 XCTAssertThrowsError(try ctx.save()) { error in
@@ -75,7 +91,7 @@ final class RelationshipTests: StoreTestCase {
                     XCTAssertTrue("\(error)".contains("deny"), "\(error)")
                 }
                 ctx.rollback()
-                ctx.delete(doc)   // nullify: the folder just loses it
+                ctx.delete(doc)  // nullify: the folder just loses it
                 XCTAssertTrue(folder[Folder.documents].isEmpty)
                 ctx.delete(folder)
                 try ctx.save()
@@ -109,10 +125,13 @@ final class RelationshipTests: StoreTestCase {
     func testDeleteInChildAlsoCascadesToObjectsOnlyTheParentKnows() throws {
         let root = ObjectContext(store: try makeStore())
         let (folderID, _) = try root.performAndWait { ctx -> (ObjectID, ObjectID) in
-            let top = ctx.insert("Item"); top[Item.title] = "top"
+            let top = ctx.insert("Item")
+            top[Item.title] = "top"
             try ctx.save()
-            let late = ctx.insert("Item"); late[Item.title] = "late"; late[Item.parent] = top
-            return (top.objectID, late.objectID)   // `late` is unsaved in root
+            let late = ctx.insert("Item")
+            late[Item.title] = "late"
+            late[Item.parent] = top
+            return (top.objectID, late.objectID)  // `late` is unsaved in root
         }
         let worker = ObjectContext(.privateQueue, parent: root)
         try worker.performAndWait { ctx in

@@ -1,14 +1,19 @@
 import Foundation
 import PodDocRandom
-@testable import PodDocStore
 import XCTest
+
+@testable import PodDocStore
 
 final class ResultsControllerTests: StoreTestCase {
     func testReportsInsertDeleteMoveUpdateAndSections() throws {
         let root = ObjectContext(store: try makeStore(inMemory: true))
         try root.performAndWait { ctx in
-            let a = ctx.insert("Item"); a[Item.title] = "a"; a[Item.order] = 1
-            let b = ctx.insert("Item"); b[Item.title] = "b"; b[Item.order] = 2
+            let a = ctx.insert("Item")
+            a[Item.title] = "a"
+            a[Item.order] = 1
+            let b = ctx.insert("Item")
+            b[Item.title] = "b"
+            b[Item.order] = 2
             try ctx.save()
             let controller = ResultsController(FetchRequest("Item", sortBy: [FetchSort(Item.order)]), context: ctx, sectionKey: "done")
             var reported: [ResultsChanges] = []
@@ -16,7 +21,9 @@ final class ResultsControllerTests: StoreTestCase {
             try controller.performFetch()
             XCTAssertEqual(controller.sections.map(\.ids), [[a.objectID, b.objectID]])
 
-            let c = ctx.insert("Item"); c[Item.title] = "c"; c[Item.order] = 0
+            let c = ctx.insert("Item")
+            c[Item.title] = "c"
+            c[Item.order] = 0
             ctx.processPendingChanges()
             XCTAssertEqual(reported.last?.inserts.map(\.indexPath), [ResultsIndexPath(section: 0, item: 0)])
 
@@ -44,7 +51,8 @@ final class ResultsControllerTests: StoreTestCase {
     func testUndoAndRedoAreReportedAsUpdates() throws {
         let root = ObjectContext(store: try makeStore(inMemory: true))
         try root.performAndWait { ctx in
-            let a = ctx.insert("Item"); a[Item.title] = "a"
+            let a = ctx.insert("Item")
+            a[Item.title] = "a"
             try ctx.save()
             let undo = ObjectUndoManager()
             ctx.undoManager = undo
@@ -89,8 +97,9 @@ final class ResultsControllerTests: StoreTestCase {
         }
         let limited = seed % 5 == 0
         let predicate: ObjectPredicate = seed % 3 == 0 ? Item.title != "c" : .all
-        let request = FetchRequest("Item", where: predicate, sortBy: [FetchSort(Item.order), FetchSort(Item.title, ascending: false)],
-                                   limit: limited ? 4 : nil)
+        let request = FetchRequest(
+            "Item", where: predicate, sortBy: [FetchSort(Item.order), FetchSort(Item.title, ascending: false)],
+            limit: limited ? 4 : nil)
         let sectionKey: String? = seed % 2 == 0 ? "done" : nil
         var problems: [String] = []
         var previous: [ResultsSection] = []
@@ -109,9 +118,14 @@ final class ResultsControllerTests: StoreTestCase {
             for changes in reported { expected = changes.apply(to: expected) }
             reported.removeAll()
             let fresh = try ctx.fetch(controller.request)
-            let freshSections = Self.sections(fresh.map { object in (object.objectID, sectionKey.map { object.value(forKey: $0) } ?? .null) })
-            if expected != controller.sections { problems.append("step \(step): applied changes \(expected) != contents \(controller.sections)") }
-            if controller.sections != freshSections { problems.append("step \(step): contents \(controller.sections) != fresh fetch \(freshSections)") }
+            let freshSections = Self.sections(
+                fresh.map { object in (object.objectID, sectionKey.map { object.value(forKey: $0) } ?? .null) })
+            if expected != controller.sections {
+                problems.append("step \(step): applied changes \(expected) != contents \(controller.sections)")
+            }
+            if controller.sections != freshSections {
+                problems.append("step \(step): contents \(controller.sections) != fresh fetch \(freshSections)")
+            }
             previous = controller.sections
         }
 
@@ -167,7 +181,11 @@ final class ResultsControllerTests: StoreTestCase {
     static func sections(_ entries: [(ObjectID, StoreValue)]) -> [ResultsSection] {
         var sections: [ResultsSection] = []
         for (id, key) in entries {
-            if sections.last?.key == key { sections[sections.count - 1].ids.append(id) } else { sections.append(ResultsSection(key: key, ids: [id])) }
+            if sections.last?.key == key {
+                sections[sections.count - 1].ids.append(id)
+            } else {
+                sections.append(ResultsSection(key: key, ids: [id]))
+            }
         }
         return sections
     }

@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
-@testable import PodDocStore
 import XCTest
+
+@testable import PodDocStore
 
 /// Full-text search finds words in every script: CJK runs are indexed as overlapping pairs,
 /// everything else as `unicode61` splits it; the index agrees with the rows after every kind
@@ -50,7 +51,8 @@ final class SearchTextTests: StoreTestCase {
     private func keys(_ store: PersistentStore, _ words: String) throws -> [String] {
         let rows = try store.search(words, in: "Note").map { $0.rowID! }
         let byRow = try store.unsafeRead { db in
-            Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: #"SELECT id, key FROM "Note""#).map { ($0[0] as Int64, $0[1] as String) })
+            Dictionary(
+                uniqueKeysWithValues: try Row.fetchAll(db, sql: #"SELECT id, key FROM "Note""#).map { ($0[0] as Int64, $0[1] as String) })
         }
         return rows.map { byRow[$0]! }
     }
@@ -88,7 +90,8 @@ final class SearchTextTests: StoreTestCase {
         let expectations: [(String, [String])] = [
             ("简单", ["zh", "zh2"]), ("仓库", ["zh"]), ("pod仓库", ["zh"]), ("库", ["zh"]), ("建", ["zh"]), ("单", ["zh", "zh2"]),
             ("的简单", ["zh"]), ("网络请求", ["zh"]), ("简单 demo", ["zh"]), ("简单仓库", []), ("json 解析", ["zh2"]),
-            ("東京", ["ja"]), ("タワー", ["ja"]), ("ﾀﾜｰ", ["ja"]), ("ＪＳＯＮ", ["zh2"]), ("写真", ["ja"]), ("ライブラリ", ["ja"]), ("ひらがな", ["ja"]), ("ー", ["ja"]),
+            ("東京", ["ja"]), ("タワー", ["ja"]), ("ﾀﾜｰ", ["ja"]), ("ＪＳＯＮ", ["zh2"]), ("写真", ["ja"]), ("ライブラリ", ["ja"]), ("ひらがな", ["ja"]),
+            ("ー", ["ja"]),
             ("서울", ["ko"]), ("라이브러리", ["ko"]), ("만든", ["ko"]),
             ("библиотека", ["ru"]), ("БИБЛИО", ["ru"]), ("серафими", ["ru"]),
             ("βιβλιοθηκη", ["el"]), ("ΣΊΣΥΦΟ", ["el"]), ("σισυφο", ["el"]),
@@ -106,10 +109,12 @@ final class SearchTextTests: StoreTestCase {
         let store = try PersistentStore(url: storeURL, model: Note.model)
         let root = ObjectContext(store: store)
         try root.performAndWait { ctx in
-            for (key, title) in [("once", "网络请求的库, 还有很多其他的东西和说明文字, 很长很长的一段描述"),
-                                 ("twice", "网络请求 网络请求"),
-                                 ("latin-once", "a parser among many other words that say little about it"),
-                                 ("latin-twice", "parser parser")] {
+            for (key, title) in [
+                ("once", "网络请求的库, 还有很多其他的东西和说明文字, 很长很长的一段描述"),
+                ("twice", "网络请求 网络请求"),
+                ("latin-once", "a parser among many other words that say little about it"),
+                ("latin-twice", "parser parser"),
+            ] {
                 let note = ctx.insert("Note")
                 note[Note.key] = key
                 note[Note.title] = title
@@ -133,7 +138,11 @@ final class SearchTextTests: StoreTestCase {
                 row[Note.body] = index % 3 == 0 ? nil : "ノート \(index)"
             }
         }
-        batch.append { $0[Note.key] = "zh"; $0[Note.title] = "改过的标题"; $0[Note.body] = nil }
+        batch.append {
+            $0[Note.key] = "zh"
+            $0[Note.title] = "改过的标题"
+            $0[Note.body] = nil
+        }
         try root.performAndWait { ctx in
             _ = try ctx.upsert(batch)
             try ctx.save()
@@ -182,11 +191,13 @@ final class SearchTextTests: StoreTestCase {
         }
         try db.close()
         let reopened = try PersistentStore(url: storeURL, model: Note.model, options: .init(readOnly: true))
-        XCTAssertEqual(try reopened.fullTextProblems(), [
-            "1 Note rows are missing from the search index.",
-            "The search index of Note holds 1 rows that are not in the store.",
-            "The search index of Note holds other text than 1 of its rows.",
-        ])
+        XCTAssertEqual(
+            try reopened.fullTextProblems(),
+            [
+                "1 Note rows are missing from the search index.",
+                "The search index of Note holds 1 rows that are not in the store.",
+                "The search index of Note holds other text than 1 of its rows.",
+            ])
     }
 
     func testAStoreIndexedInAnOlderFormIsReindexedWhenOpenedForWriting() throws {

@@ -50,7 +50,8 @@ final class StoreCopyTests: StoreTestCase {
         let refetched = try await root.perform { ctx in try ctx.existingObject(with: keptID)?[Item.title] }
         XCTAssertEqual(refetched, "edited after", "object IDs stay valid")
         XCTAssertEqual(try Data(contentsOf: storeURL), Data("theirs".utf8), "the file now at the old path is never written")
-        XCTAssertTrue(Set(try titles(at: replaced)).isSubset(of: ["saved before", "in the log"]), "nor is the old file, with anything made after")
+        XCTAssertTrue(
+            Set(try titles(at: replaced)).isSubset(of: ["saved before", "in the log"]), "nor is the old file, with anything made after")
         try store.close()
     }
 

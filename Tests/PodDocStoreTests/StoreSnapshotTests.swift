@@ -10,7 +10,9 @@ final class StoreSnapshotTests: StoreTestCase {
         try root.performAndWait { ctx in
             for name in names {
                 let pod = ctx.insert("Pod")
-                pod[Pod.key] = "\(name)/1.0"; pod[Pod.name] = name; pod[Pod.version] = "1.0"
+                pod[Pod.key] = "\(name)/1.0"
+                pod[Pod.name] = name
+                pod[Pod.version] = "1.0"
                 pod[Pod.summary] = "about \(name)"
             }
             try ctx.save()
@@ -20,10 +22,12 @@ final class StoreSnapshotTests: StoreTestCase {
     func testRowsComeInTheRequestsOrderWithTheAttributesAskedFor() throws {
         let store = try makeStore()
         try insertPods(["beta", "Alpha", "gamma", "alpha"], into: ObjectContext(store: store))
-        let request = FetchRequest("Pod", where: Pod.name != "gamma", sortBy: [FetchSort(Pod.name, collation: .folded), FetchSort(Pod.name)])
+        let request = FetchRequest(
+            "Pod", where: Pod.name != "gamma", sortBy: [FetchSort(Pod.name, collation: .folded), FetchSort(Pod.name)])
         let (count, names, summaries) = try store.readSnapshot { snapshot in
             let cursor = try snapshot.rows(request, reading: [Pod.name.name])
-            var names: [String] = [], summaries: [String?] = []
+            var names: [String] = []
+            var summaries: [String?] = []
             while let row = try cursor.next() {
                 names.append(row[Pod.name])
                 summaries.append(row[Pod.summary])

@@ -1,6 +1,7 @@
 import Foundation
-@testable import PodDocStore
 import XCTest
+
+@testable import PodDocStore
 
 /// Temporary IDs resolve through a box they share with their copies, filled in by the root
 /// save: the store keeps no map of them, and nothing of an ID outlives its last copy.
@@ -44,7 +45,8 @@ final class TemporaryIDTests: StoreTestCase {
         let root = ObjectContext(store: try makeStore())
         let worker = ObjectContext(.privateQueue, parent: root)
         try worker.performAndWait { ctx in
-            let parent = ctx.insert("Item"), child = ctx.insert("Item")
+            let parent = ctx.insert("Item")
+            let child = ctx.insert("Item")
             parent[Item.title] = "parent"
             child[Item.title] = "child"
             child[Item.parent] = parent
@@ -85,7 +87,8 @@ final class ReadingDuringARootSaveTests: StoreTestCase {
             return item.objectID
         }
         XCTAssertTrue(id.isTemporary)
-        let started = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        let started = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
         Task.detached {
             try await root.perform { ctx in
                 started.signal()

@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
-@testable import PodDocStore
 import XCTest
+
+@testable import PodDocStore
 
 /// Case-insensitive predicates fold text the Unicode way, identically in SQL (saved rows)
 /// and in memory (unsaved objects), and a case-insensitive index serves prefix listings.
@@ -12,9 +13,11 @@ final class TextFoldingTests: StoreTestCase {
         static let entity = EntityDescription("Word", members: [text])
     }
 
-    nonisolated static let corpus = ["Серафими", "серафими", "СЕРАФИМИ", "Über", "über", "ÜBER", "Ubër", "Straße", "STRASSE", "strasse",
-                         "Σίσυφος", "ΣΊΣΥΦΟΣ", "σίσυφος", "İstanbul", "istanbul", "ırmak", "IRMAK", "Ångström", "A\u{30A}ngstro\u{308}m",
-                         "cocoapods制作", "仓库", "カタカナ", "🕕", "plain", "PLAIN", "ǅemal", "ﬁle", "file"]
+    nonisolated static let corpus = [
+        "Серафими", "серафими", "СЕРАФИМИ", "Über", "über", "ÜBER", "Ubër", "Straße", "STRASSE", "strasse",
+        "Σίσυφος", "ΣΊΣΥΦΟΣ", "σίσυφος", "İstanbul", "istanbul", "ırmak", "IRMAK", "Ångström", "A\u{30A}ngstro\u{308}m",
+        "cocoapods制作", "仓库", "カタカナ", "🕕", "plain", "PLAIN", "ǅemal", "ﬁle", "file",
+    ]
 
     func testFoldingIsUnicodeFullCaseFoldingOnComposedText() {
         XCTAssertEqual(TextFolding.fold("Straße"), "strasse")
@@ -33,14 +36,17 @@ final class TextFoldingTests: StoreTestCase {
         let main = ObjectContext(.main, parent: root)
         for word in Self.corpus { main.insert("Word")[Word.text] = word }  // the same again, unsaved
 
-        for pattern in ["се", "СЕРАФ", "über", "ÜBER", "ubër", "strasse", "STRAẞE", "σίσυφ", "ΣΊΣΥΦΟΣ", "i̇stan", "ist", "ır", "IR",
-                        "ångström", "co", "仓", "カタ", "🕕", "pl", "ǆ", "fi"] {
+        for pattern in [
+            "се", "СЕРАФ", "über", "ÜBER", "ubër", "strasse", "STRAẞE", "σίσυφ", "ΣΊΣΥΦΟΣ", "i̇stan", "ist", "ır", "IR",
+            "ångström", "co", "仓", "カタ", "🕕", "pl", "ǆ", "fi",
+        ] {
             for match in [ObjectPredicate.TextMatch.prefix, .suffix, .contains] {
-                let predicate: ObjectPredicate = switch match {
-                case .prefix: Word.text.hasPrefix(pattern, caseInsensitive: true)
-                case .suffix: Word.text.hasSuffix(pattern, caseInsensitive: true)
-                case .contains: Word.text.contains(pattern, caseInsensitive: true)
-                }
+                let predicate: ObjectPredicate =
+                    switch match {
+                    case .prefix: Word.text.hasPrefix(pattern, caseInsensitive: true)
+                    case .suffix: Word.text.hasSuffix(pattern, caseInsensitive: true)
+                    case .contains: Word.text.contains(pattern, caseInsensitive: true)
+                    }
                 let expected = Self.corpus.filter { word in
                     let (w, p) = (TextFolding.fold(word), TextFolding.fold(pattern))
                     return switch match {
@@ -57,7 +63,9 @@ final class TextFoldingTests: StoreTestCase {
                 XCTAssertEqual(all.sorted(), (expected + expected).sorted(), "\(match) \(pattern), saved and unsaved (memory)")
             }
         }
-        let plainU = try await root.perform { ctx in try ctx.count(for: FetchRequest("Word", where: Word.text.hasPrefix("uber", caseInsensitive: true))) }
+        let plainU = try await root.perform { ctx in
+            try ctx.count(for: FetchRequest("Word", where: Word.text.hasPrefix("uber", caseInsensitive: true)))
+        }
         XCTAssertEqual(plainU, 0, "ü is not u")
         try store.close()
     }
@@ -71,7 +79,9 @@ final class TextFoldingTests: StoreTestCase {
         try await other.write { try $0.execute(sql: #"DROP INDEX "Word_text_folded""#) }
         try other.close()
         let reader = try PersistentStore(url: storeURL, model: model, options: .init(readOnly: true))
-        let found = try await ObjectContext(store: reader).perform { try $0.count(for: FetchRequest("Word", where: Word.text.hasPrefix("über", caseInsensitive: true))) }
+        let found = try await ObjectContext(store: reader).perform {
+            try $0.count(for: FetchRequest("Word", where: Word.text.hasPrefix("über", caseInsensitive: true)))
+        }
         XCTAssertEqual(found, 3, "Über, über, ÜBER")
         try reader.close()
         XCTAssertFalse(try indexNames().contains("Word_text_folded"))
@@ -79,8 +89,12 @@ final class TextFoldingTests: StoreTestCase {
         let writer = try PersistentStore(url: storeURL, model: model)
         XCTAssertTrue(try indexNames().contains("Word_text_folded"))
         let plan = try writer.unsafeRead { db in
-            try Row.fetchAll(db, sql: #"EXPLAIN QUERY PLAN SELECT id FROM "Word" WHERE poddoc_fold("text") >= 'über' AND poddoc_fold("text") < 'über\#u{10FFFF}'"#)
-                .map { $0["detail"] as String }.joined(separator: "; ")
+            try Row.fetchAll(
+                db,
+                sql:
+                    #"EXPLAIN QUERY PLAN SELECT id FROM "Word" WHERE poddoc_fold("text") >= 'über' AND poddoc_fold("text") < 'über\#u{10FFFF}'"#
+            )
+            .map { $0["detail"] as String }.joined(separator: "; ")
         }
         XCTAssertTrue(plan.contains("Word_text_folded"), plan)
         try writer.close()
@@ -101,10 +115,13 @@ final class TextFoldingTests: StoreTestCase {
         }
         let saved = try await root.perform { ctx in try ctx.fetch(FetchRequest("Word", sortBy: order)).map { $0[Word.text] } }
         XCTAssertEqual(saved, expected(Self.corpus), "SQL (poddoc_fold) order")
-        XCTAssertEqual(try main.fetch(FetchRequest("Word", sortBy: order)).map { $0[Word.text] }, expected(Self.corpus + unsaved), "in memory, merged")
+        XCTAssertEqual(
+            try main.fetch(FetchRequest("Word", sortBy: order)).map { $0[Word.text] }, expected(Self.corpus + unsaved), "in memory, merged")
         XCTAssertLessThan(saved.firstIndex(of: "plain")!, saved.firstIndex(of: "Straße")!, "case does not order: p before S")
 
-        for (word, matches) in [("ÜBER", ["Über", "über", "ÜBER"]), ("STRASSE", ["Straße", "STRASSE", "strasse"]), ("ÄRGER", ["ärger", "ÄRGER"])] {
+        for (word, matches) in [
+            ("ÜBER", ["Über", "über", "ÜBER"]), ("STRASSE", ["Straße", "STRASSE", "strasse"]), ("ÄRGER", ["ärger", "ÄRGER"]),
+        ] {
             let predicate = Word.text.compare(.equal, word, collation: .folded)
             let found = try main.fetch(FetchRequest("Word", where: predicate)).map { $0[Word.text] }
             XCTAssertEqual(found.sorted(), matches.sorted(), word)

@@ -1,8 +1,9 @@
 import Foundation
 import PodDocRandom
-@testable import PodDocStore
 import Synchronization
 import XCTest
+
+@testable import PodDocStore
 
 /// `descendantLinks(of:following:)`, `ancestorIDs(of:following:)` and the one-query cascade
 /// through a self-referential relationship.
@@ -52,7 +53,8 @@ final class TreeWalkTests: StoreTestCase {
     func testDescendantsAndAncestorsFromTheStore() throws {
         let root = ObjectContext(store: try makeStore())
         try root.performAndWait { ctx in
-            let top = ctx.insert("Item"); top[Item.title] = "top"
+            let top = ctx.insert("Item")
+            top[Item.title] = "top"
             var level = [top]
             for depth in 1...4 {
                 level = level.flatMap { parent in
@@ -64,7 +66,8 @@ final class TreeWalkTests: StoreTestCase {
                     }
                 }
             }
-            let outside = ctx.insert("Item"); outside[Item.title] = "outside"
+            let outside = ctx.insert("Item")
+            outside[Item.title] = "outside"
             try ctx.save()
             let links = try ctx.descendantLinks(of: [top.objectID], following: Item.parent)
             XCTAssertEqual(links.count, 3 + 9 + 27 + 81)
@@ -141,8 +144,9 @@ final class TreeWalkTests: StoreTestCase {
                         assertParentsFirst(links, roots: roots)
                     }
                     for id in some + unsaved {
-                        XCTAssertEqual(try ctx.ancestorIDs(of: id, following: Item.parent), expectedAncestors(of: id, parents),
-                                       "seed \(seed), round \(round), \(ctx.name)")
+                        XCTAssertEqual(
+                            try ctx.ancestorIDs(of: id, following: Item.parent), expectedAncestors(of: id, parents),
+                            "seed \(seed), round \(round), \(ctx.name)")
                     }
                 }
             }
@@ -207,16 +211,23 @@ final class TreeWalkTests: StoreTestCase {
         let root = ObjectContext(store: try makeStore())
         let main = ObjectContext(.main, parent: root)
         let (a, b) = try root.performAndWait { ctx -> (ObjectID, ObjectID) in
-            let a = ctx.insert("Item"); a[Item.title] = "a"
-            let b = ctx.insert("Item"); b[Item.title] = "b"
-            let b1 = ctx.insert("Item"); b1[Item.title] = "b1"; b1[Item.parent] = b
-            let b2 = ctx.insert("Item"); b2[Item.title] = "b2"; b2[Item.parent] = b1
+            let a = ctx.insert("Item")
+            a[Item.title] = "a"
+            let b = ctx.insert("Item")
+            b[Item.title] = "b"
+            let b1 = ctx.insert("Item")
+            b1[Item.title] = "b1"
+            b1[Item.parent] = b
+            let b2 = ctx.insert("Item")
+            b2[Item.title] = "b2"
+            b2[Item.parent] = b1
             try ctx.save()
             return (a.objectID, b.objectID)
         }
         let b1 = try XCTUnwrap(main.fetchFirst(FetchRequest("Item", where: Item.title == "b1")))
-        b1[Item.parent] = main.object(with: a)   // b1 (with b2 below it) moves from b to a
-        let fresh = main.insert("Item"); fresh[Item.parent] = b1
+        b1[Item.parent] = main.object(with: a)  // b1 (with b2 below it) moves from b to a
+        let fresh = main.insert("Item")
+        fresh[Item.parent] = b1
         XCTAssertEqual(main.delete(main.object(with: b)), 1, "b no longer holds b1")
         XCTAssertEqual(main.delete(main.object(with: a)), 4, "a, b1, b2 and the new item")
         try main.save()

@@ -1,6 +1,7 @@
 import Foundation
-@testable import PodDocStore
 import XCTest
+
+@testable import PodDocStore
 
 final class UndoTests: StoreTestCase {
     private func titles(_ ctx: ObjectContext) throws -> [String] {
@@ -13,8 +14,11 @@ final class UndoTests: StoreTestCase {
             let undo = ObjectUndoManager()
             ctx.undoManager = undo
             let (inbox, a) = undo.group("Add \"Inbox\"") { () -> (ManagedObject, ManagedObject) in
-                let inbox = ctx.insert("Item"); inbox[Item.title] = "Inbox"
-                let a = ctx.insert("Item"); a[Item.title] = "a"; a[Item.parent] = inbox
+                let inbox = ctx.insert("Item")
+                inbox[Item.title] = "Inbox"
+                let a = ctx.insert("Item")
+                a[Item.title] = "a"
+                a[Item.parent] = inbox
                 return (inbox, a)
             }
             undo.group("Rename") { a[Item.title] = "renamed" }
@@ -43,10 +47,15 @@ final class UndoTests: StoreTestCase {
         try root.performAndWait { ctx in
             let undo = ObjectUndoManager()
             ctx.undoManager = undo
-            let top = ctx.insert("Item"); top[Item.title] = "top"
+            let top = ctx.insert("Item")
+            top[Item.title] = "top"
             for i in 0..<50 {
-                let child = ctx.insert("Item"); child[Item.title] = "c\(i)"; child[Item.parent] = top
-                let grandchild = ctx.insert("Item"); grandchild[Item.title] = "g\(i)"; grandchild[Item.parent] = child
+                let child = ctx.insert("Item")
+                child[Item.title] = "c\(i)"
+                child[Item.parent] = top
+                let grandchild = ctx.insert("Item")
+                grandchild[Item.title] = "g\(i)"
+                grandchild[Item.parent] = child
             }
             try ctx.save()
             undo.removeAllActions()
@@ -71,7 +80,7 @@ final class UndoTests: StoreTestCase {
             ctx.undoManager = undo
             let item = ctx.insert("Item")
             item[Item.title] = "1"
-            ctx.processPendingChanges()          // end of an event closes its group
+            ctx.processPendingChanges()  // end of an event closes its group
             item[Item.title] = "2"
             ctx.processPendingChanges()
             item[Item.title] = "3"

@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
-@testable import PodDocStore
 import XCTest
+
+@testable import PodDocStore
 
 /// An object saved with a unique value that another row took meanwhile: a spec deleted and
 /// saved, its delete undone, and the same key imported again by a batch before the undone
@@ -29,7 +30,10 @@ final class UniqueValueConflictTests: StoreTestCase {
             ctx.undoManager = undo
             ctx.automaticallyMergesChangesFromParent = true
             let pod = ctx.insert(Pod.entity.name)
-            pod[Pod.key] = "pod/1"; pod[Pod.name] = "pod"; pod[Pod.version] = "1"; pod[Pod.summary] = "mine"
+            pod[Pod.key] = "pod/1"
+            pod[Pod.name] = "pod"
+            pod[Pod.version] = "1"
+            pod[Pod.summary] = "mine"
             try ctx.save()
             return pod.objectID
         }
@@ -49,7 +53,10 @@ final class UniqueValueConflictTests: StoreTestCase {
             ctx.mergePolicy = .inMemoryWins
             var batch = try BatchUpsert(Pod.entity.name, key: Pod.key, model: testModel)
             batch.append { row in
-                row[Pod.key] = "pod/1"; row[Pod.name] = "pod"; row[Pod.version] = "1"; row[Pod.summary] = "imported"
+                row[Pod.key] = "pod/1"
+                row[Pod.name] = "pod"
+                row[Pod.version] = "1"
+                row[Pod.summary] = "imported"
             }
             _ = try ctx.upsert(batch)
             try ctx.save()
@@ -71,7 +78,7 @@ final class UniqueValueConflictTests: StoreTestCase {
     func testTheRestoredObjectKeepsItsKeyAndTheImportedCopyGoes() throws {
         let stack = try restoredWhileImportedAgain(rootPolicy: .inMemoryWins)
         try stack.main.performAndWait { try $0.save() }
-        try stack.root.performAndWait { try $0.save() }   // refused with "UNIQUE constraint failed: Pod.key" before
+        try stack.root.performAndWait { try $0.save() }  // refused with "UNIQUE constraint failed: Pod.key" before
 
         XCTAssertEqual(try keysOnDisk(stack.store), ["pod/1"])
         XCTAssertEqual(try idsOnDisk(stack.store), [stack.original.key], "the restored spec keeps its own ID")
@@ -85,7 +92,7 @@ final class UniqueValueConflictTests: StoreTestCase {
 
         // Later saves work, and undo still finds the spec.
         try stack.main.performAndWait { ctx in
-            stack.undo.redo()   // the delete again
+            stack.undo.redo()  // the delete again
             try ctx.save()
         }
         try stack.root.performAndWait { try $0.save() }
@@ -123,7 +130,9 @@ final class UniqueValueConflictTests: StoreTestCase {
         let other = ObjectContext(.privateQueue, parent: root, name: "other")
         let id = try main.performAndWait { ctx -> ObjectID in
             let pod = ctx.insert(Pod.entity.name)
-            pod[Pod.key] = "pod/2"; pod[Pod.name] = "pod"; pod[Pod.version] = "2"
+            pod[Pod.key] = "pod/2"
+            pod[Pod.name] = "pod"
+            pod[Pod.version] = "2"
             try ctx.save()
             return pod.objectID
         }
@@ -138,7 +147,12 @@ final class UniqueValueConflictTests: StoreTestCase {
         try root.performAndWait { try $0.save() }
         try other.performAndWait { ctx in
             var batch = try BatchUpsert(Pod.entity.name, key: Pod.key, model: testModel)
-            batch.append { row in row[Pod.key] = "pod/2"; row[Pod.name] = "pod"; row[Pod.version] = "2"; row[Pod.summary] = "imported" }
+            batch.append { row in
+                row[Pod.key] = "pod/2"
+                row[Pod.name] = "pod"
+                row[Pod.version] = "2"
+                row[Pod.summary] = "imported"
+            }
             _ = try ctx.upsert(batch)
             try ctx.save()
         }

@@ -1,8 +1,9 @@
 import Foundation
 import PodDocStore
+import XCTest
+
 @testable import PodSpecs
 @testable import PodSpecsServer
-import XCTest
 
 /// A failing service: each import ends complete, or with a clear error and every page before
 /// the failure saved; resuming then completes without duplicates.
@@ -24,7 +25,9 @@ final class FaultTests: SpecsTestCase {
         let port = try await server.start()
         let store = try makeStore()
         let summary = try await SpecsImporter(root: ObjectContext(store: store), options: .init(specsPerSave: 1))
-            .importService(try client(url(port), retry: RetryPolicy(maximumAttempts: 10, initialDelay: .milliseconds(1), maximumDelay: .milliseconds(10))))
+            .importService(
+                try client(
+                    url(port), retry: RetryPolicy(maximumAttempts: 10, initialDelay: .milliseconds(1), maximumDelay: .milliseconds(10))))
         await server.kill()
         XCTAssertGreaterThan(server.injectedFailures, 0, "the seeded faults should hit at least one request")
         XCTAssertEqual(server.requestCount, summary.pages + server.injectedFailures)
@@ -113,8 +116,10 @@ final class RetryPolicyDefaultsTests: XCTestCase {
     func testTheDefaultWaitsAre4Times2ToTheN() {
         let policy = RetryPolicy()
         XCTAssertEqual(policy.maximumAttempts, 6)
-        XCTAssertEqual((2...6).map { policy.delay(beforeAttempt: $0) }, [.seconds(4), .seconds(8), .seconds(16), .seconds(32), .seconds(64)])
-        XCTAssertEqual(RetryNotice(page: 38, reason: "HTTP 500", delay: .seconds(4), attempt: 2, maximumAttempts: 6).description,
-                       "page 38: HTTP 500, retrying in 4 s, attempt 2 of 6")
+        XCTAssertEqual(
+            (2...6).map { policy.delay(beforeAttempt: $0) }, [.seconds(4), .seconds(8), .seconds(16), .seconds(32), .seconds(64)])
+        XCTAssertEqual(
+            RetryNotice(page: 38, reason: "HTTP 500", delay: .seconds(4), attempt: 2, maximumAttempts: 6).description,
+            "page 38: HTTP 500, retrying in 4 s, attempt 2 of 6")
     }
 }

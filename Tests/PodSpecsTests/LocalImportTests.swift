@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
+import XCTest
+
 @testable import PodDocStore
 @testable import PodSpecs
-import XCTest
 
 /// Importing `Specs/` folders (both layouts) and page files.
 final class LocalImportTests: SpecsTestCase {
@@ -13,11 +14,13 @@ final class LocalImportTests: SpecsTestCase {
         XCTAssertEqual(summary.created, SpecFixtures.goodSpecs)
         XCTAssertEqual(summary.updated, 0)
         XCTAssertEqual(summary.rejected.count, SpecFixtures.malformedSpecs, "\(summary.rejected)")
-        XCTAssertEqual(Set(summary.rejected.map { URL(fileURLWithPath: $0.location).lastPathComponent }),
-                       ["Broken.podspec.json", "NoName.podspec.json", "BadText.podspec.json"])
+        XCTAssertEqual(
+            Set(summary.rejected.map { URL(fileURLWithPath: $0.location).lastPathComponent }),
+            ["Broken.podspec.json", "NoName.podspec.json", "BadText.podspec.json"])
         XCTAssertTrue(summary.rejected.allSatisfy { $0.location.hasPrefix(SpecFixtures.flat.path) })
-        XCTAssertEqual(Set(summary.skipped.map { $0.replacingOccurrences(of: SpecFixtures.flat.path + "/", with: "") }),
-                       ["AWSS3/0.0.1/LICENSE", "GTFoundation/0.0.7/.gitkeep", "TMTumblrSDK/CHANGELOG.md", "Tesseract-wrapper/0.0.2"])
+        XCTAssertEqual(
+            Set(summary.skipped.map { $0.replacingOccurrences(of: SpecFixtures.flat.path + "/", with: "") }),
+            ["AWSS3/0.0.1/LICENSE", "GTFoundation/0.0.7/.gitkeep", "TMTumblrSDK/CHANGELOG.md", "Tesseract-wrapper/0.0.2"])
         XCTAssertTrue(summary.isComplete)
         XCTAssertEqual(try savedKeys(store).count, SpecFixtures.goodSpecs)
         let checkpoint = try await importer.checkpoint(for: SpecsFolder(url: SpecFixtures.flat).sourceIdentifier)
@@ -26,7 +29,8 @@ final class LocalImportTests: SpecsTestCase {
     }
 
     func testShardedLayoutGivesTheSameSpecs() async throws {
-        let flatStore = try makeStore("flat"), shardedStore = try makeStore("sharded")
+        let flatStore = try makeStore("flat")
+        let shardedStore = try makeStore("sharded")
         try await SpecsImporter(root: ObjectContext(store: flatStore)).importFolder(SpecsFolder(url: SpecFixtures.flat))
         let summary = try await SpecsImporter(root: ObjectContext(store: shardedStore)).importFolder(SpecsFolder(url: SpecFixtures.sharded))
         XCTAssertEqual(summary.created, SpecFixtures.goodSpecs)

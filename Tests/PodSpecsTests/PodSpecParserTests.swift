@@ -1,7 +1,8 @@
 import Foundation
 import PodDocStore
-@testable import PodSpecs
 import XCTest
+
+@testable import PodSpecs
 
 /// Normalising the shapes real specs come in, and refusing bad input with a clear error.
 final class PodSpecParserTests: XCTestCase {
@@ -14,8 +15,10 @@ final class PodSpecParserTests: XCTestCase {
         try PodSpecParser.parseSpec(Data(json.utf8), location: "test.podspec.json")
     }
 
-    private func assertFails(_ json: String, _ code: PodSpecsError.Code, _ fragment: String,
-                             file: StaticString = #filePath, line: UInt = #line) {
+    private func assertFails(
+        _ json: String, _ code: PodSpecsError.Code, _ fragment: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         XCTAssertThrowsError(try spec(json), file: file, line: line) { error in
             guard let error = error as? PodSpecsError else { return XCTFail("\(error)", file: file, line: line) }
             XCTAssertEqual(error.code, code, error.message, file: file, line: line)
@@ -49,8 +52,9 @@ final class PodSpecParserTests: XCTestCase {
     }
 
     func testSourcesPlatformsRequiresARCAndDeprecation() throws {
-        XCTAssertEqual(try fixture("500px-iOS-api", "1.0.2").source,
-                       PodSource(kind: .git, url: "https://github.com/500px/500px-iOS-api.git", tag: "1.0.2"))
+        XCTAssertEqual(
+            try fixture("500px-iOS-api", "1.0.2").source,
+            PodSource(kind: .git, url: "https://github.com/500px/500px-iOS-api.git", tag: "1.0.2"))
         XCTAssertEqual(try fixture("AD-X-SDK", "4.0.3").source?.kind, .http)
         XCTAssertEqual(try fixture("GData", "0.0.1").source?.kind, .svn)
         let hg = try fixture("HyperBek", "0.1.0")
@@ -74,10 +78,13 @@ final class PodSpecParserTests: XCTestCase {
     }
 
     func testOddButUsableValues() throws {
-        let s = try spec(#"{"name": "N", "version": "2.0", "requires_arc": "no", "platforms": {"ios": 7}, "license": {"type": "BSD"}, "authors": ["A", {"B": ""}], "summary": null, "source": {"git": "u", "tag": 0.1}}"#)
+        let s = try spec(
+            #"{"name": "N", "version": "2.0", "requires_arc": "no", "platforms": {"ios": 7}, "license": {"type": "BSD"}, "authors": ["A", {"B": ""}], "summary": null, "source": {"git": "u", "tag": 0.1}}"#
+        )
         XCTAssertEqual(s.version, "2.0")
         XCTAssertEqual(s.requiresARC, false)
-        XCTAssertEqual(s.platforms, [PodPlatform(name: "ios", deploymentTarget: "7")], "a number is taken as written where real specs have one")
+        XCTAssertEqual(
+            s.platforms, [PodPlatform(name: "ios", deploymentTarget: "7")], "a number is taken as written where real specs have one")
         XCTAssertEqual(s.source?.tag, "0.1")
         XCTAssertEqual(s.authors, [PodAuthor(name: "A"), PodAuthor(name: "B")])
         XCTAssertNil(s.summary, "null counts as absent")
@@ -85,8 +92,12 @@ final class PodSpecParserTests: XCTestCase {
     }
 
     func testAByteOrderMarkIsIgnored() throws {
-        XCTAssertEqual(try PodSpecParser.parseSpec(Data([0xEF, 0xBB, 0xBF]) + Data(#"{"name": "N", "version": "1"}"#.utf8), location: "bom.json").name, "N")
-        let page = try PodSpecParser.parsePage(Data([0xEF, 0xBB, 0xBF]) + Data(#"{"number_of_pages": 1, "result": [{"name": "N", "version": "1"}]}"#.utf8), location: "bom page")
+        XCTAssertEqual(
+            try PodSpecParser.parseSpec(Data([0xEF, 0xBB, 0xBF]) + Data(#"{"name": "N", "version": "1"}"#.utf8), location: "bom.json").name,
+            "N")
+        let page = try PodSpecParser.parsePage(
+            Data([0xEF, 0xBB, 0xBF]) + Data(#"{"number_of_pages": 1, "result": [{"name": "N", "version": "1"}]}"#.utf8),
+            location: "bom page")
         XCTAssertEqual(page.specs.map(\.name), ["N"])
     }
 
@@ -131,7 +142,9 @@ final class PodSpecParserTests: XCTestCase {
     // MARK: - Pages
 
     func testAPageInTheReferenceFormat() throws {
-        let page = try PodSpecParser.parsePage(Data(#"{"number_of_pages": 3, "extra": {"x": [1]}, "result": [{"name": "A", "version": "1"}, 7, {"name": "B"}]}"#.utf8), index: 1, location: "page 1")
+        let page = try PodSpecParser.parsePage(
+            Data(#"{"number_of_pages": 3, "extra": {"x": [1]}, "result": [{"name": "A", "version": "1"}, 7, {"name": "B"}]}"#.utf8),
+            index: 1, location: "page 1")
         XCTAssertEqual(page.numberOfPages, 3)
         XCTAssertEqual(page.index, 1)
         XCTAssertEqual(page.specs.map(\.key), ["A/1"])
@@ -150,7 +163,8 @@ final class PodSpecParserTests: XCTestCase {
             (#"{"number_of_pages": 1, "result": {}}"#, "neither an array nor null"),
             ("[]", "not a JSON object"),
         ] {
-            XCTAssertThrowsError(try PodSpecParser.parsePage(Data(body.utf8), index: 4, location: "page 4 (http://x/specs?page=4)")) { error in
+            XCTAssertThrowsError(try PodSpecParser.parsePage(Data(body.utf8), index: 4, location: "page 4 (http://x/specs?page=4)")) {
+                error in
                 XCTAssertEqual((error as? PodSpecsError)?.code, .invalidPage, "\(error)")
                 XCTAssertTrue("\(error)".contains("page 4 (http://x/specs?page=4)") && "\(error)".contains(fragment), "\(error)")
             }

@@ -1,9 +1,10 @@
 import Foundation
 import GRDB
-@testable import PodDocStore
-@testable import PodSpecs
 import Synchronization
 import XCTest
+
+@testable import PodDocStore
+@testable import PodSpecs
 
 /// Listing, searching, showing and counting specs; exporting them as a tree and as CSV.
 final class QueryAndExportTests: SpecsTestCase {
@@ -32,16 +33,22 @@ final class QueryAndExportTests: SpecsTestCase {
         var options = PersistentStore.Options()
         options.traceSQL = { log.record($0) }
         let store = try PersistentStore(url: folder.appending(path: "persistentStore"), model: PodSpecsSchema.makeModel(), options: options)
-        let indexes = try store.unsafeRead { try String.fetchAll($0, sql: #"SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'PodSpec' AND sql IS NOT NULL ORDER BY name"#) }
+        let indexes = try store.unsafeRead {
+            try String.fetchAll(
+                $0, sql: #"SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'PodSpec' AND sql IS NOT NULL ORDER BY name"#)
+        }
         XCTAssertEqual(indexes, ["PodSpec_key", "PodSpec_name_folded"], "one index on the name, folded")
         let context = ObjectContext(store: store)
         _ = log.take()
         try context.performAndWait { ctx in
-            for run in [{ _ = try SpecsQueries.list(in: ctx, limit: 20) }, { _ = try SpecsQueries.list(in: ctx, namePrefix: "af", limit: 20) },
-                        { _ = try SpecsQueries.spec(named: "AFNetworking", in: ctx) }] {
+            for run in [
+                { _ = try SpecsQueries.list(in: ctx, limit: 20) }, { _ = try SpecsQueries.list(in: ctx, namePrefix: "af", limit: 20) },
+                { _ = try SpecsQueries.spec(named: "AFNetworking", in: ctx) },
+            ] {
                 try run()
                 let select = try XCTUnwrap(log.take().last { $0.hasPrefix("SELECT") })
-                let plan = try store.unsafeRead { try Row.fetchAll($0, sql: "EXPLAIN QUERY PLAN " + select).map { $0["detail"] as String } }.joined(separator: "; ")
+                let plan = try store.unsafeRead { try Row.fetchAll($0, sql: "EXPLAIN QUERY PLAN " + select).map { $0["detail"] as String } }
+                    .joined(separator: "; ")
                 XCTAssertTrue(plan.contains("PodSpec_name_folded"), "\(select): \(plan)")
                 XCTAssertFalse(plan.contains("SCAN PodSpec") && !plan.contains("USING INDEX"), "no full scan: \(plan)")
             }
@@ -61,12 +68,14 @@ final class QueryAndExportTests: SpecsTestCase {
             let all = try SpecsQueries.list(in: ctx)
             XCTAssertEqual(all.count, SpecFixtures.goodSpecs)
             let byFoldedName = all.map(\.name).sorted { a, b in
-                let folded = Array(TextFolding.fold(a).utf8), other = Array(TextFolding.fold(b).utf8)
+                let folded = Array(TextFolding.fold(a).utf8)
+                let other = Array(TextFolding.fold(b).utf8)
                 return folded != other ? folded.lexicographicallyPrecedes(other) : Array(a.utf8).lexicographicallyPrecedes(Array(b.utf8))
             }
             XCTAssertEqual(all.map(\.name), byFoldedName, "whatever the case, then by bytes")
-            XCTAssertNotEqual(byFoldedName, all.map(\.name).sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) },
-                              "the fixtures hold names whose case changes their order")
+            XCTAssertNotEqual(
+                byFoldedName, all.map(\.name).sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) },
+                "the fixtures hold names whose case changes their order")
             XCTAssertEqual(try SpecsQueries.list(in: ctx, limit: 5, offset: 2).map(\.key), all[2..<7].map(\.key))
         }
     }
@@ -80,15 +89,20 @@ final class QueryAndExportTests: SpecsTestCase {
             XCTAssertEqual(spec.authors, [PodAuthor(name: "Ash Furrow", email: "ash@ashfurrow.com")])
             XCTAssertEqual(spec.platforms, [PodPlatform(name: "ios", deploymentTarget: "5.0")])
             XCTAssertEqual(spec.requiresARC, true)
-            let original = try PodSpecParser.parseSpec(Data(contentsOf: SpecFixtures.flat.appending(path: "500px-iOS-api/1.0.2/500px-iOS-api.podspec.json")), location: "file")
+            let original = try PodSpecParser.parseSpec(
+                Data(contentsOf: SpecFixtures.flat.appending(path: "500px-iOS-api/1.0.2/500px-iOS-api.podspec.json")), location: "file")
             XCTAssertEqual(spec, original, "every field survives the store")
-            XCTAssertEqual(try SpecsQueries.spec(named: "AFNetworking", in: ctx)?.version,
-                           try SpecsQueries.list(in: ctx, namePrefix: "AFNetworking").last?.version)
+            XCTAssertEqual(
+                try SpecsQueries.spec(named: "AFNetworking", in: ctx)?.version,
+                try SpecsQueries.list(in: ctx, namePrefix: "AFNetworking").last?.version)
             XCTAssertNil(try SpecsQueries.spec(named: "Nothing", in: ctx))
 
             let hits = try SpecsQueries.search("500PX api", in: store).map { try PodSpec(object: ctx.object(with: $0)) }
             XCTAssertFalse(hits.isEmpty)
-            XCTAssertTrue(hits.allSatisfy { ($0.summary ?? "").lowercased().contains("500px") || ($0.description ?? "").lowercased().contains("500px") })
+            XCTAssertTrue(
+                hits.allSatisfy {
+                    ($0.summary ?? "").lowercased().contains("500px") || ($0.description ?? "").lowercased().contains("500px")
+                })
             XCTAssertEqual(try SpecsQueries.search("netw", in: store).count, try SpecsQueries.search("networking", in: store).count)
             XCTAssertEqual(try SpecsQueries.search("\" OR * NEAR(", in: store), [], "operators are taken literally")
             XCTAssertEqual(try SpecsQueries.search("  ", in: store), [])
@@ -101,8 +115,9 @@ final class QueryAndExportTests: SpecsTestCase {
         let summary = try SpecsExporter(store: store).exportTree(to: tree)
         XCTAssertEqual(summary.files, SpecFixtures.goodSpecs)
         let original = try Data(contentsOf: SpecFixtures.flat.appending(path: "AFNetworking/1.0/AFNetworking.podspec.json"))
-        XCTAssertEqual(try Data(contentsOf: tree.appending(path: "AFNetworking/1.0/AFNetworking.podspec.json")), original,
-                       "the original file, byte for byte")
+        XCTAssertEqual(
+            try Data(contentsOf: tree.appending(path: "AFNetworking/1.0/AFNetworking.podspec.json")), original,
+            "the original file, byte for byte")
         let copy = try makeStore("copy")
         let reimport = try await SpecsImporter(root: ObjectContext(store: copy)).importFolder(SpecsFolder(url: tree))
         XCTAssertEqual(reimport.created, SpecFixtures.goodSpecs)
@@ -112,7 +127,9 @@ final class QueryAndExportTests: SpecsTestCase {
 
     func testTreeExportRefusesNamesThatAreNotFileNames() async throws {
         let store = try makeStore()
-        let page = try PodSpecParser.parsePage(Data(#"{"number_of_pages": 1, "result": [{"name": "..", "version": "1.0"}, {"name": "Ok", "version": "1.0"}]}"#.utf8), location: "page")
+        let page = try PodSpecParser.parsePage(
+            Data(#"{"number_of_pages": 1, "result": [{"name": "..", "version": "1.0"}, {"name": "Ok", "version": "1.0"}]}"#.utf8),
+            location: "page")
         try await SpecsImporter(root: ObjectContext(store: store)).importPages([page].async, source: "test")
         let summary = try SpecsExporter(store: store).exportTree(to: folder.appending(path: "Specs"))
         XCTAssertEqual(summary.files, 1)
@@ -122,14 +139,20 @@ final class QueryAndExportTests: SpecsTestCase {
 
     func testCSVExport() async throws {
         let store = try makeStore()
-        let page = try PodSpecParser.parsePage(Data(#"{"number_of_pages": 1, "result": [{"name": "A", "version": "1.0", "summary": "Quotes \" and, commas", "authors": {"Ann": "ann@example.com", "Bob": null}, "license": "MIT", "platforms": {"ios": "7.0", "osx": null}, "source": {"git": "https://x/a.git", "tag": "1.0"}, "requires_arc": true}]}"#.utf8), location: "page")
+        let page = try PodSpecParser.parsePage(
+            Data(
+                #"{"number_of_pages": 1, "result": [{"name": "A", "version": "1.0", "summary": "Quotes \" and, commas", "authors": {"Ann": "ann@example.com", "Bob": null}, "license": "MIT", "platforms": {"ios": "7.0", "osx": null}, "source": {"git": "https://x/a.git", "tag": "1.0"}, "requires_arc": true}]}"#
+                    .utf8), location: "page")
         try await SpecsImporter(root: ObjectContext(store: store)).importPages([page].async, source: "test")
         let file = folder.appending(path: "specs.csv")
         let summary = try SpecsExporter(store: store).exportCSV(to: file)
         XCTAssertEqual(summary.specs, 1)
         let text = try String(contentsOf: file, encoding: .utf8)
-        XCTAssertEqual(text, SpecsExporter.csvColumns.joined(separator: ",") + "\r\n"
-            + "A/1.0,A,1.0,\"Quotes \"\" and, commas\",,MIT,Ann <ann@example.com>; Bob,git,https://x/a.git,1.0,,,ios 7.0; osx,false,true\r\n")
+        XCTAssertEqual(
+            text,
+            SpecsExporter.csvColumns.joined(separator: ",") + "\r\n"
+                + "A/1.0,A,1.0,\"Quotes \"\" and, commas\",,MIT,Ann <ann@example.com>; Bob,git,https://x/a.git,1.0,,,ios 7.0; osx,false,true\r\n"
+        )
     }
 
     func testExportToAnUnwritablePlaceIsAClearErrorAndLeavesNothing() async throws {

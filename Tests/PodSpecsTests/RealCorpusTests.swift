@@ -1,8 +1,9 @@
 import Foundation
 import PodDocStore
+import XCTest
+
 @testable import PodSpecs
 @testable import PodSpecsServer
-import XCTest
 
 /// The real 2014 corpus (16,051 specs), when `../shared/data` is there: imported through
 /// poddoc's server and through a server with the reference quirks, over loopback, then
@@ -16,9 +17,12 @@ final class RealCorpusTests: SpecsTestCase {
         let count = try await catalog.count()
         XCTAssertEqual(count, 16_051)
         XCTAssertEqual(catalog.rejected, [])
-        XCTAssertEqual(Set(catalog.skipped.map { $0.replacingOccurrences(of: specsFolder.path + "/", with: "") }),
-                       ["AWSS3/0.0.1/LICENSE", "GTFoundation/0.0.7/.gitkeep", "RMHelpfulLabel/1.0.0/LICENSE",
-                        "TMTumblrSDK/CHANGELOG.md", "Tesseract-wrapper/0.0.2"])
+        XCTAssertEqual(
+            Set(catalog.skipped.map { $0.replacingOccurrences(of: specsFolder.path + "/", with: "") }),
+            [
+                "AWSS3/0.0.1/LICENSE", "GTFoundation/0.0.7/.gitkeep", "RMHelpfulLabel/1.0.0/LICENSE",
+                "TMTumblrSDK/CHANGELOG.md", "Tesseract-wrapper/0.0.2",
+            ])
 
         // Through poddoc's own server.
         let server = SpecsServer(catalog: catalog)
@@ -37,9 +41,11 @@ final class RealCorpusTests: SpecsTestCase {
         let specs = page["result"] as! [NSDictionary]
         XCTAssertEqual(specs.count, 16_051)
         for spec in specs {
-            let name = spec["name"] as! String, version = spec["version"] as! String
-            let original = try JSONSerialization.jsonObject(
-                with: Data(contentsOf: specsFolder.appending(path: "\(name)/\(version)/\(name).podspec.json"))) as! NSDictionary
+            let name = spec["name"] as! String
+            let version = spec["version"] as! String
+            let original =
+                try JSONSerialization.jsonObject(
+                    with: Data(contentsOf: specsFolder.appending(path: "\(name)/\(version)/\(name).podspec.json"))) as! NSDictionary
             XCTAssertEqual(spec, original, "\(name)/\(version)")
         }
 
@@ -69,7 +75,8 @@ final class RealCorpusTests: SpecsTestCase {
 
     /// All three authors shapes and both license shapes, normalised.
     private func checkShapes(_ store: PersistentStore) throws {
-        var authorShapes: [String: Int] = [:], licenseShapes: [String: Int] = [:]
+        var authorShapes: [String: Int] = [:]
+        var licenseShapes: [String: Int] = [:]
         let root = ObjectContext(store: store)
         try root.performAndWait { ctx in
             for object in try ctx.fetch(FetchRequest(E.name, batchSize: 1000)) {

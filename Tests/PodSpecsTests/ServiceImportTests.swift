@@ -1,10 +1,11 @@
 import AsyncHTTPClient
 import Foundation
 import PodDocStore
-@testable import PodSpecs
-@testable import PodSpecsServer
 import Synchronization
 import XCTest
+
+@testable import PodSpecs
+@testable import PodSpecsServer
 
 /// Importing over real HTTP on loopback: from poddoc's own server and from a server with the
 /// reference service's quirks.
@@ -36,11 +37,14 @@ final class ServiceImportTests: SpecsTestCase {
         XCTAssertEqual(export.specs, SpecFixtures.goodSpecs)
         var specs: [NSDictionary] = []
         for page in 0..<export.files {
-            let object = try JSONSerialization.jsonObject(with: Data(contentsOf: exported.appending(path: "page-\(page).json"))) as! NSDictionary
+            let object =
+                try JSONSerialization.jsonObject(with: Data(contentsOf: exported.appending(path: "page-\(page).json"))) as! NSDictionary
             XCTAssertEqual(object["number_of_pages"] as? Int, export.files)
             specs += object["result"] as! [NSDictionary]
         }
-        let originals = try await ServiceImportTests.fixtureTexts().map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! NSDictionary }
+        let originals = try await ServiceImportTests.fixtureTexts().map {
+            try JSONSerialization.jsonObject(with: Data($0.utf8)) as! NSDictionary
+        }
         XCTAssertEqual(specs, originals)
     }
 
@@ -64,8 +68,11 @@ final class ServiceImportTests: SpecsTestCase {
     func testServerAnswersBadPageNumbersWithErrors() async throws {
         let server = SpecsServer(catalog: try FolderSpecsCatalog(folder: SpecsFolder(url: SpecFixtures.sharded)))
         let port = try await server.start()
-        for (query, status) in [("page=-1", 400), ("page=abc", 400), ("", 400), ("page=99999999999999999999", 400), ("page=999", 200), ("page=0", 200)] {
-            let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)/specs?\(query)"), timeout: .seconds(10))
+        for (query, status) in [
+            ("page=-1", 400), ("page=abc", 400), ("", 400), ("page=99999999999999999999", 400), ("page=999", 200), ("page=0", 200),
+        ] {
+            let response = try await HTTPClient.shared.execute(
+                HTTPClientRequest(url: "http://127.0.0.1:\(port)/specs?\(query)"), timeout: .seconds(10))
             let body = String(buffer: try await response.body.collect(upTo: 1 << 20))
             XCTAssertEqual(Int(response.status.code), status, "\(query): \(body)")
             if status == 400 { XCTAssertTrue(body.hasPrefix("{\"error\":\"") && body.contains("page"), body) }
@@ -80,7 +87,8 @@ final class ServiceImportTests: SpecsTestCase {
     func testServerRefusesAnAddressInUse() async throws {
         let first = SpecsServer(catalog: try FolderSpecsCatalog(folder: SpecsFolder(url: SpecFixtures.sharded)))
         let port = try await first.start()
-        let second = SpecsServer(catalog: try FolderSpecsCatalog(folder: SpecsFolder(url: SpecFixtures.sharded)), configuration: .init(port: port))
+        let second = SpecsServer(
+            catalog: try FolderSpecsCatalog(folder: SpecsFolder(url: SpecFixtures.sharded)), configuration: .init(port: port))
         do {
             try await second.start()
             XCTFail("two servers bound one port")
@@ -147,7 +155,7 @@ final class ServiceImportTests: SpecsTestCase {
         ticker.cancel()
         let ticks = await ticker.value
         await server.kill()
-        await main.perform { _ in }   // let the last merge arrive
+        await main.perform { _ in }  // let the last merge arrive
         XCTAssertTrue(tickedDuringImport.withLock { $0 }, "the main actor did not run while the import ran")
         XCTAssertGreaterThan(ticks, 0)
         XCTAssertEqual(summary.created, SpecFixtures.goodSpecs)
@@ -198,10 +206,18 @@ final class Canceller: Sendable {
     private let state = Mutex<(task: Task<ImportSummary, any Error>?, requested: Bool)>((nil, false))
 
     func hold(_ task: Task<ImportSummary, any Error>) {
-        if state.withLock({ $0.task = task; return $0.requested }) { task.cancel() }
+        if state.withLock({
+            $0.task = task
+            return $0.requested
+        }) {
+            task.cancel()
+        }
     }
 
     func cancel() {
-        state.withLock { $0.requested = true; return $0.task }?.cancel()
+        state.withLock {
+            $0.requested = true
+            return $0.task
+        }?.cancel()
     }
 }

@@ -8,8 +8,8 @@ extension OutlineFormatError: CustomStringConvertible {
     public var description: String {
         var text = "\(format.displayName): \(code.summary(for: format))"
         switch (line, column) {
-        case let (line?, column?): text += " at line \(line), column \(column)"
-        case let (line?, nil): text += " at line \(line)"
+        case (let line?, let column?): text += " at line \(line), column \(column)"
+        case (let line?, nil): text += " at line \(line)"
         default: break
         }
         text += ": \(message); "

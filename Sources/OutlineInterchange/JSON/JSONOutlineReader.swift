@@ -100,8 +100,10 @@ package struct JSONOutlineReader {
             case JSONOutlineKeys.bodyAttributes: tree.bodyAttributes = try readPairs(for: key)
             case JSONOutlineKeys.children: try readChildren(of: tree.root)
             default:
-                throw structure(at: offset, "unknown key '\(key)' in the outline document; "
-                    + "expected opmlVersion, head, bodyAttributes or children")
+                throw structure(
+                    at: offset,
+                    "unknown key '\(key)' in the outline document; "
+                        + "expected opmlVersion, head, bodyAttributes or children")
             }
         }
         let end = try nextToken()
@@ -118,9 +120,9 @@ package struct JSONOutlineReader {
         frames = [.children(parent: parent, hasElements: false)]
         while let frame = frames.last {
             switch frame {
-            case let .children(parent, hasElements):
+            case .children(let parent, let hasElements):
                 try continueChildren(of: parent, hasElements: hasElements)
-            case let .item(id, keys, start):
+            case .item(let id, let keys, let start):
                 try continueItem(id, keys: keys, start: start)
             }
         }
@@ -178,21 +180,21 @@ package struct JSONOutlineReader {
             guard token.kind == .comma else { throw unexpected(token, "expected ',' or '}'") }
             token = try nextToken()
         }
-        guard case let .string(key) = token.kind else { throw unexpected(token, "expected a key in quotes") }
+        guard case .string(let key) = token.kind else { throw unexpected(token, "expected a key in quotes") }
         try expect(.colon, "after the key '\(key)'")
         return (key, token.offset)
     }
 
     private mutating func readString(_ message: String) throws(OutlineFormatError) -> String {
         let token = try nextToken()
-        guard case let .string(value) = token.kind else { throw mismatch(token, message) }
+        guard case .string(let value) = token.kind else { throw mismatch(token, message) }
         return value
     }
 
     private mutating func readOptionalString(for key: String) throws(OutlineFormatError) -> String? {
         let token = try nextToken()
         switch token.kind {
-        case let .string(value): return value
+        case .string(let value): return value
         case .null: return nil
         default: throw mismatch(token, "'\(key)' must be a string or null")
         }
@@ -227,7 +229,8 @@ package struct JSONOutlineReader {
         let token = try nextToken()
         guard token.kind == kind else {
             let wanted = JSONToken(kind: kind, offset: 0).display
-            throw kind == .colon || kind == .comma ? unexpected(token, "expected \(wanted) \(context)")
+            throw kind == .colon || kind == .comma
+                ? unexpected(token, "expected \(wanted) \(context)")
                 : mismatch(token, "expected \(wanted) \(context)")
         }
     }
@@ -249,7 +252,8 @@ package struct JSONOutlineReader {
         case .beginObject, .beginArray, .string, .number, .boolean, .null: isValueStart = true
         default: isValueStart = false
         }
-        return isValueStart ? structure(at: token.offset, "\(message), found \(token.display)")
+        return isValueStart
+            ? structure(at: token.offset, "\(message), found \(token.display)")
             : unexpected(token, message)
     }
 

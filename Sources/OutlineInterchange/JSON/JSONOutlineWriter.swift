@@ -1,5 +1,5 @@
-import PodDocJSON
 import Foundation
+import PodDocJSON
 
 // MARK: - JSONOutlineWriter
 
@@ -25,7 +25,7 @@ package enum JSONOutlineWriter {
         try tree.forEachStep { step in
             chunks?.takeIfLarge(&output)
             switch step {
-            case let .enter(item, _, _):
+            case .enter(let item, _, _):
                 if afterSibling { output.append(ASCII.comma) }
                 output.append(contentsOf: "{\"\(JSONOutlineKeys.title)\":".utf8)
                 appendString(item.title, to: &output)

@@ -33,9 +33,10 @@ struct MarkdownIndentation {
         while let last = columns.last, width < last { columns.removeLast() }
         guard columns.last == width else {
             let expected = open.map(String.init).joined(separator: ", ")
-            throw line.error(at: line.content.startIndex, .inconsistentIndentation, .markdown,
-                             "the list item is indented by \(width) columns, which lines up with no enclosing item "
-                             + "(items before it are indented by \(expected) columns)")
+            throw line.error(
+                at: line.content.startIndex, .inconsistentIndentation, .markdown,
+                "the list item is indented by \(width) columns, which lines up with no enclosing item "
+                    + "(items before it are indented by \(expected) columns)")
         }
         return columns.count - 1
     }

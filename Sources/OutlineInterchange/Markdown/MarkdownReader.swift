@@ -24,7 +24,8 @@ enum MarkdownReader {
             } else if indentation.isIndentedUnderCurrentItem(line) {
                 builder.appendNoteLine(LineEscaping.unescape(line.content))
             } else {
-                let problem = !builder.hasItems
+                let problem =
+                    !builder.hasItems
                     ? "expected a list item ('- ', '* ', '+ ' or '1. ') or a '# ' heading"
                     : "expected a list item ('- ', '* ', '+ ' or '1. '); a note line must be indented deeper than "
                         + "its item and come right after it, before the item's children"

@@ -34,13 +34,13 @@ struct OPMLTreeBuilder {
     /// Takes the next event into the tree.
     mutating func consume(_ event: XMLEvent) throws(OutlineFormatError) {
         switch event {
-        case let .startElement(name, attributes, offset):
+        case .startElement(let name, let attributes, let offset):
             try start(name, attributes, at: offset)
         case .endElement:
-            if case let .headField(name) = contexts.removeLast() {
+            if case .headField(let name) = contexts.removeLast() {
                 tree.head.append(OutlineAttribute(name, headFieldValue))
             }
-        case let .text(value, offset):
+        case .text(let value, let offset):
             try addText(value, at: offset)
         }
     }
@@ -67,11 +67,11 @@ struct OPMLTreeBuilder {
             try refuseAttributes(attributes, of: name)
             headFieldValue = ""
             contexts.append(.headField(name: name))
-        case let .headField(field):
+        case .headField(let field):
             throw error(at: offset, "the head field <\(field)> contains the element <\(name)>; head fields hold text only")
         case .body:
             try startOutline(name, attributes, at: offset, parent: tree.root)
-        case let .outline(parent):
+        case .outline(let parent):
             try startOutline(name, attributes, at: offset, parent: parent)
         }
     }
@@ -143,8 +143,10 @@ struct OPMLTreeBuilder {
         }
         guard let nonBlank = value.utf8.firstIndex(where: { !XMLCharacters.isWhitespace($0) }) else { return }
         let skipped = value.utf8.distance(from: value.utf8.startIndex, to: nonBlank)
-        throw error(at: offset + skipped, "unexpected text '\(value.trimmingXMLWhitespace().prefix(40))'; "
-            + "OPML keeps item text in the 'text' attribute")
+        throw error(
+            at: offset + skipped,
+            "unexpected text '\(value.trimmingXMLWhitespace().prefix(40))'; "
+                + "OPML keeps item text in the 'text' attribute")
     }
 
     private func error(at offset: Int, _ message: String) -> OutlineFormatError {
@@ -160,7 +162,8 @@ extension String {
         let scalars = unicodeScalars
         let isBlank: (Unicode.Scalar) -> Bool = { $0.isASCII && XMLCharacters.isWhitespace(UInt8($0.value)) }
         guard let first = scalars.firstIndex(where: { !isBlank($0) }),
-              let last = scalars.lastIndex(where: { !isBlank($0) }) else { return "" }
+            let last = scalars.lastIndex(where: { !isBlank($0) })
+        else { return "" }
         return Substring(scalars[first...last])
     }
 }

@@ -69,10 +69,10 @@ enum OPMLWriter {
 
     private static func writeStep(_ step: OutlineStep, to output: inout [UInt8]) throws(OutlineFormatError) {
         switch step {
-        case let .enter(item, depth, hasChildren):
+        case .enter(let item, let depth, let hasChildren):
             indent(depth, into: &output)
             try writeOutlineTag(item, selfClosing: !hasChildren, to: &output)
-        case let .exit(depth, hadChildren):
+        case .exit(let depth, let hadChildren):
             guard hadChildren else { return }
             indent(depth, into: &output)
             output.append(contentsOf: "</outline>\n".utf8)
@@ -104,7 +104,9 @@ enum OPMLWriter {
                 throw unrepresentable("the attribute name '\(attribute.name)' of \(owner) is not a valid XML name")
             }
             guard names.insert(attribute.name).inserted else {
-                let problem = reserved.contains(attribute.name) ? "an attribute named '\(attribute.name)', which OPML uses itself"
+                let problem =
+                    reserved.contains(attribute.name)
+                    ? "an attribute named '\(attribute.name)', which OPML uses itself"
                     : "the attribute '\(attribute.name)' twice"
                 throw unrepresentable("\(owner) has \(problem)")
             }

@@ -16,7 +16,8 @@ struct PlainTextIndentation {
     mutating func level(of line: TextLine) throws(OutlineFormatError) -> Int {
         let level = try levelIgnoringPrevious(line)
         if level > previousLevel + 1 {
-            let message = previousLevel < 0
+            let message =
+                previousLevel < 0
                 ? "the first item is indented; it must start at the beginning of the line"
                 : "the item is indented \(level - previousLevel) levels deeper than the item before it; indent one level at a time"
             throw error(line, message)
@@ -36,12 +37,16 @@ struct PlainTextIndentation {
             return 1
         }
         guard character == unit.character else {
-            throw error(line, "the line is indented with \(Self.name(of: character)), but line \(unit.line) "
-                + "is indented with \(Self.name(of: unit.character)); use only one of them")
+            throw error(
+                line,
+                "the line is indented with \(Self.name(of: character)), but line \(unit.line) "
+                    + "is indented with \(Self.name(of: unit.character)); use only one of them")
         }
         guard count % unit.size == 0 else {
-            throw error(line, "the line is indented by \(count) spaces, which is not a multiple of the "
-                + "\(unit.size)-space indentation of line \(unit.line)")
+            throw error(
+                line,
+                "the line is indented by \(count) spaces, which is not a multiple of the "
+                    + "\(unit.size)-space indentation of line \(unit.line)")
         }
         return count / unit.size
     }

@@ -42,8 +42,10 @@ struct TextLine {
                 nextCarriageReturn = ByteSearch.firstIndex(of: ASCII.carriageReturn, in: bytes, next..<bytes.count)
             }
             let contentStart = ByteSearch.firstIndex(in: bytes, start..<end) { !ASCII.isBlank($0) }
-            lines.append(TextLine(number: lines.count + 1, indentation: bytes[start..<contentStart],
-                                  content: bytes[contentStart..<end]))
+            lines.append(
+                TextLine(
+                    number: lines.count + 1, indentation: bytes[start..<contentStart],
+                    content: bytes[contentStart..<end]))
             start = next
         }
         return lines

@@ -14,13 +14,31 @@ enum UTF8Scalars {
         var value: UInt32
         var secondRange: ClosedRange<UInt8> = 0x80...0xBF
         switch lead {
-        case 0xC2...0xDF: length = 2; value = UInt32(lead & 0x1F)
-        case 0xE0: length = 3; value = 0; secondRange = 0xA0...0xBF
-        case 0xE1...0xEC, 0xEE...0xEF: length = 3; value = UInt32(lead & 0x0F)
-        case 0xED: length = 3; value = 0x0D; secondRange = 0x80...0x9F
-        case 0xF0: length = 4; value = 0; secondRange = 0x90...0xBF
-        case 0xF1...0xF3: length = 4; value = UInt32(lead & 0x07)
-        case 0xF4: length = 4; value = 4; secondRange = 0x80...0x8F
+        case 0xC2...0xDF:
+            length = 2
+            value = UInt32(lead & 0x1F)
+        case 0xE0:
+            length = 3
+            value = 0
+            secondRange = 0xA0...0xBF
+        case 0xE1...0xEC, 0xEE...0xEF:
+            length = 3
+            value = UInt32(lead & 0x0F)
+        case 0xED:
+            length = 3
+            value = 0x0D
+            secondRange = 0x80...0x9F
+        case 0xF0:
+            length = 4
+            value = 0
+            secondRange = 0x90...0xBF
+        case 0xF1...0xF3:
+            length = 4
+            value = UInt32(lead & 0x07)
+        case 0xF4:
+            length = 4
+            value = 4
+            secondRange = 0x80...0x8F
         default: return nil
         }
         guard index + length <= bytes.count else { return nil }

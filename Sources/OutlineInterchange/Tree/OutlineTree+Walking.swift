@@ -29,7 +29,7 @@ extension OutlineTree {
             /// Returns the next item in pre-order, or `nil` when the walk is over.
             public mutating func next() -> Visit? {
                 while let step = steps.next() {
-                    if case let .enter(id, depth) = step {
+                    if case .enter(let id, let depth) = step {
                         return Visit(id: id, depth: depth, item: tree.nodes[id.index].item)
                     }
                 }

@@ -27,7 +27,10 @@ extension XMLReader {
                 index += 8
                 let (name, nameOffset) = try readPseudoAttributeValue("encoding")
                 guard let first = name.utf8.first, ASCII.isLetter(first),
-                      name.utf8.allSatisfy({ ASCII.isLetter($0) || ASCII.isDigit($0) || $0 == ASCII.period || $0 == 0x5F || $0 == ASCII.hyphen }) else {
+                    name.utf8.allSatisfy({
+                        ASCII.isLetter($0) || ASCII.isDigit($0) || $0 == ASCII.period || $0 == 0x5F || $0 == ASCII.hyphen
+                    })
+                else {
                     throw error(at: nameOffset, "'\(name)' is not a valid encoding name")
                 }
                 sawEncoding = true
@@ -118,7 +121,8 @@ extension XMLReader {
         let contentStart = index
         while index + 2 < text.count {
             if text[index] == ASCII.rightBracket && text[index + 1] == ASCII.rightBracket
-                && text[index + 2] == ASCII.greaterThan {
+                && text[index + 2] == ASCII.greaterThan
+            {
                 let content = String(decoding: text[contentStart..<index], as: UTF8.self)
                 index += 3
                 return .text(content, offset: start)
@@ -157,8 +161,10 @@ extension XMLReader {
                 index += 1
                 return
             case ASCII.leftBracket:
-                throw error(at: index, "document type definitions with an internal subset ('[ … ]') are not "
-                    + "supported: entity declarations are refused for safety")
+                throw error(
+                    at: index,
+                    "document type definitions with an internal subset ('[ … ]') are not "
+                        + "supported: entity declarations are refused for safety")
             case ASCII.quote, ASCII.apostrophe:
                 let quote = text[index]
                 guard let end = text[(index + 1)...].firstIndex(of: quote) else {

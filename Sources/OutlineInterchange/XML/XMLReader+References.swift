@@ -27,8 +27,10 @@ extension XMLReader {
         case "apos": value.append(ASCII.apostrophe)
         case "quot": value.append(ASCII.quote)
         default:
-            throw error(at: start, "the entity '&\(name);' is not defined; only &lt; &gt; &amp; &apos; &quot; "
-                + "and numeric references such as &#233; are allowed")
+            throw error(
+                at: start,
+                "the entity '&\(name);' is not defined; only &lt; &gt; &amp; &apos; &quot; "
+                    + "and numeric references such as &#233; are allowed")
         }
     }
 
@@ -40,7 +42,9 @@ extension XMLReader {
         var value: UInt32 = 0
         var digits = 0
         while index < text.count {
-            let digit: UInt32? = isHex ? ASCII.hexValue(text[index])
+            let digit: UInt32? =
+                isHex
+                ? ASCII.hexValue(text[index])
                 : ASCII.isDigit(text[index]) ? UInt32(text[index] - ASCII.zero) : nil
             guard let digit else { break }
             // Saturate instead of overflowing; anything above U+10FFFF is refused below.

@@ -34,7 +34,9 @@ extension XMLReader {
             let attribute = try readAttribute(in: name)
             // Most tags have a few attributes, checked linearly; a set takes over for hostile
             // tags with thousands, so the check never turns quadratic.
-            let isRepeated = attributes.count < 16 ? attributes.contains { $0.name == attribute.name }
+            let isRepeated =
+                attributes.count < 16
+                ? attributes.contains { $0.name == attribute.name }
                 : !manyNames.insert(attribute.name).inserted
             if isRepeated {
                 throw error(at: attribute.offset, "the attribute '\(attribute.name)' appears twice in the tag <\(name)>")
@@ -108,8 +110,10 @@ extension XMLReader {
         try expect(">", "to close the end tag </\(name)>")
         guard name == open.name else {
             let opened = TextPosition.locate(offset: open.offset, in: text)
-            throw error(at: start, "the end tag </\(name)> does not match the start tag <\(open.name)> "
-                + "at line \(opened.line), column \(opened.column)")
+            throw error(
+                at: start,
+                "the end tag </\(name)> does not match the start tag <\(open.name)> "
+                    + "at line \(opened.line), column \(opened.column)")
         }
         openElements.removeLast()
         if openElements.isEmpty { phase = .epilog }
@@ -124,18 +128,22 @@ extension XMLReader {
     mutating func readName(_ expectation: String) throws(OutlineFormatError) -> String {
         let start = index
         guard index < text.count, let (first, length) = UTF8Scalars.decode(text, at: index),
-              XMLCharacters.isNameStart(first) else {
+            XMLCharacters.isNameStart(first)
+        else {
             throw error(at: index, "expected \(expectation), found \(sample(at: index))")
         }
         index += length
         while index < text.count {
             let byte = text[index]
             if byte < 0x80 {
-                guard ASCII.isLetter(byte) || ASCII.isDigit(byte) || byte == ASCII.hyphen || byte == ASCII.period
-                    || byte == 0x5F || byte == ASCII.colon else { break }
+                guard
+                    ASCII.isLetter(byte) || ASCII.isDigit(byte) || byte == ASCII.hyphen || byte == ASCII.period
+                        || byte == 0x5F || byte == ASCII.colon
+                else { break }
                 index += 1
             } else if let (scalar, length) = UTF8Scalars.decode(text, at: index),
-                      XMLCharacters.isNameContinuation(scalar) {
+                XMLCharacters.isNameContinuation(scalar)
+            {
                 index += length
             } else {
                 break

@@ -107,8 +107,10 @@ struct XMLReader {
     private func checkEndOfDocument() throws(OutlineFormatError) {
         if let innermost = openElements.last {
             let opened = TextPosition.locate(offset: innermost.offset, in: text)
-            throw error(at: text.count, "the document ends before the element <\(innermost.name)> "
-                + "(opened at line \(opened.line), column \(opened.column)) is closed")
+            throw error(
+                at: text.count,
+                "the document ends before the element <\(innermost.name)> "
+                    + "(opened at line \(opened.line), column \(opened.column)) is closed")
         }
         if phase != .epilog {
             throw error(at: text.count, "the document has no root element")
@@ -122,7 +124,8 @@ struct XMLReader {
         let start = index
         let end = ByteSearch.firstIndex(of: ASCII.lessThan, in: text, index..<text.count) ?? text.count
         if let bracket = ByteSearch.firstIndex(of: ASCII.rightBracket, in: text, index..<end),
-           let closing = findCDATAEnd(from: bracket, before: end) {
+            let closing = findCDATAEnd(from: bracket, before: end)
+        {
             throw error(at: closing, "']]>' is not allowed in text; write it as ']]&gt;'")
         }
         guard ByteSearch.firstIndex(of: ASCII.ampersand, in: text, index..<end) != nil else {
@@ -144,7 +147,8 @@ struct XMLReader {
         var bracket: Int? = offset
         while let candidate = bracket {
             if candidate + 2 < text.count && text[candidate + 1] == ASCII.rightBracket
-                && text[candidate + 2] == ASCII.greaterThan {
+                && text[candidate + 2] == ASCII.greaterThan
+            {
                 return candidate
             }
             bracket = ByteSearch.firstIndex(of: ASCII.rightBracket, in: text, (candidate + 1)..<end)
@@ -194,8 +198,10 @@ struct XMLReader {
     /// delimiter), for messages.
     func sample(at offset: Int) -> String {
         if offset >= text.count { return "the end of the document" }
-        let delimiters: Set<UInt8> = [ASCII.space, ASCII.tab, ASCII.lineFeed, ASCII.equals, ASCII.quote,
-                                      ASCII.apostrophe, ASCII.lessThan, ASCII.greaterThan]
+        let delimiters: Set<UInt8> = [
+            ASCII.space, ASCII.tab, ASCII.lineFeed, ASCII.equals, ASCII.quote,
+            ASCII.apostrophe, ASCII.lessThan, ASCII.greaterThan,
+        ]
         let window = text[offset..<min(offset + 16, text.count)]
         let end = window.firstIndex { delimiters.contains($0) } ?? window.endIndex
         return "'" + String(decoding: text[offset..<max(end, offset + 1)], as: UTF8.self) + "'"

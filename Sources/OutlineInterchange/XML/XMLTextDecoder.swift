@@ -32,9 +32,11 @@ enum XMLTextDecoder {
     /// The encoding of `bytes` and where the text starts (after any byte order mark).
     private static func detectEncoding(_ bytes: [UInt8]) throws(OutlineFormatError) -> (XMLEncoding, Int) {
         if bytes.starts(with: [0x00, 0x00, 0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE, 0x00, 0x00])
-            || bytes.starts(with: [0x00, 0x00, 0x00, 0x3C]) || bytes.starts(with: [0x3C, 0x00, 0x00, 0x00]) {
-            throw encodingError("the document is encoded as UTF-32, which is not supported; "
-                + "save it as \(XMLEncoding.supportedNames)")
+            || bytes.starts(with: [0x00, 0x00, 0x00, 0x3C]) || bytes.starts(with: [0x3C, 0x00, 0x00, 0x00])
+        {
+            throw encodingError(
+                "the document is encoded as UTF-32, which is not supported; "
+                    + "save it as \(XMLEncoding.supportedNames)")
         }
         if bytes.starts(with: [0xFE, 0xFF]) { return (.utf16BigEndian, 2) }
         if bytes.starts(with: [0xFF, 0xFE]) { return (.utf16LittleEndian, 2) }
@@ -44,16 +46,19 @@ enum XMLTextDecoder {
         let start = hasUTF8Mark ? 3 : 0
         guard let (name, offset) = declaredEncodingName(in: bytes, from: start) else { return (.utf8, start) }
         guard let declared = XMLEncoding(declaredName: name) else {
-            throw .at(offset, in: bytes, .unsupportedEncoding, .opml,
-                      "the document declares the encoding '\(name)'; supported encodings are \(XMLEncoding.supportedNames)")
+            throw .at(
+                offset, in: bytes, .unsupportedEncoding, .opml,
+                "the document declares the encoding '\(name)'; supported encodings are \(XMLEncoding.supportedNames)")
         }
         if declared.isUTF16 {
-            throw .at(offset, in: bytes, .invalidEncoding, .opml,
-                      "the document declares '\(name)' but its bytes are not UTF-16")
+            throw .at(
+                offset, in: bytes, .invalidEncoding, .opml,
+                "the document declares '\(name)' but its bytes are not UTF-16")
         }
         if hasUTF8Mark && declared != .utf8 {
-            throw .at(offset, in: bytes, .invalidEncoding, .opml,
-                      "the document declares '\(name)' but starts with a UTF-8 byte order mark")
+            throw .at(
+                offset, in: bytes, .invalidEncoding, .opml,
+                "the document declares '\(name)' but starts with a UTF-8 byte order mark")
         }
         return (declared, start)
     }
@@ -88,8 +93,9 @@ enum XMLTextDecoder {
     private static func checkUTF16Declaration(_ text: [UInt8]) throws(OutlineFormatError) {
         guard let (name, offset) = declaredEncodingName(in: text, from: 0) else { return }
         if XMLEncoding(declaredName: name)?.isUTF16 != true {
-            throw .at(offset, in: text, .invalidEncoding, .opml,
-                      "the document is encoded as UTF-16 but declares '\(name)'")
+            throw .at(
+                offset, in: text, .invalidEncoding, .opml,
+                "the document is encoded as UTF-16 but declares '\(name)'")
         }
     }
 
@@ -121,8 +127,10 @@ enum XMLTextDecoder {
                 throw sink.error(.invalidEncoding, "byte \(ASCII.hex(byte)) is not US-ASCII, the encoding the document declares")
             }
             guard let (scalar, length) = UTF8Scalars.decode(bytes, at: index) else {
-                throw sink.error(.invalidEncoding, "byte \(ASCII.hex(byte)) is not valid UTF-8; "
-                    + "if the file uses another encoding, declare it in <?xml … encoding=\"…\"?>")
+                throw sink.error(
+                    .invalidEncoding,
+                    "byte \(ASCII.hex(byte)) is not valid UTF-8; "
+                        + "if the file uses another encoding, declare it in <?xml … encoding=\"…\"?>")
             }
             try sink.append(scalar)
             index += length
@@ -150,7 +158,8 @@ enum XMLTextDecoder {
         }
         let littleEndian = encoding == .utf16LittleEndian
         func unit(at index: Int) -> UInt32 {
-            littleEndian ? UInt32(bytes[index]) | UInt32(bytes[index + 1]) << 8
+            littleEndian
+                ? UInt32(bytes[index]) | UInt32(bytes[index + 1]) << 8
                 : UInt32(bytes[index]) << 8 | UInt32(bytes[index + 1])
         }
         var index = start

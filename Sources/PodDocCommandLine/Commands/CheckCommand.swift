@@ -7,12 +7,15 @@ import PodDocDocument
 struct CheckCommand: PodDocCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
-        abstract: "Check a document: archive entries and manifest, SQLite integrity, the store's hash and the additional content against the metadata.",
+        abstract:
+            "Check a document: archive entries and manifest, SQLite integrity, the store's hash and the additional content against the metadata.",
         discussion: "Exits with status 76 when anything is wrong, naming each problem.")
 
     @OptionGroup var location: DocumentArgument
 
-    @Flag(name: .customLong("read-only"), help: "Accepted for symmetry with `open --read-only`: this command always opens the document read-only, without a lock.")
+    @Flag(
+        name: .customLong("read-only"),
+        help: "Accepted for symmetry with `open --read-only`: this command always opens the document read-only, without a lock.")
     var readOnly = false
     @OptionGroup var outputOptions: OutputOptions
     var json: Bool { outputOptions.json }
@@ -36,17 +39,24 @@ struct CheckCommand: PodDocCommand {
                 try await Progress.watching("check") { try await document.verify() }
             }
         } catch let error as DocumentError where Self.damage.contains(error.code) {
-            output.emit(Shape(path: location.document, ok: false, problems: [error.message], storeHash: nil), text: "\(location.document): damaged")
+            output.emit(
+                Shape(path: location.document, ok: false, problems: [error.message], storeHash: nil), text: "\(location.document): damaged")
             throw CommandFailure(.integrity, code: error.code.description, error.message)
         }
         let waiting = try await checkWaitingWork()
         let problems = report.problems + (waiting?.problems ?? [])
         let shape = Shape(path: location.document, ok: problems.isEmpty, problems: problems, storeHash: report.storeHash)
-        var text = problems.isEmpty ? "\(location.document): ok (\(report.storeHash))" : ([location.document + ": damaged"] + problems.map { "  " + $0 }).joined(separator: "\n")
+        var text =
+            problems.isEmpty
+            ? "\(location.document): ok (\(report.storeHash))"
+            : ([location.document + ": damaged"] + problems.map { "  " + $0 }).joined(separator: "\n")
         if let waiting, waiting.problems.isEmpty { text += "\n  the work waiting for recovery in \(waiting.workingCopy): ok" }
         output.emit(shape, text: text)
         if !problems.isEmpty {
-            throw CommandFailure(.integrity, code: "integrity", "\(location.document) failed its check (\(problems.count) problem\(problems.count == 1 ? "" : "s")); restore it from a copy, or `poddoc export` what can be read.")
+            throw CommandFailure(
+                .integrity, code: "integrity",
+                "\(location.document) failed its check (\(problems.count) problem\(problems.count == 1 ? "" : "s")); restore it from a copy, or `poddoc export` what can be read."
+            )
         }
     }
 

@@ -37,7 +37,10 @@ struct CrashTestCommand: PodDocCommand {
     @Option(help: "The child's autosave interval, in milliseconds.")
     var autosaveInterval = 25
 
-    @Option(help: "A page file of specs for the pods child to import from (such as SampleDocuments/specs-2014-sample.json); by default 300 made-up specs.", completion: .file())
+    @Option(
+        help:
+            "A page file of specs for the pods child to import from (such as SampleDocuments/specs-2014-sample.json); by default 300 made-up specs.",
+        completion: .file())
     var specs: String?
 
     @Option(help: "Keep the documents in this folder (default: a temporary folder, removed when the test passes).", completion: .directory)
@@ -59,13 +62,16 @@ struct CrashTestCommand: PodDocCommand {
         options.specsSample = specs.map { URL(fileURLWithPath: $0) }
         options.workFolder = workFolder.map { URL(fileURLWithPath: $0, isDirectory: true) }
         let output = outputOptions.output
-        let report = try await CrashTest.run(options, childExecutable: Self.executable, childArguments: [CrashChildCommand.name]) { report in
+        let report = try await CrashTest.run(options, childExecutable: Self.executable, childArguments: [CrashChildCommand.name]) {
+            report in
             if report.cycles % 25 == 0 { output.message("crash-test: \(report.cycles)/\(cycles) cycles, \(report.recovered) recovered") }
         }
         output.emit(report, text: report.table)
         guard report.passed else {
-            throw CommandFailure(.integrity, code: "crashTestFailed",
-                                 "The crash test failed: \(report.failures.first ?? "no cycle ran"). The documents are kept for inspection\(workFolder.map { " in \($0)" } ?? "").")
+            throw CommandFailure(
+                .integrity, code: "crashTestFailed",
+                "The crash test failed: \(report.failures.first ?? "no cycle ran"). The documents are kept for inspection\(workFolder.map { " in \($0)" } ?? "")."
+            )
         }
     }
 

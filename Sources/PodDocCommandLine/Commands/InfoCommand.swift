@@ -12,7 +12,9 @@ struct InfoCommand: PodDocCommand {
 
     @OptionGroup var location: DocumentArgument
 
-    @Flag(name: .customLong("read-only"), help: "Accepted for symmetry with `open --read-only`: this command always opens the document read-only, without a lock.")
+    @Flag(
+        name: .customLong("read-only"),
+        help: "Accepted for symmetry with `open --read-only`: this command always opens the document read-only, without a lock.")
     var readOnly = false
     @OptionGroup var outputOptions: OutputOptions
     var json: Bool { outputOptions.json }
@@ -69,7 +71,9 @@ struct InfoCommand: PodDocCommand {
             created: metadata?.created, lastSave: metadata?.modified, saveSequence: metadata?.saveSequence, storeHash: metadata?.storeHash,
             counts: counts, bytes: Self.bytes(at: url), storeBytes: document.map { Self.bytes(at: $0.storeURL) },
             lock: holder.map { Shape.Lock(pid: $0.pid, host: $0.host, user: $0.user, since: $0.acquiredAt, running: $0.isRunning) },
-            recovery: recovery.map { Shape.Recovery(workingCopy: $0.workingCopy.path, autosaved: $0.modified, bytes: Self.bytes(at: $0.workingCopy)) })
+            recovery: recovery.map {
+                Shape.Recovery(workingCopy: $0.workingCopy.path, autosaved: $0.modified, bytes: Self.bytes(at: $0.workingCopy))
+            })
         try await document?.close()
         outputOptions.output.emit(shape, text: Self.text(shape))
     }
@@ -87,8 +91,16 @@ struct InfoCommand: PodDocCommand {
         add("written by", shape.writer)
         add("document ID", shape.documentID)
         add("store hash", shape.storeHash)
-        add("lock", shape.lock.map { "pid \($0.pid) on \($0.host) (\($0.user)) since \($0.since.formatted(.iso8601))\($0.running == false ? ", dead: the next open takes it over" : "")" } ?? "none")
-        add("autosave", shape.recovery.map { "work autosaved \($0.autosaved.formatted(.iso8601)) (\($0.bytes) bytes) waits for recovery in \($0.workingCopy); run `poddoc recover \(shape.path)` (the lines above describe the document as it is on disk)" } ?? "nothing waiting")
+        add(
+            "lock",
+            shape.lock.map {
+                "pid \($0.pid) on \($0.host) (\($0.user)) since \($0.since.formatted(.iso8601))\($0.running == false ? ", dead: the next open takes it over" : "")"
+            } ?? "none")
+        add(
+            "autosave",
+            shape.recovery.map {
+                "work autosaved \($0.autosaved.formatted(.iso8601)) (\($0.bytes) bytes) waits for recovery in \($0.workingCopy); run `poddoc recover \(shape.path)` (the lines above describe the document as it is on disk)"
+            } ?? "nothing waiting")
         if shape.kind == nil { lines.append("  (the document is open in another process; its content was not read)") }
         return lines.joined(separator: "\n")
     }

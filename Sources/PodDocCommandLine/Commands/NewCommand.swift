@@ -23,7 +23,9 @@ struct NewCommand: PodDocCommand {
     func validate() throws {
         let name = URL(fileURLWithPath: path).lastPathComponent.lowercased()
         guard name.hasSuffix(".poddoc") || DocumentFormat(inferringFrom: URL(fileURLWithPath: path)).isArchive else {
-            throw ValidationError("Name the document NAME.poddoc (a package) or NAME.tar.zst, NAME.zip or NAME.tar.gz (an archive); '\(path)' is none of these.")
+            throw ValidationError(
+                "Name the document NAME.poddoc (a package) or NAME.tar.zst, NAME.zip or NAME.tar.gz (an archive); '\(path)' is none of these."
+            )
         }
     }
 
@@ -39,7 +41,8 @@ struct NewCommand: PodDocCommand {
         var options = ManagedDocument.OpenOptions()
         options.autosaveInterval = nil
         let document = try await ManagedDocument.create(at: URL(fileURLWithPath: path), kind: kind, options: options)
-        let shape = Shape(path: path, kind: kind.rawValue, format: document.format.description, documentID: document.metadata.documentID.uuidString)
+        let shape = Shape(
+            path: path, kind: kind.rawValue, format: document.format.description, documentID: document.metadata.documentID.uuidString)
         try await DocumentAccess.finish(document)
         outputOptions.output.emit(shape, text: "Created \(path): an empty \(kind.rawValue) document (\(shape.format)).")
     }

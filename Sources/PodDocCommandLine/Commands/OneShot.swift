@@ -14,7 +14,11 @@ struct OneShot<Operation: DocumentOperation>: PodDocCommand {
     @OptionGroup var operation: Operation
     @OptionGroup var outputOptions: OutputOptions
 
-    @Flag(name: .customLong("read-only"), help: "Open the document read-only: no lock, so it works while another process edits it. Commands that only read always do; one that changes the document refuses it.")
+    @Flag(
+        name: .customLong("read-only"),
+        help:
+            "Open the document read-only: no lock, so it works while another process edits it. Commands that only read always do; one that changes the document refuses it."
+    )
     var readOnly = false
 
     var json: Bool { outputOptions.json }
@@ -23,23 +27,33 @@ struct OneShot<Operation: DocumentOperation>: PodDocCommand {
         let operation = self.operation
         let group = Operation.kind.map { "\($0.rawValue) " } ?? ""
         if readOnly && operation.changesDocument {
-            throw CommandFailure(.usage, code: "usage", "`poddoc \(group)\(Operation.name)` changes the document, so it cannot run --read-only; commands that only read (ls, tree, find, show, search, count, export, save --as) open read-only by themselves.")
+            throw CommandFailure(
+                .usage, code: "usage",
+                "`poddoc \(group)\(Operation.name)` changes the document, so it cannot run --read-only; commands that only read (ls, tree, find, show, search, count, export, save --as) open read-only by themselves."
+            )
         }
         Interrupts.shared.stopOnTermination()
         if !operation.changesDocument && !location.recover,
-           let waiting = ManagedDocument.waitingWork(for: location.url) {
-            outputOptions.output.message("poddoc: note: work autosaved \(waiting.modified.formatted(.iso8601)) waits for recovery; this reads \(location.document) as it is on disk (--recover reads the waiting work; `poddoc recover \(location.document)` brings it back).")
+            let waiting = ManagedDocument.waitingWork(for: location.url)
+        {
+            outputOptions.output.message(
+                "poddoc: note: work autosaved \(waiting.modified.formatted(.iso8601)) waits for recovery; this reads \(location.document) as it is on disk (--recover reads the waiting work; `poddoc recover \(location.document)` brings it back)."
+            )
         }
         // What an edit reports is printed once its save committed, never before.
         let held = HeldOutput()
         let output = operation.changesDocument ? outputOptions.output.holding(held) : outputOptions.output
-        try await DocumentAccess.with(location, mode: operation.changesDocument ? .edit(autosave: nil) : .read,
-                                      kind: Operation.kind, command: "poddoc \(group)\(Operation.name)") { document in
+        try await DocumentAccess.with(
+            location, mode: operation.changesDocument ? .edit(autosave: nil) : .read,
+            kind: Operation.kind, command: "poddoc \(group)\(Operation.name)"
+        ) { document in
             try await operation.perform(in: DocumentSession(document: document, output: output))
         }
         held.flush()
         if let number = Interrupts.shared.stoppedBy {
-            output.message("poddoc: \(Interrupts.name(of: number)) came while the work was being saved; the save completed, and nothing more is left to do.")
+            output.message(
+                "poddoc: \(Interrupts.name(of: number)) came while the work was being saved; the save completed, and nothing more is left to do."
+            )
         }
     }
 }
@@ -49,7 +63,8 @@ struct OutlineCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "outline",
         abstract: "Read and edit an outline document, one operation per command.",
-        discussion: "Items are named by positions from 1 (1.3.2) or by titles (/Work/Projects; a / inside a title is written \\/, as in /Work/Q3\\/Q4). Each command opens the document, does one thing, saves and closes; `poddoc open` keeps it open in a shell with undo.",
+        discussion:
+            "Items are named by positions from 1 (1.3.2) or by titles (/Work/Projects; a / inside a title is written \\/, as in /Work/Q3\\/Q4). Each command opens the document, does one thing, saves and closes; `poddoc open` keeps it open in a shell with undo.",
         subcommands: OperationSets.outline.map { $0.oneShot })
 }
 

@@ -20,10 +20,16 @@ struct OpenCommand: PodDocCommand {
     @Option(help: "Seconds between autosaves while there are unsaved changes (0: no autosave).")
     var autosaveInterval: Double = 3
 
-    @Option(name: .customShort("c"), help: ArgumentHelp("Run these commands (separated by ;) instead of reading standard input.", valueName: "commands"))
+    @Option(
+        name: .customShort("c"),
+        help: ArgumentHelp("Run these commands (separated by ;) instead of reading standard input.", valueName: "commands"))
     var commands: String?
 
-    @Flag(name: .customLong("read-only"), help: "Open for reading only: nothing is locked or written, and a document on a read-only disk opens; `save --as` writes an editable copy.")
+    @Flag(
+        name: .customLong("read-only"),
+        help:
+            "Open for reading only: nothing is locked or written, and a document on a read-only disk opens; `save --as` writes an editable copy."
+    )
     var readOnly = false
 
     @OptionGroup var outputOptions: OutputOptions

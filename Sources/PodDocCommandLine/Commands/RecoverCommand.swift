@@ -8,7 +8,9 @@ struct RecoverCommand: PodDocCommand {
     static let configuration = CommandConfiguration(
         commandName: "recover",
         abstract: "List autosaved work waiting for recovery, or recover (or --discard) the work of one archive document.",
-        discussion: "Archive documents autosave into a per-user working copy ($XDG_STATE_HOME/poddoc). After a crash, `recover DOC` writes that work back into the archive; `recover DOC --discard` drops it.")
+        discussion:
+            "Archive documents autosave into a per-user working copy ($XDG_STATE_HOME/poddoc). After a crash, `recover DOC` writes that work back into the archive; `recover DOC --discard` drops it."
+    )
 
     @Argument(help: "The archive document whose work to recover (leave out to list).", completion: .file())
     var document: String?
@@ -16,10 +18,15 @@ struct RecoverCommand: PodDocCommand {
     @Flag(help: "Drop the waiting work instead, keeping the archive as last saved (when the archive changed since: take theirs).")
     var discard = false
 
-    @Flag(name: .customLong("keep-mine"), help: "When the archive changed since the work was autosaved (another writer): write the waiting work over it anyway.")
+    @Flag(
+        name: .customLong("keep-mine"),
+        help: "When the archive changed since the work was autosaved (another writer): write the waiting work over it anyway.")
     var keepMine = false
 
-    @Option(name: .customLong("as"), help: ArgumentHelp("Write the waiting work to a new document here instead, leaving the archive as it is.", valueName: "path"), completion: .file())
+    @Option(
+        name: .customLong("as"),
+        help: ArgumentHelp("Write the waiting work to a new document here instead, leaving the archive as it is.", valueName: "path"),
+        completion: .file())
     var copy: String?
 
     func validate() throws {
@@ -49,9 +56,15 @@ struct RecoverCommand: PodDocCommand {
     func execute() async throws {
         let output = outputOptions.output
         guard let document else {
-            let waiting = ManagedDocument.recoverableDocuments().map { Shape.Entry(document: $0.archive?.path, workingCopy: $0.workingCopy.path, autosaved: $0.modified) }
-            let lines = waiting.map { "\($0.document ?? "(never saved)")  autosaved \($0.autosaved.formatted(.iso8601))  in \($0.workingCopy)" }
-            output.emit(Shape(waiting: waiting, recovered: nil, discarded: nil), text: lines.isEmpty ? "No work is waiting for recovery." : lines.joined(separator: "\n"))
+            let waiting = ManagedDocument.recoverableDocuments().map {
+                Shape.Entry(document: $0.archive?.path, workingCopy: $0.workingCopy.path, autosaved: $0.modified)
+            }
+            let lines = waiting.map {
+                "\($0.document ?? "(never saved)")  autosaved \($0.autosaved.formatted(.iso8601))  in \($0.workingCopy)"
+            }
+            output.emit(
+                Shape(waiting: waiting, recovered: nil, discarded: nil),
+                text: lines.isEmpty ? "No work is waiting for recovery." : lines.joined(separator: "\n"))
             return
         }
         let nothingWaiting = "No autosaved work was waiting for \(document); nothing changed."
@@ -72,7 +85,9 @@ struct RecoverCommand: PodDocCommand {
             // The archive stays as it is; the work now lives in the copy, so it no longer waits.
             try await opened.resolveConflict(.takeTheirs)
             try await DocumentAccess.finish(opened)
-            output.emit(Shape(waiting: [], recovered: copy, discarded: nil), text: "Wrote the autosaved work of \(document) to \(copy); \(document) is as it was.")
+            output.emit(
+                Shape(waiting: [], recovered: copy, discarded: nil),
+                text: "Wrote the autosaved work of \(document) to \(copy); \(document) is as it was.")
             return
         }
         if !discard, opened.fileURL != nil {
@@ -86,11 +101,16 @@ struct RecoverCommand: PodDocCommand {
                 }
             } catch let error as DocumentError where error.code == .inConflict {
                 // The working copy stays as it is (dirty), with the lock gone when we exit.
-                throw CommandFailure(.locked, code: "inConflict", "\(document) has changed since this work was autosaved (another writer saved it), so recovering would overwrite that writer's work. Nothing was changed. Choose: `poddoc recover \(document) --keep-mine` (yours over theirs), `--discard` (keep theirs) or `--as NEW` (yours as a new document).")
+                throw CommandFailure(
+                    .locked, code: "inConflict",
+                    "\(document) has changed since this work was autosaved (another writer saved it), so recovering would overwrite that writer's work. Nothing was changed. Choose: `poddoc recover \(document) --keep-mine` (yours over theirs), `--discard` (keep theirs) or `--as NEW` (yours as a new document)."
+                )
             }
         }
         try await DocumentAccess.finish(opened)
-        output.emit(Shape(waiting: [], recovered: discard ? nil : document, discarded: discard ? document : nil),
-                    text: discard ? "Discarded the waiting work of \(document); it is as last saved." : "Recovered the autosaved work into \(document).")
+        output.emit(
+            Shape(waiting: [], recovered: discard ? nil : document, discarded: discard ? document : nil),
+            text: discard
+                ? "Discarded the waiting work of \(document); it is as last saved." : "Recovered the autosaved work into \(document).")
     }
 }

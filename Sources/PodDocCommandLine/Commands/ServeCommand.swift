@@ -59,7 +59,8 @@ struct ServeCommand: PodDocCommand {
     @MainActor
     private func openCatalog() async throws -> (any SpecsCatalog, ManagedDocument?) {
         let url = URL(fileURLWithPath: source)
-        let isDocument = url.pathExtension == "poddoc" || DocumentFormat(inferringFrom: url).isArchive
+        let isDocument =
+            url.pathExtension == "poddoc" || DocumentFormat(inferringFrom: url).isArchive
             || FileManager.default.fileExists(atPath: url.appendingPathComponent("DocumentMetadata.json").path)
         if isDocument {
             let location = try DocumentArgument.parse([source])
@@ -69,7 +70,9 @@ struct ServeCommand: PodDocCommand {
         switch try SpecsSource(source) {
         case .folder(let folder): return (try FolderSpecsCatalog(folder: folder), nil)
         case .pageFile(let file): return (try PageFileSpecsCatalog(file: file), nil)
-        case .service: throw CommandFailure(.usage, code: "usage", "serve serves local specs: give a pods document, a Specs folder or a page file, not a URL.")
+        case .service:
+            throw CommandFailure(
+                .usage, code: "usage", "serve serves local specs: give a pods document, a Specs folder or a page file, not a URL.")
         }
     }
 }

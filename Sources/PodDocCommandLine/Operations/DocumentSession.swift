@@ -1,5 +1,5 @@
-import Outliner
 import OutlineInterchange
+import Outliner
 import PodDocDocument
 import PodDocStore
 

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import Outliner
 import OutlineInterchange
+import Outliner
 import PodDocDocument
 import PodDocFileSystem
 import PodSpecs
@@ -24,7 +24,10 @@ struct ExportContent: DocumentOperation {
     @Option(help: "archive (.tar.zst, .zip or .tar.gz by the name) | json | csv | specs (pods) | opml | markdown | text | json (outline).")
     var format: Format
 
-    @Flag(help: "Replace an existing file or folder at OUTPUT: the export is written beside it and swapped in only when complete, so a failure leaves the old one.")
+    @Flag(
+        help:
+            "Replace an existing file or folder at OUTPUT: the export is written beside it and swapped in only when complete, so a failure leaves the old one."
+    )
     var force = false
 
     /// What `export` prints with `--json`.
@@ -45,7 +48,8 @@ struct ExportContent: DocumentOperation {
         case (.archive, _):
             let target = DocumentFormat(inferringFrom: url)
             guard target.isArchive else {
-                throw CommandFailure(.usage, code: "usage", "Name the archive .tar.zst, .zip or .tar.gz (\(output) has none of these endings).")
+                throw CommandFailure(
+                    .usage, code: "usage", "Name the archive .tar.zst, .zip or .tar.gz (\(output) has none of these endings).")
             }
             try await Progress.watching("export") { try await document.save(to: url, format: target) }
             shape = Shape(output: output, format: target.description, files: 1, specs: nil, bytes: Self.size(of: url))
@@ -67,7 +71,8 @@ struct ExportContent: DocumentOperation {
             let outlineFormat = formats[format]!
             // As saved, the outline streams from the store one item at a time; unsaved changes
             // (a shell's) need the tree in memory.
-            let outline: any OutlineWalk & Sendable = document.hasUnsavedChanges ? try session.outline().exportOutline() : try session.outline().savedOutline()
+            let outline: any OutlineWalk & Sendable =
+                document.hasUnsavedChanges ? try session.outline().exportOutline() : try session.outline().savedOutline()
             let messages = session.output
             let bytes = try await Progress.watching("export") {
                 try await Task.detached {
@@ -77,14 +82,19 @@ struct ExportContent: DocumentOperation {
                     let size = lossy ? try outline.estimatedSize(format: outlineFormat) : nil
                     if let size { try Self.warnIfAbsurd(outline, size, outlineFormat, output: messages) }
                     let bytes = try Self.write(outline, as: outlineFormat, to: url, replacing: replacing)
-                    if let size { Self.sayWhatWasDropped(size.dropped(by: outlineFormat, head: outline.head), outlineFormat, output: messages) }
+                    if let size {
+                        Self.sayWhatWasDropped(size.dropped(by: outlineFormat, head: outline.head), outlineFormat, output: messages)
+                    }
                     return bytes
                 }.value
             }
             shape = Shape(output: output, format: format.rawValue, files: 1, specs: nil, bytes: bytes)
         default:
             let kind = document.metadata.kind
-            throw CommandFailure(.usage, code: "usage", "A\(kind == .outline ? "n outline" : " pods") document does not export as \(format.rawValue); use \(kind == .pods ? "archive, json, csv or specs" : "archive, opml, markdown, text or json").")
+            throw CommandFailure(
+                .usage, code: "usage",
+                "A\(kind == .outline ? "n outline" : " pods") document does not export as \(format.rawValue); use \(kind == .pods ? "archive, json, csv or specs" : "archive, opml, markdown, text or json")."
+            )
         }
         var text = "Exported \(document.fileURL?.lastPathComponent ?? "the document") to \(output) (\(shape.format)"
         if let specs = shape.specs { text += ", \(specs) specs" }
@@ -118,14 +128,20 @@ struct ExportContent: DocumentOperation {
     private static func warnIfAbsurd(_ outline: some OutlineWalk, _ size: OutlineSize, _ format: OutlineFormat, output: Output) throws {
         guard size.bytes >= 256 << 20, size.indentation * 10 >= size.bytes * 9 else { return }
         let compact = try outline.estimatedSize(format: .json).bytes
-        output.message("poddoc: warning: this outline is \(size.maxDepth) levels deep, and \(format == .markdown ? "Markdown" : "indented text") indents every level, so the file will be about \(ByteCountFormatter.string(fromByteCount: Int64(size.bytes), countStyle: .file)), almost all of it indentation; as JSON or OPML it takes about \(ByteCountFormatter.string(fromByteCount: Int64(compact), countStyle: .file)). Writing it anyway (Ctrl-C stops).")
+        output.message(
+            "poddoc: warning: this outline is \(size.maxDepth) levels deep, and \(format == .markdown ? "Markdown" : "indented text") indents every level, so the file will be about \(ByteCountFormatter.string(fromByteCount: Int64(size.bytes), countStyle: .file)), almost all of it indentation; as JSON or OPML it takes about \(ByteCountFormatter.string(fromByteCount: Int64(compact), countStyle: .file)). Writing it anyway (Ctrl-C stops)."
+        )
     }
 
     /// Says, in one line, what a lossy format left out (notes, attributes, head fields).
-    private static func sayWhatWasDropped(_ dropped: (notes: Int, itemsWithAttributes: Int, headFields: Int), _ format: OutlineFormat, output: Output) {
+    private static func sayWhatWasDropped(
+        _ dropped: (notes: Int, itemsWithAttributes: Int, headFields: Int), _ format: OutlineFormat, output: Output
+    ) {
         var parts: [String] = []
         if dropped.notes > 0 { parts.append("\(dropped.notes) note\(dropped.notes == 1 ? "" : "s")") }
-        if dropped.itemsWithAttributes > 0 { parts.append("the attributes of \(dropped.itemsWithAttributes) item\(dropped.itemsWithAttributes == 1 ? "" : "s")") }
+        if dropped.itemsWithAttributes > 0 {
+            parts.append("the attributes of \(dropped.itemsWithAttributes) item\(dropped.itemsWithAttributes == 1 ? "" : "s")")
+        }
         if dropped.headFields > 0 { parts.append("\(dropped.headFields) head field\(dropped.headFields == 1 ? "" : "s")") }
         guard !parts.isEmpty else { return }
         let kept = format == .markdown ? "Markdown keeps titles and notes" : "indented text keeps titles only"

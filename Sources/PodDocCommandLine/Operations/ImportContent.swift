@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import Outliner
 import OutlineInterchange
+import Outliner
 import PodDocContent
 import PodDocDocument
 import PodSpecs
@@ -29,7 +29,9 @@ struct ImportContent: DocumentOperation {
     @Option(help: ArgumentHelp("Outline: an indented text file to add.", valueName: "file"), completion: .file())
     var text: String?
 
-    @Option(name: .customLong("outline-json"), help: ArgumentHelp("Outline: a file in the outline JSON format to add.", valueName: "file"), completion: .file())
+    @Option(
+        name: .customLong("outline-json"), help: ArgumentHelp("Outline: a file in the outline JSON format to add.", valueName: "file"),
+        completion: .file())
     var outlineJSON: String?
 
     @Option(help: "Outline: the item to add under (default: the top level).")
@@ -78,12 +80,16 @@ struct ImportContent: DocumentOperation {
         switch session.document.metadata.kind {
         case .pods:
             guard let from, given.isEmpty else {
-                throw CommandFailure(.usage, code: "usage", "A pods document imports specs: give --from URL|FOLDER|FILE (--opml, --markdown, --text are for outlines).")
+                throw CommandFailure(
+                    .usage, code: "usage",
+                    "A pods document imports specs: give --from URL|FOLDER|FILE (--opml, --markdown, --text are for outlines).")
             }
             try await importSpecs(from, into: session)
         case .outline:
             guard from == nil, given.count == 1 else {
-                throw CommandFailure(.usage, code: "usage", "An outline document imports one file: give one of --opml, --markdown, --text, --outline-json (--from is for pods).")
+                throw CommandFailure(
+                    .usage, code: "usage",
+                    "An outline document imports one file: give one of --opml, --markdown, --text, --outline-json (--from is for pods).")
             }
             try await importOutline(given[0].0, format: given[0].1, into: session)
         }
@@ -97,7 +103,9 @@ struct ImportContent: DocumentOperation {
         defer { progress.finish() }
         let report: @Sendable (ImportProgress) -> Void = { status in
             let pages = status.numberOfPages.map { "\(status.pagesDone)/\($0)" } ?? "\(status.pagesDone)"
-            progress.update(fraction: status.fractionCompleted, detail: "\(pages) pages, \(status.specsDone) specs, \(Int(status.specsPerSecond)) specs/s")
+            progress.update(
+                fraction: status.fractionCompleted,
+                detail: "\(pages) pages, \(status.specsDone) specs, \(Int(status.specsPerSecond)) specs/s")
         }
         let summary: ImportSummary
         switch source {
@@ -110,20 +118,29 @@ struct ImportContent: DocumentOperation {
             summary = try await importer.importPageFile(file, progress: report)
         }
         progress.finish()
-        let shape = SpecsShape(source: source.description, pages: summary.pages, created: summary.created, updated: summary.updated,
-                               unchanged: summary.unchanged, rejected: summary.rejected.count, skipped: summary.skipped.count, complete: summary.isComplete,
-                               rejectedSpecs: summary.rejected.map { .init(location: $0.location, reason: $0.reason) },
-                               skippedFiles: summary.skipped, warnings: summary.warnings)
+        let shape = SpecsShape(
+            source: source.description, pages: summary.pages, created: summary.created, updated: summary.updated,
+            unchanged: summary.unchanged, rejected: summary.rejected.count, skipped: summary.skipped.count, complete: summary.isComplete,
+            rejectedSpecs: summary.rejected.map { .init(location: $0.location, reason: $0.reason) },
+            skippedFiles: summary.skipped, warnings: summary.warnings)
         if summary.specs == 0, !summary.rejected.isEmpty || !summary.skipped.isEmpty {
             let first = summary.rejected.first.map { "first: \($0)" } ?? "first: \(summary.skipped[0]) is not a spec file"
-            throw CommandFailure(.badInput, code: "nothingImported", "Imported nothing from \(source): \(Self.count(summary.rejected.count, "spec")) refused, \(Self.count(summary.skipped.count, "file")) skipped (\(first)).")
+            throw CommandFailure(
+                .badInput, code: "nothingImported",
+                "Imported nothing from \(source): \(Self.count(summary.rejected.count, "spec")) refused, \(Self.count(summary.skipped.count, "file")) skipped (\(first))."
+            )
         }
-        var lines = ["Imported \(Self.count(summary.specs, "spec")) from \(source) (\(summary.created) new, \(summary.updated) updated, \(summary.unchanged) unchanged, \(Self.count(summary.pages, "page")))."]
+        var lines = [
+            "Imported \(Self.count(summary.specs, "spec")) from \(source) (\(summary.created) new, \(summary.updated) updated, \(summary.unchanged) unchanged, \(Self.count(summary.pages, "page")))."
+        ]
         if summary.specs > 0, summary.created + summary.updated == 0 {
             lines.append("The document held every one of them already: nothing was saved.")
         }
         lines += Self.listing(summary.rejected.map(\.description), "Refused \(Self.count(summary.rejected.count, "spec")):")
-        lines += Self.listing(summary.skipped, "Skipped \(Self.count(summary.skipped.count, "file")) that \(summary.skipped.count == 1 ? "is not a spec file" : "are not spec files"):")
+        lines += Self.listing(
+            summary.skipped,
+            "Skipped \(Self.count(summary.skipped.count, "file")) that \(summary.skipped.count == 1 ? "is not a spec file" : "are not spec files"):"
+        )
         lines += Self.listing(summary.warnings, "Imported with a remark (\(summary.warnings.count)):")
         session.output.emit(shape, text: lines.joined(separator: "\n"))
     }
@@ -161,7 +178,8 @@ struct ImportContent: DocumentOperation {
         try Task.checkCancellation()
         let ids = try session.outline().importOutline(tree, under: parent)
         let done = session.document.undoManager.undoActionName ?? "Import"
-        session.output.emit(OutlineShape(file: path, format: format.rawValue, done: done, topLevel: ids.count),
-                            text: "\(done) from \(url.lastPathComponent) (\(ids.count) at the top).")
+        session.output.emit(
+            OutlineShape(file: path, format: format.rawValue, done: done, topLevel: ids.count),
+            text: "\(done) from \(url.lastPathComponent) (\(ids.count) at the top).")
     }
 }

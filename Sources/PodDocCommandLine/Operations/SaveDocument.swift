@@ -12,7 +12,9 @@ struct SaveDocument: DocumentOperation {
     /// `save --as` only reads the document it copies (which may be on a read-only disk).
     var changesDocument: Bool { destination == nil }
 
-    @Option(name: .customLong("as"), help: ArgumentHelp("Where to write the document (must not exist).", valueName: "path"), completion: .file())
+    @Option(
+        name: .customLong("as"), help: ArgumentHelp("Where to write the document (must not exist).", valueName: "path"), completion: .file()
+    )
     var destination: String?
 
     @Option(help: "package | tar.zst | zip | tar.gz (default: from the name; a package otherwise).")
@@ -37,15 +39,17 @@ struct SaveDocument: DocumentOperation {
         guard let destination else {
             try await Progress.watching("save") { try await document.save() }
             let path = document.fileURL?.path ?? ""
-            session.output.emit(Shape(path: path, format: document.format.description, saveSequence: document.metadata.saveSequence),
-                                text: "Saved \(path) (save \(document.metadata.saveSequence)).")
+            session.output.emit(
+                Shape(path: path, format: document.format.description, saveSequence: document.metadata.saveSequence),
+                text: "Saved \(path) (save \(document.metadata.saveSequence)).")
             return
         }
         let url = try OutputPath(destination, document: document, replacing: false).url
         let target = format.flatMap(DocumentFormat.init(name:)) ?? DocumentFormat(inferringFrom: url)
         try await Progress.watching("save") { try await document.save(as: url, format: target) }
         session.currentItem = nil
-        session.output.emit(Shape(path: destination, format: target.description, saveSequence: document.metadata.saveSequence),
-                            text: "Saved as \(destination) (\(target)); editing continues there.")
+        session.output.emit(
+            Shape(path: destination, format: target.description, saveSequence: document.metadata.saveSequence),
+            text: "Saved as \(destination) (\(target)); editing continues there.")
     }
 }

@@ -16,7 +16,8 @@ final class Progress: Sendable {
     private let state = Mutex(State())
 
     /// Makes a progress display for work called `label` (`import`, `export` …).
-    init(_ label: String, terminal: Bool = Terminal.errorIsTerminal, color: Bool = Terminal.colorAllowed, interval: Duration = .seconds(2)) {
+    init(_ label: String, terminal: Bool = Terminal.errorIsTerminal, color: Bool = Terminal.colorAllowed, interval: Duration = .seconds(2))
+    {
         self.label = label
         self.terminal = terminal
         self.color = color
@@ -41,7 +42,10 @@ final class Progress: Sendable {
     /// place gets its own line first, and is drawn again at the next update.
     func note(_ message: String) {
         let drew = state.withLock { state in
-            defer { state.drewBar = false; state.lastDraw = nil }
+            defer {
+                state.drewBar = false
+                state.lastDraw = nil
+            }
             return state.drewBar
         }
         Output.write((drew ? "\n" : "") + TerminalText.safe(message) + "\n", to: .standardError)

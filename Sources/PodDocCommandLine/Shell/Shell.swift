@@ -33,14 +33,20 @@ final class Shell {
     func run(script: String?) async -> ExitStatus {
         watchDocument()
         if await document.checkForChangesOnDisk() {
-            output.message("poddoc: \(document.fileURL?.lastPathComponent ?? "the document") has changed on disk since this work was autosaved. Choose: keep-mine, take-theirs, or save --as PATH.")
+            output.message(
+                "poddoc: \(document.fileURL?.lastPathComponent ?? "the document") has changed on disk since this work was autosaved. Choose: keep-mine, take-theirs, or save --as PATH."
+            )
         }
         if let script {
             await execute(script)
         } else {
             let source = LineSource(interactive: interactive)
             var lines = source.lines.makeAsyncIterator()
-            if interactive { output.message("\(document.fileURL?.lastPathComponent ?? "document"): \(document.metadata.kind.rawValue) document. Type help for commands, quit or Ctrl-D to leave.") }
+            if interactive {
+                output.message(
+                    "\(document.fileURL?.lastPathComponent ?? "document"): \(document.metadata.kind.rawValue) document. Type help for commands, quit or Ctrl-D to leave."
+                )
+            }
             source.requestLine(prompt: prompt)
             var warnedOfLoss = false
             while true {
@@ -55,7 +61,9 @@ final class Shell {
                 if safe || !interactive || !quitting || warnedOfLoss { break }
                 warnedOfLoss = true
                 quitting = false
-                output.message("poddoc: your edits are still in memory only. `save --as PATH` on another disk keeps them; quit again to leave without them.")
+                output.message(
+                    "poddoc: your edits are still in memory only. `save --as PATH` on another disk keeps them; quit again to leave without them."
+                )
                 source.requestLine(prompt: prompt)
             }
         }
@@ -67,7 +75,8 @@ final class Shell {
     // MARK: - The document's events
 
     private func watchDocument() {
-        let output = self.output, name = document.fileURL?.lastPathComponent ?? "document"
+        let output = self.output
+        let name = document.fileURL?.lastPathComponent ?? "document"
         document.onAutosave = { event in
             switch event {
             case .saved(_, let sequence, _): output.message("autosaved \(name) (save \(sequence))")
@@ -108,13 +117,19 @@ final class Shell {
         } catch {
             report(error)
             let name = document.fileURL?.path ?? "the document"
-            if document.fileURL != nil, (try? await document.autosave()) != nil || !document.hasUnsavedChanges, document.hasWorkInWorkingCopy {
-                output.message("poddoc: your edits are kept in the working copy of \(name): `poddoc open \(name) --recover` brings them back (`poddoc recover` lists waiting work).")
+            if document.fileURL != nil, (try? await document.autosave()) != nil || !document.hasUnsavedChanges,
+                document.hasWorkInWorkingCopy
+            {
+                output.message(
+                    "poddoc: your edits are kept in the working copy of \(name): `poddoc open \(name) --recover` brings them back (`poddoc recover` lists waiting work)."
+                )
                 return true
             }
             if !document.hasUnsavedChanges { return true }
             if !interactive {
-                output.message("poddoc: your edits could not be saved anywhere and are lost as the shell ends; `save --as PATH` on another disk keeps them.")
+                output.message(
+                    "poddoc: your edits could not be saved anywhere and are lost as the shell ends; `save --as PATH` on another disk keeps them."
+                )
             }
             return false
         }
@@ -157,7 +172,8 @@ final class Shell {
     }
 
     private func run(_ words: [String]) async throws {
-        let name = words[0], arguments = Array(words.dropFirst())
+        let name = words[0]
+        let arguments = Array(words.dropFirst())
         if let operation = operations[name] {
             try await perform(operation, arguments)
             return
@@ -187,7 +203,8 @@ final class Shell {
                 output.line(Operation.fullMessage(for: error))
                 return
             }
-            throw CommandFailure(.usage, code: "usage", "\(Operation.name): \(Operation.message(for: error)) (help \(Operation.name) shows how)")
+            throw CommandFailure(
+                .usage, code: "usage", "\(Operation.name): \(Operation.message(for: error)) (help \(Operation.name) shows how)")
         }
         try await operation.perform(in: session)
     }
@@ -248,7 +265,11 @@ final class Shell {
 
     private func undoOrRedo(_ undo: Bool) throws {
         let manager = document.undoManager
-        guard let name = undo ? (manager.canUndo ? manager.undoActionName ?? "the last edit" : nil) : (manager.canRedo ? manager.redoActionName ?? "the last edit" : nil) else {
+        guard
+            let name = undo
+                ? (manager.canUndo ? manager.undoActionName ?? "the last edit" : nil)
+                : (manager.canRedo ? manager.redoActionName ?? "the last edit" : nil)
+        else {
             output.line(undo ? "Nothing to undo." : "Nothing to redo.")
             return
         }
@@ -272,13 +293,18 @@ final class Shell {
 
     private func status() {
         let autosave = document.autosaveStatus
-        let shape = StatusShape(document: document.fileURL?.path, kind: document.metadata.kind.rawValue, state: document.state.description,
-                                unsavedChanges: document.hasUnsavedChanges, saveSequence: document.metadata.saveSequence,
-                                lastAutosave: autosave.lastSuccess, autosaveError: autosave.lastError?.message,
-                                undo: document.undoManager.canUndo ? document.undoManager.undoActionName : nil,
-                                redo: document.undoManager.canRedo ? document.undoManager.redoActionName : nil)
-        var lines = ["\(shape.document ?? "untitled") (\(shape.kind)): \(shape.state), \(shape.unsavedChanges ? "unsaved changes" : "all saved"), save \(shape.saveSequence)"]
-        lines.append("  last autosave: \(autosave.lastSuccess?.formatted(.iso8601) ?? "none yet")" + (shape.autosaveError.map { "; last error: \($0)" } ?? ""))
+        let shape = StatusShape(
+            document: document.fileURL?.path, kind: document.metadata.kind.rawValue, state: document.state.description,
+            unsavedChanges: document.hasUnsavedChanges, saveSequence: document.metadata.saveSequence,
+            lastAutosave: autosave.lastSuccess, autosaveError: autosave.lastError?.message,
+            undo: document.undoManager.canUndo ? document.undoManager.undoActionName : nil,
+            redo: document.undoManager.canRedo ? document.undoManager.redoActionName : nil)
+        var lines = [
+            "\(shape.document ?? "untitled") (\(shape.kind)): \(shape.state), \(shape.unsavedChanges ? "unsaved changes" : "all saved"), save \(shape.saveSequence)"
+        ]
+        lines.append(
+            "  last autosave: \(autosave.lastSuccess?.formatted(.iso8601) ?? "none yet")"
+                + (shape.autosaveError.map { "; last error: \($0)" } ?? ""))
         if let undo = shape.undo { lines.append("  undo: \(undo)") }
         if let redo = shape.redo { lines.append("  redo: \(redo)") }
         output.emit(shape, text: lines.joined(separator: "\n"))

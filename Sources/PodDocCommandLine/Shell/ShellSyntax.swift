@@ -52,7 +52,11 @@ enum ShellSyntax {
             }
         }
         if quote != nil || escaped {
-            throw CommandFailure(.usage, code: "usage", quote != nil ? "A quote (\(quote!)) is not closed; close it at the end of the words it holds." : "The line ends with a lone \\; write \\\\ for a backslash.")
+            throw CommandFailure(
+                .usage, code: "usage",
+                quote != nil
+                    ? "A quote (\(quote!)) is not closed; close it at the end of the words it holds."
+                    : "The line ends with a lone \\; write \\\\ for a backslash.")
         }
         endCommand()
         return commands

@@ -49,8 +49,10 @@ enum DocumentAccess {
 
     /// Runs `work` on an open document and closes it, saving when asked; a failure of
     /// `work` closes the document without saving what it changed.
-    static func with<T>(_ location: DocumentArgument, mode: Mode, kind: DocumentKind? = nil, command: String,
-                        _ work: (ManagedDocument) async throws -> T) async throws -> T {
+    static func with<T>(
+        _ location: DocumentArgument, mode: Mode, kind: DocumentKind? = nil, command: String,
+        _ work: (ManagedDocument) async throws -> T
+    ) async throws -> T {
         let document = try await open(location, mode: mode, kind: kind, command: command)
         let savedAtStart = document.metadata.saveSequence
         let result: T
@@ -63,8 +65,9 @@ enum DocumentAccess {
             if document.hasUnsavedChanges { try? await document.revert() }
             try? await document.close()
             if error is CancellationError {
-                throw Interrupts.shared.stoppedFailure(document: location.url.lastPathComponent, savedAtStart: savedAtStart,
-                                                       savedAtEnd: document.metadata.saveSequence)
+                throw Interrupts.shared.stoppedFailure(
+                    document: location.url.lastPathComponent, savedAtStart: savedAtStart,
+                    savedAtEnd: document.metadata.saveSequence)
             }
             throw error
         }
@@ -74,7 +77,9 @@ enum DocumentAccess {
 
     static func wrongKind(_ actual: DocumentKind, url: URL, command: String) -> CommandFailure {
         let other = actual == .pods ? "poddoc pods" : "poddoc outline"
-        return CommandFailure(.document, code: "wrongKind",
-                              "\(url.path) is \(actual == .pods ? "a pods" : "an outline") document; `\(command)` works on \(actual == .pods ? "outline" : "pods") documents. Use `\(other) …` instead.")
+        return CommandFailure(
+            .document, code: "wrongKind",
+            "\(url.path) is \(actual == .pods ? "a pods" : "an outline") document; `\(command)` works on \(actual == .pods ? "outline" : "pods") documents. Use `\(other) …` instead."
+        )
     }
 }

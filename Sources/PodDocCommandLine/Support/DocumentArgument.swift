@@ -4,8 +4,9 @@ import PodDocDocument
 
 /// The document a command works on, and what to do with work waiting for recovery.
 struct DocumentArgument: ParsableArguments {
-    @Argument(help: "The document: a Name.poddoc package, or an archive of one (.tar.zst, .zip, .tar.gz).",
-              completion: .file())
+    @Argument(
+        help: "The document: a Name.poddoc package, or an archive of one (.tar.zst, .zip, .tar.gz).",
+        completion: .file())
     var document: String
 
     @Flag(name: .long, help: "Open the autosaved work waiting in the working copy.")

@@ -93,7 +93,8 @@ extension Interrupts {
     /// `savedAtStart` and `savedAtEnd` are the document's save numbers before and after.
     func stoppedFailure(document: String, savedAtStart: Int, savedAtEnd: Int) -> CommandFailure {
         let number = stoppedBy ?? SIGINT
-        let what = savedAtEnd == savedAtStart
+        let what =
+            savedAtEnd == savedAtStart
             ? "nothing of this command was saved: \(document) is as it was before it"
             : "\(document) holds what this command saved up to save \(savedAtEnd); the rest was not saved"
         let stopped = number == SIGINT ? "Interrupted" : "Stopped by \(Self.name(of: number))"

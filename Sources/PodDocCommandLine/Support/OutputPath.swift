@@ -28,17 +28,21 @@ struct OutputPath {
         let output = Self.resolved(url)
         for part in Self.protectedPaths(of: document) {
             if output == part || output.hasPrefix(part + "/") {
-                throw CommandFailure(.usage, code: "outputInsideDocument",
-                                     "\(path) is inside the document \(document.fileURL?.path ?? part); writing there would damage it. Write somewhere outside the document.")
+                throw CommandFailure(
+                    .usage, code: "outputInsideDocument",
+                    "\(path) is inside the document \(document.fileURL?.path ?? part); writing there would damage it. Write somewhere outside the document."
+                )
             }
             if part.hasPrefix(output + "/") {
-                throw CommandFailure(.usage, code: "outputHoldsDocument",
-                                     "\(path) holds the document \(document.fileURL?.path ?? part); poddoc will not write over it. Write somewhere else.")
+                throw CommandFailure(
+                    .usage, code: "outputHoldsDocument",
+                    "\(path) holds the document \(document.fileURL?.path ?? part); poddoc will not write over it. Write somewhere else.")
             }
         }
         if exists && !replacing {
-            throw CommandFailure(.document, code: "exists",
-                                 "\(path) already exists; poddoc does not replace what it did not create. Choose a new name, or pass --force to replace it.")
+            throw CommandFailure(
+                .document, code: "exists",
+                "\(path) already exists; poddoc does not replace what it did not create. Choose a new name, or pass --force to replace it.")
         }
     }
 

@@ -18,8 +18,10 @@ public struct DocumentState: OptionSet, Sendable, Hashable, CustomStringConverti
 
     public var description: String {
         if isEmpty { return "normal" }
-        let names: [(DocumentState, String)] = [(.closed, "closed"), (.inConflict, "in conflict"),
-                                                 (.savingError, "saving error"), (.editingDisabled, "editing disabled")]
+        let names: [(DocumentState, String)] = [
+            (.closed, "closed"), (.inConflict, "in conflict"),
+            (.savingError, "saving error"), (.editingDisabled, "editing disabled"),
+        ]
         return names.filter { contains($0.0) }.map(\.1).joined(separator: ", ")
     }
 }

@@ -44,7 +44,8 @@ extension ManagedDocument {
     /// edits safe while the user chooses.
     public func autosaveIfNeeded() async {
         guard hasUnsavedChanges, state.isDisjoint(with: [.closed, .editingDisabled]),
-              !state.contains(.inConflict) || workingCopy != nil else { return }
+            !state.contains(.inConflict) || workingCopy != nil
+        else { return }
         do {
             try await serializedSave(.autosave)
             autosaveStatus.lastSuccess = Date()

@@ -49,7 +49,10 @@ extension ManagedDocument {
         guard now != expected else { return }
         state.insert(.inConflict)
         if let url = fileURL, workingCopy == nil { try await keepVersionApart(of: url) }
-        throw DocumentError(.inConflict, "\(displayName) was changed on disk by someone else since it was opened. Choose: keep mine (overwrite theirs), take theirs (reload, dropping your unsaved changes), or save yours as a copy elsewhere.", path: fileURL?.path)
+        throw DocumentError(
+            .inConflict,
+            "\(displayName) was changed on disk by someone else since it was opened. Choose: keep mine (overwrite theirs), take theirs (reload, dropping your unsaved changes), or save yours as a copy elsewhere.",
+            path: fileURL?.path)
     }
 
     /// The file whose stamp tells whether the document changed elsewhere: the archive, or the
@@ -69,14 +72,18 @@ extension ManagedDocument {
     /// Runs inside a save (or in place of one): the store moves on the root context's queue,
     /// between two of its saves.
     private func keepVersionApart(of url: URL) async throws {
-        let fs = options.fileSystem, metadata = self.metadata, additional = savedAdditionalContent
-        let environment = options.environment, taken = stamp
+        let fs = options.fileSystem
+        let metadata = self.metadata
+        let additional = savedAdditionalContent
+        let environment = options.environment
+        let taken = stamp
         do {
             let (copy, lock, files) = try await Self.onDisk {
                 let copy = try WorkingCopy.forDocument(url, environment: environment)
                 try copy.prepareFolder(fileSystem: fs)
-                let lock = try DocumentOpening.acquireLock(copy.folder.appendingPathComponent(DocumentOpening.lockName), readOnly: false,
-                                                           document: url, fileSystem: fs)
+                let lock = try DocumentOpening.acquireLock(
+                    copy.folder.appendingPathComponent(DocumentOpening.lockName), readOnly: false,
+                    document: url, fileSystem: fs)
                 do {
                     try fs.removeItem(at: copy.package)
                     let files = DocumentFiles(layout: PackageLayout(root: copy.package), fileSystem: fs)
@@ -92,7 +99,9 @@ extension ManagedDocument {
                 try await rootContext.perform { _ in try store.continueOnCopy(at: files.layout.store) }
                 try await Self.onDisk {
                     try fs.syncDirectory(at: files.layout.storeContent)
-                    try copy.writeOrigin(.init(archivePath: url.standardizedFileURL.path, dirty: true, modified: Date(), archiveStamp: taken), fileSystem: fs)
+                    try copy.writeOrigin(
+                        .init(archivePath: url.standardizedFileURL.path, dirty: true, modified: Date(), archiveStamp: taken), fileSystem: fs
+                    )
                 }
             } catch {
                 lock?.release()
@@ -103,7 +112,11 @@ extension ManagedDocument {
             self.files = files
             workingCopy = copy
         } catch {
-            throw DocumentError.wrap(error, DocumentError.code(for: error), while: "keep your version of \(displayName) apart (it changed on disk); your edits are still open here, `save --as` elsewhere keeps them", path: url.path)
+            throw DocumentError.wrap(
+                error, DocumentError.code(for: error),
+                while:
+                    "keep your version of \(displayName) apart (it changed on disk); your edits are still open here, `save --as` elsewhere keeps them",
+                path: url.path)
         }
     }
 }

@@ -37,7 +37,8 @@ extension ManagedDocument {
         var reopening = self.options
         reopening.recovery = .discard
         if editable { reopening.readOnly = false }
-        let options = reopening, model = self.model
+        let options = reopening
+        let model = self.model
         let parts = try await Self.onDisk { try DocumentOpening.open(url, model: { _ in model }, options: options) }
         store = parts.store
         files = parts.files
@@ -64,7 +65,9 @@ extension ManagedDocument {
     /// Closes the store, releases the lock, and removes the working copy when asked.
     private func releaseResources(removeWorkingCopy: Bool) async throws {
         mainContext.reset()
-        let store = self.store, copy = workingCopy, fs = options.fileSystem
+        let store = self.store
+        let copy = workingCopy
+        let fs = options.fileSystem
         let lock = self.lock
         self.lock = nil
         try await Self.onDisk {

@@ -37,7 +37,9 @@ extension ManagedDocument {
         if !state.contains(.editingDisabled) { try await serializedSave(.autosave) }  // read-only: nothing unsaved
         try await updateStoreHash()
         let target = format ?? DocumentFormat(inferringFrom: url)
-        let files = self.files, store = self.store, modified = modificationTime
+        let files = self.files
+        let store = self.store
+        let modified = modificationTime
         try await Self.onDisk {
             do {
                 switch target {
@@ -45,7 +47,8 @@ extension ManagedDocument {
                 case .archive(let archiveFormat): try files.pack(store: store, to: url, format: archiveFormat, modificationTime: modified)
                 }
             } catch {
-                throw DocumentError.wrap(error, target.isArchive ? .archive : .fileSystem, while: "write a copy to \(url.path)", path: url.path)
+                throw DocumentError.wrap(
+                    error, target.isArchive ? .archive : .fileSystem, while: "write a copy to \(url.path)", path: url.path)
             }
         }
     }
@@ -127,10 +130,14 @@ extension ManagedDocument {
             try await mainContext.save()
             rootHasUnsavedChanges = true
             // Additional content, staged until the store commits it.
-            let files = self.files, store = self.store, sequence = metadata.saveSequence + 1
+            let files = self.files
+            let store = self.store
+            let sequence = metadata.saveSequence + 1
             var recorded = [DocumentFiles.StoreKey.saveSequence: String(sequence)]
             if let additional {
-                recorded[DocumentFiles.StoreKey.additionalContentDigest] = try await Self.onDisk { try files.stageAdditionalContent(additional) }
+                recorded[DocumentFiles.StoreKey.additionalContentDigest] = try await Self.onDisk {
+                    try files.stageAdditionalContent(additional)
+                }
             }
             // Root → SQLite, on the root's queue: the commit point.
             let storeMetadata = recorded
@@ -142,7 +149,8 @@ extension ManagedDocument {
                 savedAdditionalContent = additional
             }
             // Metadata, derived from what was committed.
-            let previous = metadata, hashing = kind == .save || options.hashesEveryAutosave
+            let previous = metadata
+            let hashing = kind == .save || options.hashesEveryAutosave
             metadata = try await Self.onDisk {
                 try files.writeMetadata(after: previous, saveSequence: sequence, store: store, hashingStore: hashing)
             }
@@ -170,7 +178,10 @@ extension ManagedDocument {
     func updateStoreHash() async throws {
         await waitForRunningSave()
         guard !metadata.isStoreHashCurrent, !state.contains(.editingDisabled) else { return }
-        let files = self.files, store = self.store, previous = metadata, stamped = stampedFile
+        let files = self.files
+        let store = self.store
+        let previous = metadata
+        let stamped = stampedFile
         do {
             metadata = try await Self.onDisk { try files.refreshStoreHash(previous, store: store) }
             stamp = try await Self.onDisk { stamped.flatMap(FileStamp.of) }
@@ -183,8 +194,14 @@ extension ManagedDocument {
     /// (re-packs the archive, or swaps a new package in) or marks the working copy as holding
     /// work not yet written back (autosaves), then remembers the document's stamp on disk.
     private func finishSave(_ kind: SaveKind) async throws {
-        let files = self.files, store = self.store, copy = workingCopy, fs = options.fileSystem, modified = modificationTime
-        let archive = fileURL?.standardizedFileURL.path, format = self.format, stamped = stampedFile
+        let files = self.files
+        let store = self.store
+        let copy = workingCopy
+        let fs = options.fileSystem
+        let modified = modificationTime
+        let archive = fileURL?.standardizedFileURL.path
+        let format = self.format
+        let stamped = stampedFile
         if kind == .save, let url = fileURL, let copy {
             try await Self.onDisk {
                 // Until the document holds this save, only the working copy does: a failed
@@ -195,11 +212,14 @@ extension ManagedDocument {
                     try files.pack(store: store, to: url, format: archiveFormat, modificationTime: modified)
                 case .package:
                     // Not while someone else has the package open for writing.
-                    let lock = try DocumentOpening.acquireLock(PackageLayout(root: url).lock, readOnly: false, document: url, fileSystem: fs)
+                    let lock = try DocumentOpening.acquireLock(
+                        PackageLayout(root: url).lock, readOnly: false, document: url, fileSystem: fs)
                     defer { lock?.release() }
                     try files.copyPackage(store: store, to: url)
                 }
-                try copy.writeOrigin(.init(archivePath: archive, dirty: false, modified: Date(), archiveStamp: stamped.flatMap(FileStamp.of)), fileSystem: fs)
+                try copy.writeOrigin(
+                    .init(archivePath: archive, dirty: false, modified: Date(), archiveStamp: stamped.flatMap(FileStamp.of)), fileSystem: fs
+                )
             }
         } else if let copy {
             try await Self.onDisk { try copy.markDirty(archivePath: archive, fileSystem: fs) }

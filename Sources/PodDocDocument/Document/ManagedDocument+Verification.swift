@@ -13,11 +13,14 @@ extension ManagedDocument {
     /// - Throws: ``DocumentError`` (`.store`, `.fileSystem`) when the parts cannot be read.
     public func verify() async throws -> DocumentVerification {
         try checkOpen()
-        let files = self.files, store = self.store, metadata = self.metadata
+        let files = self.files
+        let store = self.store
+        let metadata = self.metadata
         do {
             return try await Self.onDisk { try files.verify(store: store, metadata: metadata) }
         } catch {
-            throw DocumentError.wrap(error, DocumentError.code(for: error), while: "verify \(files.layout.root.path)", path: files.layout.root.path)
+            throw DocumentError.wrap(
+                error, DocumentError.code(for: error), while: "verify \(files.layout.root.path)", path: files.layout.root.path)
         }
     }
 }

@@ -143,8 +143,10 @@ public final class ManagedDocument {
     /// metadata names (`pods`, `outline`): for tools that open any document.
     ///
     /// - Throws: ``DocumentError``, or what `model` throws for a kind it does not know.
-    public static func open(_ url: URL, options: OpenOptions = OpenOptions(),
-                            model: @escaping @Sendable (DocumentKind) throws -> ObjectModel) async throws -> ManagedDocument {
+    public static func open(
+        _ url: URL, options: OpenOptions = OpenOptions(),
+        model: @escaping @Sendable (DocumentKind) throws -> ObjectModel
+    ) async throws -> ManagedDocument {
         let parts = try await onDisk { try DocumentOpening.open(url, model: model, options: options) }
         return ManagedDocument(parts, options: options)
     }
@@ -154,7 +156,9 @@ public final class ManagedDocument {
     /// until ``save(as:format:)`` gives it a place.
     ///
     /// - Throws: ``DocumentError``.
-    public static func create(at url: URL?, kind: DocumentKind, model: ObjectModel, options: OpenOptions = OpenOptions()) async throws -> ManagedDocument {
+    public static func create(
+        at url: URL?, kind: DocumentKind, model: ObjectModel, options: OpenOptions = OpenOptions()
+    ) async throws -> ManagedDocument {
         let parts = try await onDisk { try DocumentOpening.create(url, kind: kind, model: model, options: options) }
         let document = ManagedDocument(parts, options: options)
         if url != nil, parts.format.isArchive { try await document.save() }
@@ -169,7 +173,9 @@ public final class ManagedDocument {
 
     /// The work waiting for recovery for the document at `url` (an archive's autosaves, or a
     /// package's version kept apart after a conflict), if any; see ``recoverableDocuments(environment:)``.
-    public static func waitingWork(for url: URL, environment: [String: String] = ProcessInfo.processInfo.environment) -> RecoverableDocument? {
+    public static func waitingWork(
+        for url: URL, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> RecoverableDocument? {
         let path = url.standardizedFileURL.path
         return recoverableDocuments(environment: environment).first { $0.archive?.standardizedFileURL.path == path }
     }
@@ -186,9 +192,10 @@ public final class ManagedDocument {
     /// as unsaved changes until its next save.
     public func newWorkerContext(name: String = "worker") -> ObjectContext {
         let worker = ObjectContext(.privateQueue, parent: rootContext, name: name)
-        workerObservations.append(worker.observeSaves { [weak self] _ in
-            Task { @MainActor in self?.unsavedWorkerSaves += 1 }
-        })
+        workerObservations.append(
+            worker.observeSaves { [weak self] _ in
+                Task { @MainActor in self?.unsavedWorkerSaves += 1 }
+            })
         return worker
     }
 

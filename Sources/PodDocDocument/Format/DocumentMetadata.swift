@@ -60,7 +60,10 @@ public struct DocumentMetadata: Codable, Sendable, Hashable {
         do {
             return try decoder.decode(DocumentMetadata.self, from: data)
         } catch {
-            throw DocumentError(.invalidMetadata, "\(path) is not valid document metadata (\(DocumentMetadata.explain(error))). Open the document with a poddoc that wrote it, or run `poddoc check`.", path: path, cause: error)
+            throw DocumentError(
+                .invalidMetadata,
+                "\(path) is not valid document metadata (\(DocumentMetadata.explain(error))). Open the document with a poddoc that wrote it, or run `poddoc check`.",
+                path: path, cause: error)
         }
     }
 

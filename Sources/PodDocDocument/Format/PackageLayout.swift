@@ -46,7 +46,10 @@ public struct PackageLayout: Sendable, Hashable {
             var status = stat()
             guard lstat(part.path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else { continue }
             let relative = String(part.path.dropFirst(root.path.count + 1))
-            throw DocumentError(.notADocument, "\(root.path): its \(relative) is a symbolic link; poddoc does not follow links inside a document, where an edit could change another document. Replace the link with the file or folder itself.", path: part.path)
+            throw DocumentError(
+                .notADocument,
+                "\(root.path): its \(relative) is a symbolic link; poddoc does not follow links inside a document, where an edit could change another document. Replace the link with the file or folder itself.",
+                path: part.path)
         }
     }
 

@@ -62,7 +62,9 @@ struct DocumentFiles: Sendable {
         do {
             data = try Data(contentsOf: layout.metadata)
         } catch {
-            throw DocumentError(.invalidMetadata, "\(layout.metadata.path) is missing or unreadable; this is not a complete poddoc document.", path: layout.root.path, cause: error)
+            throw DocumentError(
+                .invalidMetadata, "\(layout.metadata.path) is missing or unreadable; this is not a complete poddoc document.",
+                path: layout.root.path, cause: error)
         }
         return try DocumentMetadata.decode(data, path: layout.metadata.path)
     }
@@ -75,7 +77,9 @@ struct DocumentFiles: Sendable {
     /// logical hash is recomputed only when `hashingStore` (explicit saves): an autosave keeps
     /// the previous hash, and ``DocumentMetadata/storeHashSaveSequence`` says which save it
     /// describes.
-    func writeMetadata(after metadata: DocumentMetadata, saveSequence: Int, store: PersistentStore, hashingStore: Bool) throws -> DocumentMetadata {
+    func writeMetadata(
+        after metadata: DocumentMetadata, saveSequence: Int, store: PersistentStore, hashingStore: Bool
+    ) throws -> DocumentMetadata {
         var updated = metadata
         updated.saveSequence = saveSequence
         updated.modified = Date()
@@ -111,12 +115,17 @@ struct DocumentFiles: Sendable {
     ///   the metadata's hash describes, by the migration's doing).
     func openStore(model: ObjectModel, readOnly: Bool, untrusted: UntrustedStore?) throws -> (store: PersistentStore, migrated: Bool) {
         guard let size = try? FileManager.default.attributesOfItem(atPath: layout.store.path)[.size] as? Int else {
-            throw DocumentError(.missingStore, "\(layout.root.path) has no store (StoreContent/persistentStore is missing); the document is incomplete.", path: layout.root.path)
+            throw DocumentError(
+                .missingStore, "\(layout.root.path) has no store (StoreContent/persistentStore is missing); the document is incomplete.",
+                path: layout.root.path)
         }
         // SQLite would take an empty file for a new database, and poddoc would fill it with an
         // empty store: every object gone, with nothing to say so.
         guard size > 0 else {
-            throw DocumentError(.corrupt, "\(layout.root.path): its store (StoreContent/persistentStore) is empty, 0 bytes: this copy has lost its data. Restore the document from another copy; poddoc will not replace it with an empty store.", path: layout.store.path)
+            throw DocumentError(
+                .corrupt,
+                "\(layout.root.path): its store (StoreContent/persistentStore) is empty, 0 bytes: this copy has lost its data. Restore the document from another copy; poddoc will not replace it with an empty store.",
+                path: layout.store.path)
         }
         let needsMigration = !readOnly && (SQLiteHeader.userVersion(of: layout.store).map { $0 < model.version } ?? false)
         if needsMigration {
@@ -142,12 +151,14 @@ struct DocumentFiles: Sendable {
     ///
     /// - Throws: ``DocumentError`` (`.corrupt`) saying how to save what can be read.
     func verifyBeforeWriting(store: PersistentStore, metadata: DocumentMetadata, quickChecked: Bool, migrated: Bool) throws {
-        let advice = "poddoc will not write to it. Open it read-only (`poddoc open \(layout.root.path) --read-only`, or `poddoc export`) to save what can still be read, or restore another copy."
+        let advice =
+            "poddoc will not write to it. Open it read-only (`poddoc open \(layout.root.path) --read-only`, or `poddoc export`) to save what can still be read, or restore another copy."
         if !quickChecked {
             do {
                 try store.quickCheck()
             } catch {
-                throw DocumentError(.corrupt, "\(layout.root.path): its store is damaged (\(error)); \(advice)", path: layout.store.path, cause: error)
+                throw DocumentError(
+                    .corrupt, "\(layout.root.path): its store is damaged (\(error)); \(advice)", path: layout.store.path, cause: error)
             }
         }
         let sequence = try store.metadataValue(forKey: StoreKey.saveSequence).flatMap(Int.init) ?? metadata.saveSequence
@@ -156,10 +167,15 @@ struct DocumentFiles: Sendable {
         do {
             actual = try ContentDigest.store(store)
         } catch {
-            throw DocumentError(.corrupt, "\(layout.root.path): its store cannot be read in full (\(error)); \(advice)", path: layout.store.path, cause: error)
+            throw DocumentError(
+                .corrupt, "\(layout.root.path): its store cannot be read in full (\(error)); \(advice)", path: layout.store.path,
+                cause: error)
         }
         guard actual == metadata.storeHash else {
-            throw DocumentError(.corrupt, "\(layout.root.path): its store no longer matches the hash recorded at save \(sequence) (it changed on disk since); \(advice)", path: layout.store.path)
+            throw DocumentError(
+                .corrupt,
+                "\(layout.root.path): its store no longer matches the hash recorded at save \(sequence) (it changed on disk since); \(advice)",
+                path: layout.store.path)
         }
     }
 
@@ -177,7 +193,10 @@ struct DocumentFiles: Sendable {
         if let committed, committed != current.digest {
             let next = staged ? try ContentDigest.additionalContent(layout.stagedAdditionalContent, fileSystem: fileSystem) : nil
             guard let next, next.digest == committed else {
-                throw DocumentError(.corrupt, "\(layout.root.path): AdditionalContent does not match what the store last committed, and no staged copy does. Restore the document from another copy.", path: layout.root.path)
+                throw DocumentError(
+                    .corrupt,
+                    "\(layout.root.path): AdditionalContent does not match what the store last committed, and no staged copy does. Restore the document from another copy.",
+                    path: layout.root.path)
             }
             if writable {
                 try fileSystem.moveIntoPlace(layout.stagedAdditionalContent, replacing: layout.additionalContent)
@@ -235,10 +254,12 @@ struct DocumentFiles: Sendable {
     /// Writes the package (store checkpointed into one file, no lock, no WAL) as an archive.
     func pack(store: PersistentStore, to archive: URL, format: ArchiveFormat, modificationTime: Int64) throws {
         try store.checkpoint()
-        try Archive.write(directory: layout.root, to: archive, format: format,
-                          options: ArchiveWriteOptions(modificationTime: modificationTime, excludedPaths: PackageLayout.notPacked,
-                                                       includesManifest: true),
-                          fileSystem: fileSystem)
+        try Archive.write(
+            directory: layout.root, to: archive, format: format,
+            options: ArchiveWriteOptions(
+                modificationTime: modificationTime, excludedPaths: PackageLayout.notPacked,
+                includesManifest: true),
+            fileSystem: fileSystem)
     }
 
     /// Writes a copy of the package (store checkpointed into one file) at `target`, replacing
@@ -287,7 +308,8 @@ enum SQLiteHeader {
         guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
         defer { try? handle.close() }
         guard let header = try? handle.read(upToCount: 100), header.count == 100,
-              header.prefix(16) == Data("SQLite format 3\0".utf8) else { return nil }
+            header.prefix(16) == Data("SQLite format 3\0".utf8)
+        else { return nil }
         return header[60..<64].reduce(0) { $0 << 8 | Int($1) }
     }
 }

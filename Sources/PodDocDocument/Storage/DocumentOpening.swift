@@ -18,8 +18,10 @@ final class OpenedParts {
 
     var model: ObjectModel { store.model }
 
-    init(store: PersistentStore, files: DocumentFiles, metadata: DocumentMetadata, additionalContent: [String: Data],
-         workingCopy: WorkingCopy?, lock: DocumentLock?, stamp: FileStamp?, format: DocumentFormat, fileURL: URL?, readOnly: Bool) {
+    init(
+        store: PersistentStore, files: DocumentFiles, metadata: DocumentMetadata, additionalContent: [String: Data],
+        workingCopy: WorkingCopy?, lock: DocumentLock?, stamp: FileStamp?, format: DocumentFormat, fileURL: URL?, readOnly: Bool
+    ) {
         self.store = store
         self.files = files
         self.metadata = metadata
@@ -51,40 +53,54 @@ enum DocumentOpening {
     static func open(_ url: URL, model: ModelProvider, options: ManagedDocument.OpenOptions) throws -> OpenedParts {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            throw DocumentError(.notADocument, "\(url.path) does not exist. Check the path, or create it with `poddoc new`.", path: url.path)
+            throw DocumentError(
+                .notADocument, "\(url.path) does not exist. Check the path, or create it with `poddoc new`.", path: url.path)
         }
         if isDirectory.boolValue {
             if !options.readOnly, let waiting = WorkingCopy.waiting(for: url, environment: options.environment) {
                 if let parts = try openKeptVersion(waiting, of: url, model: model, options: options) { return parts }
             }
-            return try openPackage(PackageLayout(root: url), model: model, options: options,
-                                   lockFile: PackageLayout(root: url).lock, workingCopy: nil, fileURL: url, format: .package,
-                                   untrusted: (options.untrustedStore ?? false) ? .unchecked : nil)
+            return try openPackage(
+                PackageLayout(root: url), model: model, options: options,
+                lockFile: PackageLayout(root: url).lock, workingCopy: nil, fileURL: url, format: .package,
+                untrusted: (options.untrustedStore ?? false) ? .unchecked : nil)
         }
         let format: ArchiveFormat
         do {
             format = try Archive.detectFormat(of: url)
         } catch {
-            throw DocumentError(.notADocument, "\(url.path) is a plain file, not a poddoc document: a document is a `Name.poddoc` folder or an archive of one (.tar.zst, .zip, .tar.gz).", path: url.path, cause: error)
+            throw DocumentError(
+                .notADocument,
+                "\(url.path) is a plain file, not a poddoc document: a document is a `Name.poddoc` folder or an archive of one (.tar.zst, .zip, .tar.gz).",
+                path: url.path, cause: error)
         }
         return try openArchive(url, format: format, model: model, options: options)
     }
 
     // MARK: - Packages
 
-    static func openPackage(_ layout: PackageLayout, model: ModelProvider, options: ManagedDocument.OpenOptions, lockFile: URL,
-                            workingCopy: WorkingCopy?, fileURL: URL?, format: DocumentFormat, untrusted: UntrustedStore?,
-                            heldLock: DocumentLock? = nil) throws -> OpenedParts {
+    static func openPackage(
+        _ layout: PackageLayout, model: ModelProvider, options: ManagedDocument.OpenOptions, lockFile: URL,
+        workingCopy: WorkingCopy?, fileURL: URL?, format: DocumentFormat, untrusted: UntrustedStore?,
+        heldLock: DocumentLock? = nil
+    ) throws -> OpenedParts {
         try layout.checkNoLinkedParts()
         var files = DocumentFiles(layout: layout, fileSystem: options.fileSystem)
-        guard FileManager.default.fileExists(atPath: layout.metadata.path) || FileManager.default.fileExists(atPath: layout.store.path) else {
-            throw DocumentError(.notADocument, "\(layout.root.path) is a folder but not a poddoc document (no DocumentMetadata.json, no StoreContent/persistentStore).", path: layout.root.path)
+        guard FileManager.default.fileExists(atPath: layout.metadata.path) || FileManager.default.fileExists(atPath: layout.store.path)
+        else {
+            throw DocumentError(
+                .notADocument,
+                "\(layout.root.path) is a folder but not a poddoc document (no DocumentMetadata.json, no StoreContent/persistentStore).",
+                path: layout.root.path)
         }
         var metadata = try files.readMetadata()
         var readOnly = options.readOnly
         if metadata.formatVersion > DocumentMetadata.currentFormatVersion {
             guard options.readOnly else {
-                throw DocumentError(.newerFormat, "\(layout.root.path) is in document format \(metadata.formatVersion), written by \(metadata.writer); this poddoc (\(PodDocVersion.current)) reads up to format \(DocumentMetadata.currentFormatVersion). Upgrade poddoc, or open it read-only.", path: layout.root.path)
+                throw DocumentError(
+                    .newerFormat,
+                    "\(layout.root.path) is in document format \(metadata.formatVersion), written by \(metadata.writer); this poddoc (\(PodDocVersion.current)) reads up to format \(DocumentMetadata.currentFormatVersion). Upgrade poddoc, or open it read-only.",
+                    path: layout.root.path)
             }
             readOnly = true
         }
@@ -95,11 +111,13 @@ enum DocumentOpening {
                 do {
                     try options.fileSystem.removeTemporaryItems(in: folder)
                 } catch {
-                    throw DocumentError.wrap(error, .fileSystem, while: "remove temporary files left in \(folder.path)", path: layout.root.path)
+                    throw DocumentError.wrap(
+                        error, .fileSystem, while: "remove temporary files left in \(folder.path)", path: layout.root.path)
                 }
             }
         }
-        let store: PersistentStore, migrated: Bool
+        let store: PersistentStore
+        let migrated: Bool
         do {
             (store, migrated) = try files.openStore(model: model(metadata.kind), readOnly: readOnly, untrusted: untrusted)
         } catch let error as StoreError where error.code == .newerSchema && !readOnly {
@@ -111,7 +129,9 @@ enum DocumentOpening {
             throw DocumentError.wrap(error, .store, while: "open the store of \(layout.root.path)", path: layout.root.path)
         }
         do {
-            if !readOnly { try files.verifyBeforeWriting(store: store, metadata: metadata, quickChecked: untrusted != nil, migrated: migrated) }
+            if !readOnly {
+                try files.verifyBeforeWriting(store: store, metadata: metadata, quickChecked: untrusted != nil, migrated: migrated)
+            }
             metadata = try files.reconcile(store: store, metadata: metadata, writable: !readOnly)
         } catch let error as DocumentError {
             try? store.close()
@@ -123,15 +143,18 @@ enum DocumentOpening {
         }
         let additional = try files.readAdditionalContent()
         let stamp = format.isArchive ? fileURL.flatMap(FileStamp.of) : FileStamp.of(layout.metadata)
-        return OpenedParts(store: store, files: files, metadata: metadata, additionalContent: additional, workingCopy: workingCopy,
-                           lock: lock, stamp: stamp, format: format, fileURL: fileURL, readOnly: readOnly)
+        return OpenedParts(
+            store: store, files: files, metadata: metadata, additionalContent: additional, workingCopy: workingCopy,
+            lock: lock, stamp: stamp, format: format, fileURL: fileURL, readOnly: readOnly)
     }
 
     /// Opens the user's version of a package kept in a working copy when the package changed
     /// behind an open document (see ``ManagedDocument``'s conflicts), as the options say:
     /// asks (an error naming the choices), recovers it (in conflict unless the package holds
     /// exactly its last save), or discards it and returns nil (the package opens as it is).
-    private static func openKeptVersion(_ copy: WorkingCopy, of url: URL, model: ModelProvider, options: ManagedDocument.OpenOptions) throws -> OpenedParts? {
+    private static func openKeptVersion(
+        _ copy: WorkingCopy, of url: URL, model: ModelProvider, options: ManagedDocument.OpenOptions
+    ) throws -> OpenedParts? {
         let fs = options.fileSystem
         let lock = try acquireLock(copy.folder.appendingPathComponent(lockName), readOnly: false, document: url, fileSystem: fs)
         let origin = copy.readOrigin()
@@ -139,26 +162,32 @@ enum DocumentOpening {
         case .ask:
             lock?.release()
             let when = origin.map { " from \($0.modified.formatted(.iso8601))" } ?? ""
-            throw DocumentError(.recoveryAvailable, "\(url.path) changed on disk while it was open, and your version\(when) waits in \(copy.package.path). Recover it (`poddoc recover \(url.path)`, then --keep-mine, --discard or --as NEW), or open with --discard to drop it.", path: url.path)
+            throw DocumentError(
+                .recoveryAvailable,
+                "\(url.path) changed on disk while it was open, and your version\(when) waits in \(copy.package.path). Recover it (`poddoc recover \(url.path)`, then --keep-mine, --discard or --as NEW), or open with --discard to drop it.",
+                path: url.path)
         case .discard:
             defer { lock?.release() }
             do {
                 try copy.remove(fileSystem: fs)
             } catch {
-                throw DocumentError.wrap(error, .fileSystem, while: "discard the version of \(url.path) kept in \(copy.folder.path)", path: url.path)
+                throw DocumentError.wrap(
+                    error, .fileSystem, while: "discard the version of \(url.path) kept in \(copy.folder.path)", path: url.path)
             }
             return nil
         case .recover:
             break
         }
         do {
-            let parts = try openPackage(PackageLayout(root: copy.package), model: model, options: options, lockFile: copy.folder.appendingPathComponent(lockName),
-                                        workingCopy: copy, fileURL: url, format: .package, untrusted: .unchecked, heldLock: lock)
+            let parts = try openPackage(
+                PackageLayout(root: copy.package), model: model, options: options, lockFile: copy.folder.appendingPathComponent(lockName),
+                workingCopy: copy, fileURL: url, format: .package, untrusted: .unchecked, heldLock: lock)
             // Stamped as the package was when the work was kept apart: unless the package holds
             // exactly this version's last save, the first save back is a conflict.
             let metadata = PackageLayout(root: url).metadata
             if let taken = origin?.archiveStamp, FileStamp.of(metadata) != taken,
-               (try? Data(contentsOf: metadata)) != (try? Data(contentsOf: parts.files.layout.metadata)) {
+                (try? Data(contentsOf: metadata)) != (try? Data(contentsOf: parts.files.layout.metadata))
+            {
                 parts.stamp = taken
             } else {
                 parts.stamp = FileStamp.of(metadata)
@@ -188,7 +217,10 @@ enum DocumentOpening {
     /// The error for a document this process cannot write: a read-only disk, a file marked
     /// immutable, another user's folder.
     static func readOnlyDocument(_ document: URL, cause: (any Error)?) -> DocumentError {
-        DocumentError(.readOnly, "\(document.path) is read-only here (a read-only disk, an immutable file, or not yours to write): commands that only read it work (`poddoc open --read-only` for a shell); to change it, save a copy elsewhere with `poddoc save \(document.path) --as NEW`.", path: document.path, cause: cause)
+        DocumentError(
+            .readOnly,
+            "\(document.path) is read-only here (a read-only disk, an immutable file, or not yours to write): commands that only read it work (`poddoc open --read-only` for a shell); to change it, save a copy elsewhere with `poddoc save \(document.path) --as NEW`.",
+            path: document.path, cause: cause)
     }
 
     // MARK: - Archives
@@ -196,8 +228,12 @@ enum DocumentOpening {
     /// Opens an archive by way of its per-user working copy: the archive is unpacked there
     /// (checked entry by entry, manifest verified), or a working copy with unsaved work is
     /// recovered or discarded as the options say.
-    static func openArchive(_ url: URL, format: ArchiveFormat, model: ModelProvider, options: ManagedDocument.OpenOptions) throws -> OpenedParts {
-        if options.readOnly && options.recovery != .recover { return try openArchiveToRead(url, format: format, model: model, options: options) }
+    static func openArchive(
+        _ url: URL, format: ArchiveFormat, model: ModelProvider, options: ManagedDocument.OpenOptions
+    ) throws -> OpenedParts {
+        if options.readOnly && options.recovery != .recover {
+            return try openArchiveToRead(url, format: format, model: model, options: options)
+        }
         let fs = options.fileSystem
         let copy = try WorkingCopy.forDocument(url, environment: options.environment)
         try copy.prepareFolder(fileSystem: fs)
@@ -208,7 +244,10 @@ enum DocumentOpening {
             switch options.recovery {
             case .ask:
                 lock?.release()
-                throw DocumentError(.recoveryAvailable, "\(url.path) has unsaved work from \(origin.modified) in its working copy \(copy.package.path). Recover it (`poddoc recover`, or open with --recover) or discard it (open with --discard).", path: url.path)
+                throw DocumentError(
+                    .recoveryAvailable,
+                    "\(url.path) has unsaved work from \(origin.modified) in its working copy \(copy.package.path). Recover it (`poddoc recover`, or open with --recover) or discard it (open with --discard).",
+                    path: url.path)
             case .recover:
                 recovering = true
             case .discard:
@@ -219,27 +258,33 @@ enum DocumentOpening {
             do {
                 try fs.removeItem(at: copy.package)
                 // The store's integrity check runs beside the unpacking, on the store's bytes.
-                try Archive.extract(archive: url, into: copy.package, manifestPolicy: .require,
-                                    checking: untrusted ? storeCheck : nil, fileSystem: fs)
+                try Archive.extract(
+                    archive: url, into: copy.package, manifestPolicy: .require,
+                    checking: untrusted ? storeCheck : nil, fileSystem: fs)
                 try fs.removeItem(at: copy.package.appendingPathComponent(Manifest.fileName))
-                try copy.writeOrigin(.init(archivePath: url.standardizedFileURL.path, dirty: false, modified: Date(),
-                                           archiveStamp: FileStamp.of(url)), fileSystem: fs)
+                try copy.writeOrigin(
+                    .init(
+                        archivePath: url.standardizedFileURL.path, dirty: false, modified: Date(),
+                        archiveStamp: FileStamp.of(url)), fileSystem: fs)
             } catch {
                 lock?.release()
-                throw DocumentError.wrap(error, DocumentError.code(for: error, otherwise: .archive), while: "unpack \(url.path)", path: url.path)
+                throw DocumentError.wrap(
+                    error, DocumentError.code(for: error, otherwise: .archive), while: "unpack \(url.path)", path: url.path)
             }
         }
         do {
-            let parts = try openPackage(PackageLayout(root: copy.package), model: model, options: options, lockFile: copy.folder.appendingPathComponent(lockName),
-                                        workingCopy: copy, fileURL: url, format: .archive(format),
-                                        untrusted: untrusted ? (recovering ? .unchecked : .checked) : nil, heldLock: lock)
+            let parts = try openPackage(
+                PackageLayout(root: copy.package), model: model, options: options, lockFile: copy.folder.appendingPathComponent(lockName),
+                workingCopy: copy, fileURL: url, format: .archive(format),
+                untrusted: untrusted ? (recovering ? .unchecked : .checked) : nil, heldLock: lock)
             // Recovered work was made on the archive as it was then: if the archive has changed
             // since (another writer), writing it back would silently undo that writer's work,
             // so the first save meets a conflict instead. An archive that holds exactly the
             // working copy's last save (our own write-back, cut short before origin.json
             // recorded it) is no conflict.
             if recovering, let taken = copy.readOrigin()?.archiveStamp, parts.stamp != taken,
-               !holdsSameSave(archive: url, as: PackageLayout(root: copy.package)) {
+                !holdsSameSave(archive: url, as: PackageLayout(root: copy.package))
+            {
                 parts.stamp = taken
             }
             return parts
@@ -253,7 +298,9 @@ enum DocumentOpening {
     /// private reading copy, never the working copy, so it works while a writer has the
     /// archive open and whatever work waits for recovery (which `info` describes apart;
     /// reading with `.recover` reads that work instead, from the working copy).
-    private static func openArchiveToRead(_ url: URL, format: ArchiveFormat, model: ModelProvider, options: ManagedDocument.OpenOptions) throws -> OpenedParts {
+    private static func openArchiveToRead(
+        _ url: URL, format: ArchiveFormat, model: ModelProvider, options: ManagedDocument.OpenOptions
+    ) throws -> OpenedParts {
         let fs = options.fileSystem
         WorkingCopy.sweepReadingCopies(environment: options.environment, fileSystem: fs)
         let copy = WorkingCopy.forReading(environment: options.environment)
@@ -266,18 +313,21 @@ enum DocumentOpening {
         let lock = try acquireLock(copy.folder.appendingPathComponent(lockName), readOnly: false, document: url, fileSystem: fs)
         do {
             let untrusted = options.untrustedStore ?? true
-            try Archive.extract(archive: url, into: copy.package, manifestPolicy: .require,
-                                checking: untrusted ? storeCheck : nil, fileSystem: fs)
+            try Archive.extract(
+                archive: url, into: copy.package, manifestPolicy: .require,
+                checking: untrusted ? storeCheck : nil, fileSystem: fs)
             try fs.removeItem(at: copy.package.appendingPathComponent(Manifest.fileName))
-            let parts = try openPackage(PackageLayout(root: copy.package), model: model, options: options, lockFile: copy.folder.appendingPathComponent(lockName),
-                                        workingCopy: copy, fileURL: url, format: .archive(format),
-                                        untrusted: untrusted ? .checked : nil, heldLock: lock)
+            let parts = try openPackage(
+                PackageLayout(root: copy.package), model: model, options: options, lockFile: copy.folder.appendingPathComponent(lockName),
+                workingCopy: copy, fileURL: url, format: .archive(format),
+                untrusted: untrusted ? .checked : nil, heldLock: lock)
             parts.stamp = FileStamp.of(url)
             return parts
         } catch {
             lock?.release()
             try? copy.remove(fileSystem: fs)
-            throw DocumentError.wrap(error, DocumentError.code(for: error, otherwise: .archive), while: "unpack \(url.path) to read it", path: url.path)
+            throw DocumentError.wrap(
+                error, DocumentError.code(for: error, otherwise: .archive), while: "unpack \(url.path) to read it", path: url.path)
         }
     }
 
@@ -285,7 +335,8 @@ enum DocumentOpening {
     /// archive then holds the same save (save number and store hash) as the working copy.
     private static func holdsSameSave(archive: URL, as package: PackageLayout) -> Bool {
         guard let packed = try? Archive.readFile(named: "DocumentMetadata.json", in: archive),
-              let ours = try? Data(contentsOf: package.metadata) else { return false }
+            let ours = try? Data(contentsOf: package.metadata)
+        else { return false }
         return packed == ours
     }
 
@@ -314,8 +365,9 @@ enum DocumentOpening {
         switch (url, format) {
         case (let url?, .package):
             try wrapFiles("create \(url.path)", url) { try DocumentFiles.createPackage(at: url, kind: kind, model: model, fileSystem: fs) }
-            return try openPackage(PackageLayout(root: url), model: provider, options: options, lockFile: PackageLayout(root: url).lock,
-                                   workingCopy: nil, fileURL: url, format: .package, untrusted: nil)
+            return try openPackage(
+                PackageLayout(root: url), model: provider, options: options, lockFile: PackageLayout(root: url).lock,
+                workingCopy: nil, fileURL: url, format: .package, untrusted: nil)
         case (let url?, .archive(let archiveFormat)):
             let copy = try WorkingCopy.forDocument(url, environment: options.environment)
             try copy.prepareFolder(fileSystem: fs)
@@ -325,18 +377,23 @@ enum DocumentOpening {
                 try DocumentFiles.createPackage(at: copy.package, kind: kind, model: model, fileSystem: fs)
                 try copy.writeOrigin(.init(archivePath: url.standardizedFileURL.path, dirty: true, modified: Date()), fileSystem: fs)
             }
-            return try openPackage(PackageLayout(root: copy.package), model: provider, options: options, lockFile: copy.folder.appendingPathComponent(lockName),
-                                   workingCopy: copy, fileURL: url, format: .archive(archiveFormat), untrusted: nil, heldLock: lock)
+            return try openPackage(
+                PackageLayout(root: copy.package), model: provider, options: options,
+                lockFile: copy.folder.appendingPathComponent(lockName),
+                workingCopy: copy, fileURL: url, format: .archive(archiveFormat), untrusted: nil, heldLock: lock)
         case (nil, _):
             let copy = try WorkingCopy.untitled(environment: options.environment)
             try copy.prepareFolder(fileSystem: fs)
-            let lock = try acquireLock(copy.folder.appendingPathComponent(lockName), readOnly: false, document: copy.package, fileSystem: fs)
+            let lock = try acquireLock(
+                copy.folder.appendingPathComponent(lockName), readOnly: false, document: copy.package, fileSystem: fs)
             try wrapFiles("create an untitled document", nil) {
                 try DocumentFiles.createPackage(at: copy.package, kind: kind, model: model, fileSystem: fs)
                 try copy.writeOrigin(.init(archivePath: nil, dirty: true, modified: Date()), fileSystem: fs)
             }
-            return try openPackage(PackageLayout(root: copy.package), model: provider, options: options, lockFile: copy.folder.appendingPathComponent(lockName),
-                                   workingCopy: copy, fileURL: nil, format: .package, untrusted: nil, heldLock: lock)
+            return try openPackage(
+                PackageLayout(root: copy.package), model: provider, options: options,
+                lockFile: copy.folder.appendingPathComponent(lockName),
+                workingCopy: copy, fileURL: nil, format: .package, untrusted: nil, heldLock: lock)
         }
     }
 
@@ -355,8 +412,12 @@ enum DocumentOpening {
         WorkingCopy.all(environment: environment).compactMap { copy in
             guard copy.exists, let origin = copy.readOrigin(), origin.dirty else { return nil }
             if let holder = try? DocumentLock.currentHolder(of: copy.folder.appendingPathComponent(lockName), fileSystem: fileSystem),
-               holder.isRunning == true { return nil }
-            return RecoverableDocument(archive: origin.archivePath.map { URL(fileURLWithPath: $0) }, workingCopy: copy.package, modified: origin.modified)
+                holder.isRunning == true
+            {
+                return nil
+            }
+            return RecoverableDocument(
+                archive: origin.archivePath.map { URL(fileURLWithPath: $0) }, workingCopy: copy.package, modified: origin.modified)
         }
     }
 }

@@ -61,7 +61,8 @@ struct WorkingCopy: Sendable {
         if let root = try? root(environment), FileManager.default.isWritableFile(atPath: root.path) {
             return WorkingCopy(folder: root.appendingPathComponent("reading/\(UUID().uuidString)", isDirectory: true))
         }
-        return WorkingCopy(folder: FileManager.default.temporaryDirectory.appendingPathComponent("poddoc-reading-\(UUID().uuidString)", isDirectory: true))
+        return WorkingCopy(
+            folder: FileManager.default.temporaryDirectory.appendingPathComponent("poddoc-reading-\(UUID().uuidString)", isDirectory: true))
     }
 
     /// Removes the reading copies whose process is gone: their lock's holder is not running,
@@ -139,8 +140,9 @@ struct WorkingCopy: Sendable {
     }
 
     func prepareFolder(fileSystem: FileSystem) throws {
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            at: folder, withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
     }
 }
 

@@ -24,8 +24,10 @@ public struct ChildConfiguration: Sendable, Hashable {
     public var crashPoint: CrashPoint?
 
     /// Describes a child.
-    public init(document: URL, kind: DocumentKind, seed: UInt64, autosaveMilliseconds: Int,
-                specBatches: URL? = nil, crashPoint: CrashPoint? = nil) {
+    public init(
+        document: URL, kind: DocumentKind, seed: UInt64, autosaveMilliseconds: Int,
+        specBatches: URL? = nil, crashPoint: CrashPoint? = nil
+    ) {
         self.document = document
         self.kind = kind
         self.seed = seed
@@ -36,8 +38,10 @@ public struct ChildConfiguration: Sendable, Hashable {
 
     /// The arguments to start the child with.
     public var arguments: [String] {
-        var arguments = ["--document", document.path, "--kind", kind.rawValue, "--seed", String(seed),
-                         "--autosave-ms", String(autosaveMilliseconds)]
+        var arguments = [
+            "--document", document.path, "--kind", kind.rawValue, "--seed", String(seed),
+            "--autosave-ms", String(autosaveMilliseconds),
+        ]
         if let specBatches { arguments += ["--spec-batches", specBatches.path] }
         if let crashPoint { arguments += ["--crash-at", crashPoint.argument] }
         return arguments
@@ -65,12 +69,14 @@ public struct ChildConfiguration: Sendable, Hashable {
         guard let seed = UInt64(try required("seed")), let milliseconds = Int(try required("autosave-ms")), milliseconds > 0 else {
             throw CrashTestError(.usage, "--seed and --autosave-ms take positive whole numbers. \(Self.usage)")
         }
-        self.init(document: URL(fileURLWithPath: try required("document")), kind: kind, seed: seed,
-                  autosaveMilliseconds: milliseconds, specBatches: values["spec-batches"].map { URL(fileURLWithPath: $0) },
-                  crashPoint: try values["crash-at"].map { (text) throws(CrashTestError) in try CrashPoint(argument: text) })
+        self.init(
+            document: URL(fileURLWithPath: try required("document")), kind: kind, seed: seed,
+            autosaveMilliseconds: milliseconds, specBatches: values["spec-batches"].map { URL(fileURLWithPath: $0) },
+            crashPoint: try values["crash-at"].map { (text) throws(CrashTestError) in try CrashPoint(argument: text) })
     }
 
-    static let usage = "Usage: --document PATH --kind pods|outline --seed N --autosave-ms N [--spec-batches FOLDER] [--crash-at CALL:SKIP[:PATH-PART]]"
+    static let usage =
+        "Usage: --document PATH --kind pods|outline --seed N --autosave-ms N [--spec-batches FOLDER] [--crash-at CALL:SKIP[:PATH-PART]]"
 }
 
 // MARK: - CrashPoint
@@ -102,7 +108,10 @@ public struct CrashPoint: Sendable, Hashable {
     init(argument: String) throws(CrashTestError) {
         let parts = argument.split(separator: ":", maxSplits: 2).map(String.init)
         guard parts.count >= 2, let call = SystemCall(rawValue: parts[0]), let skip = Int(parts[1]), skip >= 0 else {
-            throw CrashTestError(.usage, "--crash-at takes CALL:SKIP[:PATH-PART] with CALL one of \(SystemCall.allCases.map(\.rawValue).joined(separator: ", ")); got '\(argument)'.")
+            throw CrashTestError(
+                .usage,
+                "--crash-at takes CALL:SKIP[:PATH-PART] with CALL one of \(SystemCall.allCases.map(\.rawValue).joined(separator: ", ")); got '\(argument)'."
+            )
         }
         self.init(systemCall: call, skip: skip, pathPart: parts.count == 3 ? parts[2] : nil)
     }

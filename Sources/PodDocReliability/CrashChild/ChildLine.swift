@@ -18,9 +18,9 @@ enum ChildLine: Equatable, Sendable {
     /// The line as printed (without the newline).
     var text: String {
         switch self {
-        case let .opened(sequence, hash, edits): "OPEN \(sequence) \(hash) \(edits)"
-        case let .saved(sequence, hash): "SAVED \(sequence) \(hash)"
-        case let .edits(count): "EDITS \(count)"
+        case .opened(let sequence, let hash, let edits): "OPEN \(sequence) \(hash) \(edits)"
+        case .saved(let sequence, let hash): "SAVED \(sequence) \(hash)"
+        case .edits(let count): "EDITS \(count)"
         }
     }
 

@@ -40,12 +40,13 @@ public enum CrashChild {
         let crashPlan = configuration.crashPoint?.faultPlan()
         if let crashPlan { options.fileSystem = FileSystem(faults: crashPlan.plan) }
         let url = configuration.document
-        let document = FileManager.default.fileExists(atPath: url.path)
+        let document =
+            FileManager.default.fileExists(atPath: url.path)
             ? try await ManagedDocument.open(url, options: options)
             : try await ManagedDocument.create(at: url, kind: configuration.kind, options: options)
         document.onAutosave = { event in
             switch event {
-            case let .saved(_, sequence, hash):
+            case .saved(_, let sequence, let hash):
                 log.record("autosaved: save \(sequence)")
                 ChildLine.saved(sequence: sequence, storeHash: hash).print()
             case .failed(let error):
@@ -59,10 +60,11 @@ public enum CrashChild {
 
         var random = SeededRandom(seed: configuration.seed)
         log.record("opened at save \(document.metadata.saveSequence) with \(edits) edits")
-        let workload: any ChildWorkload = switch configuration.kind {
-        case .pods: try PodsWorkload(document: document, specBatches: configuration.specBatches, log: log)
-        case .outline: try OutlineWorkload(document: document, log: log)
-        }
+        let workload: any ChildWorkload =
+            switch configuration.kind {
+            case .pods: try PodsWorkload(document: document, specBatches: configuration.specBatches, log: log)
+            case .outline: try OutlineWorkload(document: document, log: log)
+            }
         while true {
             for _ in 0...random.below(6) {
                 try await workload.edit(using: &random)
@@ -71,7 +73,8 @@ public enum CrashChild {
             document.additionalContent[EditCounter.path] = EditCounter.encode(edits)
             if random.oneIn(12) {
                 let size = random.below(3_000)
-                document.additionalContent["attachments/\(random.below(4)).txt"] = Data(repeating: UInt8(ascii: "a") + UInt8(size % 26), count: size)
+                document.additionalContent["attachments/\(random.below(4)).txt"] = Data(
+                    repeating: UInt8(ascii: "a") + UInt8(size % 26), count: size)
             }
             document.mainContext.processPendingChanges()
             ChildLine.edits(edits).print()

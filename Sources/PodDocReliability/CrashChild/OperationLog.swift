@@ -31,6 +31,7 @@ final class OperationLog {
     var report: String {
         let kept = Array(entries[next...] + entries[..<next])
         let skipped = count - kept.count
-        return "the child's last \(kept.count) operations\(skipped > 0 ? " (\(skipped) earlier ones not kept)" : ""):\n" + kept.joined(separator: "\n")
+        return "the child's last \(kept.count) operations\(skipped > 0 ? " (\(skipped) earlier ones not kept)" : ""):\n"
+            + kept.joined(separator: "\n")
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Outliner
 import OutlineInterchange
+import Outliner
 import PodDocDocument
 import PodDocRandom
 import PodDocStore
@@ -31,7 +31,9 @@ final class OutlineWorkload: ChildWorkload {
         if items.isEmpty { choice = 0 } else if items.count > Self.largestOutline { choice = 17 }
         let target = items.isEmpty ? outline.rootID : items[random.below(items.count)]
         let other = items.isEmpty ? outline.rootID : items[random.below(items.count)]
-        let underRoot = random.oneIn(3), number = random.below(1_000_000), position = random.below(1_000)
+        let underRoot = random.oneIn(3)
+        let number = random.below(1_000_000)
+        let position = random.below(1_000)
         let parent = underRoot ? outline.rootID : other
         log.record(describe(choice, target: target, other: parent, number: number, position: position))
         do {

@@ -18,7 +18,7 @@ struct ChildRun: Sendable {
         var saves: [Int: String] = [:]
         for line in lines {
             switch line {
-            case let .opened(sequence, hash, _), let .saved(sequence, hash): saves[sequence] = hash
+            case .opened(let sequence, let hash, _), .saved(let sequence, let hash): saves[sequence] = hash
             case .edits: continue
             }
         }
@@ -38,13 +38,16 @@ struct ChildRun: Sendable {
 
     /// Starts the child, waits for it to open the document, lets it run for `lifetime`, then
     /// kills it with `SIGKILL`. Blocks the calling thread: run it off the main actor.
-    static func run(executable: URL, arguments: [String], environment: [String: String],
-                    hasCrashPoint: Bool, lifetime: Duration) -> ChildRun {
+    static func run(
+        executable: URL, arguments: [String], environment: [String: String],
+        hasCrashPoint: Bool, lifetime: Duration
+    ) -> ChildRun {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         process.environment = environment
-        let output = Pipe(), errors = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
         var run = ChildRun()
@@ -63,7 +66,8 @@ struct ChildRun: Sendable {
         let selfKilled = process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL
         if !opened || (endedEarly && !(hasCrashPoint && selfKilled)) {
             let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            run.failure = "the child \(opened ? "stopped on its own" : "never opened the document") (status \(process.terminationStatus)): \(message.trimmingCharacters(in: .whitespacesAndNewlines))"
+            run.failure =
+                "the child \(opened ? "stopped on its own" : "never opened the document") (status \(process.terminationStatus)): \(message.trimmingCharacters(in: .whitespacesAndNewlines))"
         }
         run.diedAtCrashPoint = endedEarly && selfKilled && run.failure == nil
         return run
@@ -89,9 +93,15 @@ final class OutputLines: @unchecked Sendable {
                     if let line = ChildLine(String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)) { parsed.append(line) }
                     buffer.removeSubrange(buffer.startIndex...newline)
                 }
-                condition.lock(); lines += parsed; condition.broadcast(); condition.unlock()
+                condition.lock()
+                lines += parsed
+                condition.broadcast()
+                condition.unlock()
             }
-            condition.lock(); finished = true; condition.broadcast(); condition.unlock()
+            condition.lock()
+            finished = true
+            condition.broadcast()
+            condition.unlock()
         }
     }
 

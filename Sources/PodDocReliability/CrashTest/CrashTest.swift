@@ -68,20 +68,26 @@ public enum CrashTest {
     /// - Throws: ``CrashTestError`` when the test cannot start (work folder, sample specs).
     ///   A test stops at its first damaged document, which the report lists.
     @MainActor
-    public static func run(_ options: Options, childExecutable: URL, childArguments: [String] = [],
-                           progress: ((CrashTestReport) -> Void)? = nil) async throws -> CrashTestReport {
+    public static func run(
+        _ options: Options, childExecutable: URL, childArguments: [String] = [],
+        progress: ((CrashTestReport) -> Void)? = nil
+    ) async throws -> CrashTestReport {
         let started = ContinuousClock.now
         let setup = try CrashTestSetup(options)
-        var report = CrashTestReport(kind: options.kind.rawValue, format: options.format.rawValue, seed: options.seed,
-                                     autosaveMilliseconds: setup.autosaveMilliseconds)
+        var report = CrashTestReport(
+            kind: options.kind.rawValue, format: options.format.rawValue, seed: options.seed,
+            autosaveMilliseconds: setup.autosaveMilliseconds)
         var random = SeededRandom(seed: options.seed)
         for cycle in 0..<options.cycles {
-            let crashPoint = Double.random(in: 0..<1, using: &random) < options.crashPointShare ? CrashPointChoice.random(&random, format: options.format) : nil
+            let crashPoint =
+                Double.random(in: 0..<1, using: &random) < options.crashPointShare
+                ? CrashPointChoice.random(&random, format: options.format) : nil
             let child = setup.childConfiguration(seed: random.next(), crashPoint: crashPoint)
             let lifetime = randomLifetime(options.lifetime, &random)
             let run = await onThread {
-                ChildRun.run(executable: childExecutable, arguments: childArguments + child.arguments,
-                             environment: setup.childEnvironment, hasCrashPoint: crashPoint != nil, lifetime: lifetime)
+                ChildRun.run(
+                    executable: childExecutable, arguments: childArguments + child.arguments,
+                    environment: setup.childEnvironment, hasCrashPoint: crashPoint != nil, lifetime: lifetime)
             }
             let outcome = await CycleCheck.check(run, setup: setup)
             report.record(outcome, cycle: cycle, crashPoint: crashPoint)
@@ -94,7 +100,8 @@ public enum CrashTest {
     }
 
     private static func randomLifetime(_ range: ClosedRange<Duration>, _ random: inout SeededRandom) -> Duration {
-        let low = range.lowerBound / .milliseconds(1), high = range.upperBound / .milliseconds(1)
+        let low = range.lowerBound / .milliseconds(1)
+        let high = range.upperBound / .milliseconds(1)
         return .milliseconds(Double.random(in: low...high, using: &random))
     }
 
@@ -119,8 +126,9 @@ enum CrashPointChoice {
     /// early enough that it is reached within a child's lifetime.
     static func random(_ random: inout SeededRandom, format: CrashTest.Format) -> CrashPoint {
         let parts = format == .archive ? pathParts + ["origin.json"] : pathParts
-        return CrashPoint(systemCall: calls[random.below(calls.count)], skip: random.below(3),
-                          pathPart: parts[random.below(parts.count)])
+        return CrashPoint(
+            systemCall: calls[random.below(calls.count)], skip: random.below(3),
+            pathPart: parts[random.below(parts.count)])
     }
 }
 

@@ -48,7 +48,10 @@ public struct CrashTestReport: Sendable, Codable, Hashable {
         let rows: [(String, String)] = [
             ("document", "\(kind) \(format), autosave every \(autosaveMilliseconds) ms, seed \(seed)"),
             ("cycles", "\(cycles)"),
-            ("kills inside a save", "\(killsInsideSave) (\(crashPointKills) at a crash point, \(unreportedCommits) after an unreported commit)"),
+            (
+                "kills inside a save",
+                "\(killsInsideSave) (\(crashPointKills) at a crash point, \(unreportedCommits) after an unreported commit)"
+            ),
             ("saves reported", "\(savesReported)"),
             ("recovered", "\(recovered)" + (format == "archive" ? " (\(recoveredWorkingCopies) from the working copy)" : "")),
             ("corrupt", "\(corrupt)"),

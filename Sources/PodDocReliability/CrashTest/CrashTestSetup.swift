@@ -20,13 +20,15 @@ struct CrashTestSetup: Sendable {
     init(_ options: CrashTest.Options) throws(CrashTestError) {
         self.options = options
         isTemporary = options.workFolder == nil
-        folder = options.workFolder ?? FileManager.default.temporaryDirectory.appendingPathComponent("poddoc-crash-test-\(UUID().uuidString)")
+        folder =
+            options.workFolder ?? FileManager.default.temporaryDirectory.appendingPathComponent("poddoc-crash-test-\(UUID().uuidString)")
         document = folder.appendingPathComponent(options.format == .package ? "Crash.poddoc" : "Crash.poddoc.tar.zst")
         environment = ["XDG_STATE_HOME": folder.appendingPathComponent("state").path, "HOME": folder.path]
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             if FileManager.default.fileExists(atPath: document.path) { try FileManager.default.removeItem(at: document) }
-            specBatches = options.kind == .pods ? try Self.writeBatches(of: options.specsSample, into: folder.appendingPathComponent("batches")) : nil
+            specBatches =
+                options.kind == .pods ? try Self.writeBatches(of: options.specsSample, into: folder.appendingPathComponent("batches")) : nil
         } catch let error as CrashTestError {
             throw error
         } catch {
@@ -42,8 +44,9 @@ struct CrashTestSetup: Sendable {
     }
 
     func childConfiguration(seed: UInt64, crashPoint: CrashPoint?) -> ChildConfiguration {
-        ChildConfiguration(document: document, kind: options.kind, seed: seed, autosaveMilliseconds: autosaveMilliseconds,
-                           specBatches: specBatches, crashPoint: crashPoint)
+        ChildConfiguration(
+            document: document, kind: options.kind, seed: seed, autosaveMilliseconds: autosaveMilliseconds,
+            specBatches: specBatches, crashPoint: crashPoint)
     }
 
     /// How the parent reopens the document: no autosave, recover any working copy, check
@@ -80,14 +83,18 @@ struct CrashTestSetup: Sendable {
             do {
                 data = try Data(contentsOf: sample)
             } catch {
-                throw CrashTestError(.setup, "Could not read the sample specs \(sample.path) (\(error.localizedDescription)); pass a page file of specs, or no --specs for made-up ones.")
+                throw CrashTestError(
+                    .setup,
+                    "Could not read the sample specs \(sample.path) (\(error.localizedDescription)); pass a page file of specs, or no --specs for made-up ones."
+                )
             }
             page = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
         } else {
             page = GeneratedSpecs.page()
         }
         guard let specs = page?["result"] as? [Any], !specs.isEmpty else {
-            throw CrashTestError(.setup, "\(sample?.path ?? "The specs") is not a page of specs ({\"number_of_pages\": 1, \"result\": [...]}).")
+            throw CrashTestError(
+                .setup, "\(sample?.path ?? "The specs") is not a page of specs ({\"number_of_pages\": 1, \"result\": [...]}).")
         }
         try? FileManager.default.removeItem(at: batches)
         try FileManager.default.createDirectory(at: batches, withIntermediateDirectories: true)

@@ -25,8 +25,9 @@ enum CycleCheck {
     /// content is at least the last save the child reported, and equals what the child
     /// reported for that save.
     static func check(_ run: ChildRun, setup: CrashTestSetup) async -> CycleOutcome {
-        var outcome = CycleOutcome(savesReported: run.lines.count { if case .saved = $0 { true } else { false } },
-                                   diedAtCrashPoint: run.diedAtCrashPoint, childFailure: run.failure)
+        var outcome = CycleOutcome(
+            savesReported: run.lines.count { if case .saved = $0 { true } else { false } },
+            diedAtCrashPoint: run.diedAtCrashPoint, childFailure: run.failure)
         let reported = run.reportedSaves
         guard let lastReported = reported.keys.max() else {
             outcome.childFailure = outcome.childFailure ?? "the child reported no state"

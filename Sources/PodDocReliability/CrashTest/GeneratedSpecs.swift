@@ -14,8 +14,10 @@ enum GeneratedSpecs {
         ["number_of_pages": 1, "result": (0..<count).map(spec)]
     }
 
-    private static let words = ["Alamo", "Kit", "Swift", "JSON", "Image", "Cache", "Network", "Layout", "Chart", "Log",
-                                "Auth", "Store", "Sync", "Map", "Color", "Font", "Video", "Audio", "Crypto", "Zip"]
+    private static let words = [
+        "Alamo", "Kit", "Swift", "JSON", "Image", "Cache", "Network", "Layout", "Chart", "Log",
+        "Auth", "Store", "Sync", "Map", "Color", "Font", "Video", "Audio", "Crypto", "Zip",
+    ]
     private static let summaries = [
         "A small library for everyday tasks.",
         "Eine kleine Bibliothek für alltägliche Aufgaben.",
@@ -27,7 +29,9 @@ enum GeneratedSpecs {
 
     private static func spec(_ index: Int) -> [String: Any] {
         let nameIndex = index / 3
-        let name = words[nameIndex % words.count] + words[(nameIndex / words.count + 3) % words.count] + (nameIndex >= 2 * words.count ? "\(nameIndex)" : "")
+        let name =
+            words[nameIndex % words.count] + words[(nameIndex / words.count + 3) % words.count]
+            + (nameIndex >= 2 * words.count ? "\(nameIndex)" : "")
         let version = "\(1 + index % 3).\(nameIndex % 7).\(index % 5)"
         return [
             "name": name,

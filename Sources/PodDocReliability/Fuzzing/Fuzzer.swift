@@ -60,14 +60,18 @@ public enum Fuzzer {
         var pool = try target.seeds(options.fixtures, scratch).map { Array($0) }
         if pool.isEmpty { pool = [[]] }
         let seedCount = pool.count
-        var mutator = Mutator(random: SeededRandom(seed: options.seed), tokens: target.tokens.map { Array($0.utf8) },
-                              maximumSize: options.maximumInputSize)
+        var mutator = Mutator(
+            random: SeededRandom(seed: options.seed), tokens: target.tokens.map { Array($0.utf8) },
+            maximumSize: options.maximumInputSize)
         var result = Result(target: target.name)
         Watchdog.shared.start(limit: options.inputTimeLimit)
         CrashReport.target(target.name)
-        let clock = ContinuousClock(), started = clock.now
+        let clock = ContinuousClock()
+        let started = clock.now
         while options.replay.map({ result.executions <= $0 }) ?? (clock.now - started < options.duration) {
-            let input = result.executions < seedCount ? pool[result.executions]
+            let input =
+                result.executions < seedCount
+                ? pool[result.executions]
                 : mutator.mutate(pool[mutator.random.below(pool.count)], splicingWith: pool[mutator.random.below(pool.count)])
             if let replay = options.replay, result.executions == replay {
                 let file = options.scratch.deletingLastPathComponent().appendingPathComponent("fuzz-\(target.name)-\(replay).bin")
@@ -79,10 +83,11 @@ public enum Fuzzer {
             do {
                 try target.read(Data(input), scratch)
                 if pool.count < 2_000 && input.count < 64 * 1024 { pool.append(input) }
-            } catch where target.isClean(error) {
+            } catch  where target.isClean(error) {
                 result.refused += 1
             } catch {
-                let file = options.scratch.deletingLastPathComponent().appendingPathComponent("fuzz-\(target.name)-finding-\(result.findings.count).bin")
+                let file = options.scratch.deletingLastPathComponent().appendingPathComponent(
+                    "fuzz-\(target.name)-finding-\(result.findings.count).bin")
                 try? Data(input).write(to: file)
                 result.findings.append("\(type(of: error)): \(error) (input in \(file.path))")
             }
@@ -160,7 +165,8 @@ enum CrashReport {
         text(what)
         text(" on input ")
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { digits in
-            var number = inputNumber.load(ordering: .relaxed), index = 24
+            var number = inputNumber.load(ordering: .relaxed)
+            var index = 24
             repeat {
                 index -= 1
                 digits[index] = UInt8(ascii: "0") + UInt8(number % 10)

@@ -1,4 +1,5 @@
 import PodDocRandom
+
 // MARK: - Mutator
 
 /// Makes new inputs from old ones, the way a fuzzer does without coverage feedback: bit flips,
@@ -9,7 +10,9 @@ struct Mutator {
     let tokens: [[UInt8]]
     let maximumSize: Int
 
-    private static let interestingBytes: [UInt8] = [0, 1, 0x7F, 0x80, 0xFF, 0x0A, 0x0D, 0x22, 0x3C, 0x3E, 0x5C, 0x7B, 0x7D, 0xC0, 0xED, 0xF4]
+    private static let interestingBytes: [UInt8] = [
+        0, 1, 0x7F, 0x80, 0xFF, 0x0A, 0x0D, 0x22, 0x3C, 0x3E, 0x5C, 0x7B, 0x7D, 0xC0, 0xED, 0xF4,
+    ]
 
     mutating func mutate(_ input: [UInt8], splicingWith other: [UInt8]) -> [UInt8] {
         var bytes = input

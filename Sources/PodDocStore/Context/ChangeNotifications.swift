@@ -57,7 +57,9 @@ public struct SaveNotification: Sendable {
 
     /// The notification for a change set as the receiving side resolved it.
     init(changes: ChangeSet, outcome: PushOutcome, contextName: String, wroteToStore: Bool, model: ObjectModel) {
-        var updatedRows: [VersionedRow] = [], updatedFields: [FieldSet] = [], deleted: [ObjectID] = []
+        var updatedRows: [VersionedRow] = []
+        var updatedFields: [FieldSet] = []
+        var deleted: [ObjectID] = []
         var origins: [ObjectIdentifier?] = []
         var pushedVersions: [PushKey: [Int64]] = [:]
         updatedRows.reserveCapacity(changes.updated.count)
@@ -116,9 +118,9 @@ struct PushKey: Hashable, Sendable {
     let push: UInt64
 }
 
-private extension [Int64] {
+extension [Int64] {
     /// Sets `value` at `index`, growing the array with zeros as needed.
-    mutating func setValue(_ value: Int64, at index: Int) {
+    fileprivate mutating func setValue(_ value: Int64, at index: Int) {
         if index >= count { append(contentsOf: repeatElement(0, count: index - count + 1)) }
         self[index] = value
     }

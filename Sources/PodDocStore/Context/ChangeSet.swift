@@ -90,7 +90,8 @@ extension ChangeSet {
     private static func validate(_ pushed: PushedObject, _ model: ObjectModel) throws {
         let layout = model.layout(pushed.id.entityName)
         for (i, attribute) in layout.attributes.enumerated() where !attribute.isOptional && pushed.row.values[i].isNull {
-            throw StoreError(.validation, "Could not save \(pushed.id): required attribute '\(attribute.name)' is nil. Set it, or declare it optional.")
+            throw StoreError(
+                .validation, "Could not save \(pushed.id): required attribute '\(attribute.name)' is nil. Set it, or declare it optional.")
         }
     }
 }

@@ -130,8 +130,10 @@ extension ObjectContext {
         for start in stride(from: 0, to: ids.count, by: PersistentStore.idsPerQuery) {
             let chunk = Array(ids[start..<min(start + PersistentStore.idsPerQuery, ids.count)])
             do {
-                result += try fetchObjects(Query(layout: layout, predicate: .refersToAny(foreignKey, chunk),
-                                                 sorts: [], limit: nil, offset: 0))
+                result += try fetchObjects(
+                    Query(
+                        layout: layout, predicate: .refersToAny(foreignKey, chunk),
+                        sorts: [], limit: nil, offset: 0))
             } catch {
                 preconditionFailure("could not read '\(entity)' objects while applying delete rules: \(error)")
             }
@@ -155,7 +157,10 @@ extension ObjectContext {
                     blocked = !holders(of: [object], entity: relationship.destination, foreignKey: destinationFK).isEmpty
                 }
                 if blocked {
-                    throw StoreError(.validation, "Could not save: \(object.objectID) is deleted but its '\(relationship.description.name)' relationship (delete rule: deny) still has destinations. Delete or move them first.")
+                    throw StoreError(
+                        .validation,
+                        "Could not save: \(object.objectID) is deleted but its '\(relationship.description.name)' relationship (delete rule: deny) still has destinations. Delete or move them first."
+                    )
                 }
             }
         }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 // MARK: - Fetching
@@ -189,9 +189,16 @@ extension ObjectContext {
     static func merge(_ a: [VersionedRow], _ b: [VersionedRow], by less: (VersionedRow, VersionedRow) -> Bool) -> [VersionedRow] {
         var result: [VersionedRow] = []
         result.reserveCapacity(a.count + b.count)
-        var i = 0, j = 0
+        var i = 0
+        var j = 0
         while i < a.count, j < b.count {
-            if less(b[j], a[i]) { result.append(b[j]); j += 1 } else { result.append(a[i]); i += 1 }
+            if less(b[j], a[i]) {
+                result.append(b[j])
+                j += 1
+            } else {
+                result.append(a[i])
+                i += 1
+            }
         }
         result.append(contentsOf: a[i...])
         result.append(contentsOf: b[j...])

@@ -124,11 +124,14 @@ extension ObjectContext {
         let relationship = object.layout.relationship(named: name)
         precondition(!relationship.description.isToMany, "'\(name)' of \(object.entityName) is to-many")
         if let destination {
-            precondition(destination.context === self, "\(destination.objectID) belongs to another context; look it up here with object(with:)")
-            precondition(destination.entityName == relationship.destination,
-                         "'\(name)' leads to \(relationship.destination), not \(destination.entityName)")
+            precondition(
+                destination.context === self, "\(destination.objectID) belongs to another context; look it up here with object(with:)")
+            precondition(
+                destination.entityName == relationship.destination,
+                "'\(name)' leads to \(relationship.destination), not \(destination.entityName)")
         }
-        let inverseIsToOne = !(model.layout(relationship.destination).relationship(named: relationship.description.inverse).description.isToMany)
+        let inverseIsToOne =
+            !(model.layout(relationship.destination).relationship(named: relationship.description.inverse).description.isToMany)
         switch relationship.storage {
         case .foreignKey(let fk):
             if inverseIsToOne, let destination {
@@ -139,7 +142,8 @@ extension ObjectContext {
             }
             writeField(object, object.layout.attributes.count + fk, .ref(destination?.objectID))
         case .inverse(let destinationFK):
-            for holder in inverseHolders(of: object, destination: relationship.destination, foreignKey: destinationFK) where holder !== destination {
+            for holder in inverseHolders(of: object, destination: relationship.destination, foreignKey: destinationFK)
+            where holder !== destination {
                 writeField(holder, holder.layout.attributes.count + destinationFK, .ref(nil))
             }
             if let destination {
@@ -159,7 +163,8 @@ extension ObjectContext {
             writeField(holder, holder.layout.attributes.count + destinationFK, .ref(nil))
         }
         for destination in destinations {
-            precondition(destination.context === self, "\(destination.objectID) belongs to another context; look it up here with object(with:)")
+            precondition(
+                destination.context === self, "\(destination.objectID) belongs to another context; look it up here with object(with:)")
             writeField(destination, destination.layout.attributes.count + destinationFK, .ref(object.objectID))
         }
     }

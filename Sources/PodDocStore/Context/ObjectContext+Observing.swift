@@ -127,8 +127,10 @@ public final class ObjectChangesObservation: ContextChangeObserver {
     }
 
     func contextDidChange(_ change: ObjectsDidChange) {
-        handler(ObjectChanges(inserted: change.inserted, updated: change.updated, deleted: change.deleted,
-                              invalidatedAll: change.invalidatedAll))
+        handler(
+            ObjectChanges(
+                inserted: change.inserted, updated: change.updated, deleted: change.deleted,
+                invalidatedAll: change.invalidatedAll))
     }
 }
 

@@ -22,8 +22,9 @@ extension ObjectContext {
         self.changes.reserveCapacity(adding: changes.inserted.count + changes.updated.count)
         outcome.inserted = changes.inserted.map(acceptInsert)
         outcome.updated = changes.updated.indices.map { i in
-            acceptUpdate(changes.updated[i], policy: changes.policy,
-                         origin: PushOrigin(source: changes.sourceID, push: changes.pushNumber, index: i))
+            acceptUpdate(
+                changes.updated[i], policy: changes.policy,
+                origin: PushOrigin(source: changes.sourceID, push: changes.pushNumber, index: i))
         }
         var deletedHere: [ManagedObject] = []
         outcome.deleted = changes.deleted.map { pushed in
@@ -56,8 +57,10 @@ extension ObjectContext {
             }
             let differing = differingFields(object.row, snapshot)
             if !differing.isEmpty {
-                conflicts.append(MergeConflict(objectID: object.objectID, kind: isDelete ? .changedElsewhereWhileDeleted : .changedElsewhere,
-                                               properties: differing.map(object.layout.fieldName), foundIn: name))
+                conflicts.append(
+                    MergeConflict(
+                        objectID: object.objectID, kind: isDelete ? .changedElsewhereWhileDeleted : .changedElsewhere,
+                        properties: differing.map(object.layout.fieldName), foundIn: name))
             }
         }
         for pushed in changes.updated { check(pushed, isDelete: false) }
@@ -67,7 +70,8 @@ extension ObjectContext {
 
     /// Fields that differ, comparing references by their permanent IDs.
     func differingFields(_ a: RowData, _ b: RowData) -> FieldSet {
-        var a = a, b = b
+        var a = a
+        var b = b
         a.resolveRefs(resolve)
         b.resolveRefs(resolve)
         return a.differingFields(from: b)
@@ -101,11 +105,13 @@ extension ObjectContext {
     /// as pushed (see ``ManagedObject/origin``).
     private func acceptUpdate(_ pushed: PushedObject, policy: MergePolicy, origin: PushOrigin) -> VersionedRow? {
         let id = resolve(pushed.id)
-        let object = registry[id] ?? {
-            let object = ManagedObject(id: id, layout: model.layout(id.entityName), context: self)
-            registry.register(object, as: id)
-            return object
-        }()
+        let object =
+            registry[id]
+            ?? {
+                let object = ManagedObject(id: id, layout: model.layout(id.entityName), context: self)
+                registry.register(object, as: id)
+                return object
+            }()
         var result = pushed.row
         var changedFields = pushed.changedFields
         if object.isFault {
@@ -145,11 +151,13 @@ extension ObjectContext {
     /// object when it became deleted here.
     private func acceptDelete(_ pushed: PushedObject, policy: MergePolicy) -> (kept: VersionedRow?, deleted: ManagedObject?) {
         let id = resolve(pushed.id)
-        let object = registry[id] ?? {
-            let object = ManagedObject(id: id, layout: model.layout(id.entityName), context: self)
-            registry.register(object, as: id)
-            return object
-        }()
+        let object =
+            registry[id]
+            ?? {
+                let object = ManagedObject(id: id, layout: model.layout(id.entityName), context: self)
+                registry.register(object, as: id)
+                return object
+            }()
         if object.state == .deleted { return (nil, nil) }
         if object.isFault {
             object.snapshot = pushed.snapshot ?? pushed.row

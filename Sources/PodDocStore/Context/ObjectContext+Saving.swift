@@ -112,20 +112,23 @@ extension ObjectContext {
     /// one): then every object is copied, as inserted and deleted objects always are.
     func makeChangeSet() -> (ChangeSet, SavedObjects, PushFlight) {
         let (flight, moving) = saveState.beginChangeSet()
-        var changes = ChangeSet(policy: _mergePolicy, source: name, sourceID: ObjectIdentifier(self), pushNumber: flight.number, batches: stagedBatches)
+        var changes = ChangeSet(
+            policy: _mergePolicy, source: name, sourceID: ObjectIdentifier(self), pushNumber: flight.number, batches: stagedBatches)
         var objects = SavedObjects()
         changes.updated.reserveCapacity(self.changes.count)
         for object in self.changes.all {
             if object.flight != nil { object.land() }
             object.pushNumber = flight.number
             if moving, object._state == .updated, object._current != nil {
-                var row: RowData?, snapshot: RowData?
+                var row: RowData?
+                var snapshot: RowData?
                 swap(&row, &object._current)
                 swap(&snapshot, &object._snapshot)
                 object.flight = flight
-                object.flightIndex = changes.appendUpdated(PushedObject(
-                    id: object.objectID, row: row!, changedFields: object._changedFields,
-                    snapshot: snapshot, snapshotVersion: object._snapshotVersion), origin: object.origin)
+                object.flightIndex = changes.appendUpdated(
+                    PushedObject(
+                        id: object.objectID, row: row!, changedFields: object._changedFields,
+                        snapshot: snapshot, snapshotVersion: object._snapshotVersion), origin: object.origin)
                 continue
             }
             let pushed = PushedObject(
@@ -244,7 +247,8 @@ extension ObjectContext {
     /// what the save left in place, what began to be tracked meanwhile and the objects that
     /// took their state back early; the moved objects still in the flight leave all at once.
     private func retrackAfterFlight(_ flight: PushFlight, _ objects: SavedObjects) {
-        var candidates: [ManagedObject] = objects.inserted.map(\.object) + objects.updated.map(\.object)
+        var candidates: [ManagedObject] =
+            objects.inserted.map(\.object) + objects.updated.map(\.object)
             + objects.deleted.map(\.object) + objects.untouched
         candidates += flight.trackedMeanwhile
         candidates += flight.landedEarly.map(\.object)

@@ -43,7 +43,8 @@ extension ObjectContext {
     private func selfReference(_ key: ToOne) -> (EntityLayout, Int) {
         let layout = model.layout(key.relationship.destination)
         guard case .foreignKey(let fk) = layout.relationship(named: key.name).storage,
-              layout.relationship(named: key.name).destination == layout.name else {
+            layout.relationship(named: key.name).destination == layout.name
+        else {
             preconditionFailure("'\(key.name)' is not a to-one relationship of '\(layout.name)' to itself")
         }
         return (layout, fk)
@@ -120,7 +121,8 @@ extension ObjectContext {
             for link in try sourceAncestorLinks(of: node, layout: layout, foreignKey: fk) {
                 let object = resolve(link.object)
                 if object != node, let changedObject = changes[object], changedObject.layout === layout,
-                   ownsLink(changedObject, fk) {
+                    ownsLink(changedObject, fk)
+                {
                     next = object
                     continue walk
                 }

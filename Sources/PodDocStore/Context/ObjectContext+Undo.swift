@@ -9,7 +9,7 @@ extension ObjectContext {
             if object.state != .deleted { markDeleted(object) }
         case .restore(let deleted):
             restore(deleted)
-        case let .setField(id, field, value):
+        case .setField(let id, let field, let value):
             let object = self.object(with: id)
             if object.state != .deleted { writeField(object, field, value) }
         }

@@ -181,7 +181,8 @@ public final class ObjectContext: @unchecked Sendable {
     func preconditionOnQueue(for object: ManagedObject? = nil, _ function: StaticString = #function) {
         guard isOnQueue else {
             let what = object.map { "\($0.objectID)" } ?? "context '\(name)'"
-            preconditionFailure("\(what) was used off its context's queue (in \(function)); use perform { } or pass ObjectIDs between contexts")
+            preconditionFailure(
+                "\(what) was used off its context's queue (in \(function)); use perform { } or pass ObjectIDs between contexts")
         }
         if store.aliasGeneration.load(ordering: .acquiring) != appliedAliasGeneration { adoptPermanentIDs() }
     }
@@ -190,14 +191,23 @@ public final class ObjectContext: @unchecked Sendable {
 
     /// How `save()` resolves conflicts with changes made elsewhere. Default: `.error`.
     public var mergePolicy: MergePolicy {
-        get { preconditionOnQueue(); return _mergePolicy }
-        set { preconditionOnQueue(); _mergePolicy = newValue }
+        get {
+            preconditionOnQueue()
+            return _mergePolicy
+        }
+        set {
+            preconditionOnQueue()
+            _mergePolicy = newValue
+        }
     }
 
     /// The undo manager recording this context's changes, if any. Main contexts of a
     /// document have one; set it to nil to stop recording.
     public var undoManager: ObjectUndoManager? {
-        get { preconditionOnQueue(); return _undoManager }
+        get {
+            preconditionOnQueue()
+            return _undoManager
+        }
         set {
             preconditionOnQueue()
             _undoManager?.context = nil
@@ -209,8 +219,14 @@ public final class ObjectContext: @unchecked Sendable {
     /// Whether saves of the parent (and of sibling contexts into it) are merged into this
     /// context automatically, on its queue. Default: false.
     public var automaticallyMergesChangesFromParent: Bool {
-        get { preconditionOnQueue(); return _automaticallyMerges }
-        set { preconditionOnQueue(); _automaticallyMerges = newValue }
+        get {
+            preconditionOnQueue()
+            return _automaticallyMerges
+        }
+        set {
+            preconditionOnQueue()
+            _automaticallyMerges = newValue
+        }
     }
 
     /// Whether the context has unsaved changes (objects, or staged batch upserts).

@@ -16,16 +16,17 @@ indirect enum CompiledPredicate: Sendable {
         switch predicate {
         case .all: self = .constant(true)
         case .none: self = .constant(false)
-        case let .compare(name, op, value, collation):
+        case .compare(let name, let op, let value, let collation):
             self = value.isNull ? .constant(false) : .compare(layout.attributeIndex(of: name), op, value, collation)
-        case let .isNull(name): self = .isNull(layout.attributeIndex(of: name))
-        case let .oneOf(name, values): self = .oneOf(layout.attributeIndex(of: name), values)
-        case let .text(name, match, pattern, ci): self = .text(layout.attributeIndex(of: name), match, pattern, caseInsensitive: ci)
-        case let .refersTo(name, id): self = .refersTo(CompiledPredicate.foreignKey(name, layout), id)
-        case let .refersToAny(name, ids): self = .refersToAny(CompiledPredicate.foreignKey(name, layout), ids)
-        case let .and(ps): self = .and(ps.map { CompiledPredicate($0, layout: layout) })
-        case let .or(ps): self = .or(ps.map { CompiledPredicate($0, layout: layout) })
-        case let .not(p): self = .not(CompiledPredicate(p, layout: layout))
+        case .isNull(let name): self = .isNull(layout.attributeIndex(of: name))
+        case .oneOf(let name, let values): self = .oneOf(layout.attributeIndex(of: name), values)
+        case .text(let name, let match, let pattern, let ci):
+            self = .text(layout.attributeIndex(of: name), match, pattern, caseInsensitive: ci)
+        case .refersTo(let name, let id): self = .refersTo(CompiledPredicate.foreignKey(name, layout), id)
+        case .refersToAny(let name, let ids): self = .refersToAny(CompiledPredicate.foreignKey(name, layout), ids)
+        case .and(let ps): self = .and(ps.map { CompiledPredicate($0, layout: layout) })
+        case .or(let ps): self = .or(ps.map { CompiledPredicate($0, layout: layout) })
+        case .not(let p): self = .not(CompiledPredicate(p, layout: layout))
         }
     }
 
@@ -45,7 +46,7 @@ extension CompiledPredicate {
         switch self {
         case .constant(let b):
             return b
-        case let .compare(field, op, value, collation):
+        case .compare(let field, let op, let value, let collation):
             let v = row.values[field]
             if v.isNull { return nil }
             let c = StoreValue.compare(v, value, collation: collation)
@@ -59,21 +60,21 @@ extension CompiledPredicate {
             }
         case .isNull(let field):
             return row.values[field].isNull
-        case let .oneOf(field, values):
+        case .oneOf(let field, let values):
             if values.isEmpty { return false }
             let v = row.values[field]
             if v.isNull { return nil }
             if values.contains(where: { StoreValue.sqlEquals(v, $0) }) { return true }
             return values.contains(where: \.isNull) ? nil : false
-        case let .text(field, match, pattern, ci):
+        case .text(let field, let match, let pattern, let ci):
             guard case .text(let text) = row.values[field] else { return row.values[field].isNull ? nil : false }
             return TextMatcher.matches(text, match, pattern, caseInsensitive: ci)
-        case let .refersTo(fk, id):
+        case .refersTo(let fk, let id):
             let ref = row.refs[fk].map(resolve)
             guard let id else { return ref == nil }
             guard let ref else { return nil }
             return ref == resolve(id)
-        case let .refersToAny(fk, ids):
+        case .refersToAny(let fk, let ids):
             if ids.isEmpty { return false }
             guard let ref = row.refs[fk].map(resolve) else { return nil }
             return ids.contains { resolve($0) == ref }
@@ -106,9 +107,9 @@ extension CompiledPredicate {
     /// foreign key and destinations, so candidates can come from an index.
     var refLookup: (foreignKey: Int, ids: [ObjectID])? {
         switch self {
-        case let .refersTo(fk, id?): return (fk, [id])
-        case let .refersToAny(fk, ids): return (fk, ids)
-        case let .and(ps): return ps.lazy.compactMap(\.refLookup).first
+        case .refersTo(let fk, let id?): return (fk, [id])
+        case .refersToAny(let fk, let ids): return (fk, ids)
+        case .and(let ps): return ps.lazy.compactMap(\.refLookup).first
         default: return nil
         }
     }
@@ -121,11 +122,11 @@ extension CompiledPredicate {
     func sql(_ layout: EntityLayout, _ arguments: inout [StoreValue], resolve: (ObjectID) -> ObjectID) -> String {
         func column(_ field: Int) -> String { SQL.quote(layout.attributes[field].name) }
         func fkColumn(_ fk: Int) -> String { SQL.quote(layout.foreignKeys[fk].name) }
-        func rowID(_ id: ObjectID) -> Int64 { resolve(id).rowID ?? 0 }   // 0 matches no row
+        func rowID(_ id: ObjectID) -> Int64 { resolve(id).rowID ?? 0 }  // 0 matches no row
         switch self {
         case .constant(let b):
             return b ? "1" : "0"
-        case let .compare(field, op, value, collation):
+        case .compare(let field, let op, let value, let collation):
             if collation == .folded, case .text(let text) = value {
                 // The value folded here, so the comparison reads the folded index.
                 arguments.append(.text(TextFolding.fold(text)))
@@ -135,14 +136,15 @@ extension CompiledPredicate {
             return "\(column(field)) \(op.rawValue) \(collation.sql("?"))"
         case .isNull(let field):
             return "\(column(field)) IS NULL"
-        case let .oneOf(field, values):
+        case .oneOf(let field, let values):
             arguments.append(contentsOf: values)
             return "\(column(field)) IN (\(Array(repeating: "?", count: values.count).joined(separator: ",")))"
-        case let .text(field, match, pattern, ci):
+        case .text(let field, let match, let pattern, let ci):
             if ci {
                 // Folded both sides, as in memory; a prefix reads a range of the folded index
                 // when the attribute has one (the GLOB then only confirms).
-                let folded = TextFolding.fold(pattern), expression = "\(TextFolding.sqlFunction)(\(column(field)))"
+                let folded = TextFolding.fold(pattern)
+                let expression = "\(TextFolding.sqlFunction)(\(column(field)))"
                 arguments.append(.text(TextMatcher.globPattern(match, folded)))
                 guard match == .prefix else { return "\(expression) GLOB ?" }
                 arguments.append(.text(folded))
@@ -151,11 +153,11 @@ extension CompiledPredicate {
             }
             arguments.append(.text(TextMatcher.globPattern(match, pattern)))
             return "\(column(field)) GLOB ?"
-        case let .refersTo(fk, id):
+        case .refersTo(let fk, let id):
             guard let id else { return "\(fkColumn(fk)) IS NULL" }
             arguments.append(.integer(rowID(id)))
             return "\(fkColumn(fk)) = ?"
-        case let .refersToAny(fk, ids):
+        case .refersToAny(let fk, let ids):
             arguments.append(contentsOf: ids.map { .integer(rowID($0)) })
             return "\(fkColumn(fk)) IN (\(Array(repeating: "?", count: ids.count).joined(separator: ",")))"
         case .and(let ps):

@@ -30,8 +30,10 @@ public struct FetchRequest: Sendable, Hashable {
     ///   - limit: At most this many objects.
     ///   - offset: Skip this many first.
     ///   - batchSize: Load values this many objects at a time (0: all at once).
-    public init(_ entityName: String, where predicate: ObjectPredicate = .all, sortBy: [FetchSort] = [],
-                limit: Int? = nil, offset: Int = 0, batchSize: Int = 0) {
+    public init(
+        _ entityName: String, where predicate: ObjectPredicate = .all, sortBy: [FetchSort] = [],
+        limit: Int? = nil, offset: Int = 0, batchSize: Int = 0
+    ) {
         precondition(limit.map { $0 >= 0 } ?? true && offset >= 0 && batchSize >= 0, "limit, offset and batchSize cannot be negative")
         self.entityName = entityName
         self.predicate = predicate

@@ -61,7 +61,9 @@ public struct BatchUpsert: Sendable {
         }
         let layout = model.layout(entityName)
         guard let keyField = layout.attributeIndex[key.name], layout.attributes[keyField].isUnique else {
-            throw StoreError.invalidModel("A batch upsert of '\(entityName)' must be keyed by a unique attribute; '\(key.name)' is not one. Declare it with `unique: true`.")
+            throw StoreError.invalidModel(
+                "A batch upsert of '\(entityName)' must be keyed by a unique attribute; '\(key.name)' is not one. Declare it with `unique: true`."
+            )
         }
         self.entityName = entityName
         self.layout = layout
@@ -91,19 +93,24 @@ public struct BatchUpsert: Sendable {
     /// The attribute values of row `index`.
     func row(_ index: Int) -> ArraySlice<StoreValue> {
         let width = layout.attributes.count
-        return values[index * width ..< (index + 1) * width]
+        return values[index * width..<(index + 1) * width]
     }
 
     /// Checks every row before anything is staged: the key set, required attributes not nil.
     func validate() throws {
         guard columns.contains(keyField) || isEmpty else {
-            throw StoreError(.validation, "Could not upsert into '\(entityName)': no row sets the key '\(layout.attributes[keyField].name)'. Set it in every row.")
+            throw StoreError(
+                .validation,
+                "Could not upsert into '\(entityName)': no row sets the key '\(layout.attributes[keyField].name)'. Set it in every row.")
         }
         let required = layout.attributes.indices.filter { !layout.attributes[$0].isOptional }
         for index in 0..<count {
             let base = index * layout.attributes.count
             for field in required where values[base + field].isNull {
-                throw StoreError(.validation, "Could not upsert row \(index) of '\(entityName)': required attribute '\(layout.attributes[field].name)' is nil. Set it in every row, or declare it optional.")
+                throw StoreError(
+                    .validation,
+                    "Could not upsert row \(index) of '\(entityName)': required attribute '\(layout.attributes[field].name)' is nil. Set it in every row, or declare it optional."
+                )
             }
         }
     }
@@ -131,7 +138,8 @@ public struct BatchUpsert: Sendable {
             get {
                 let raw = values[layout.attributeIndex(of: attribute.name)]
                 guard let value = Value.fromStoreValue(raw) else {
-                    preconditionFailure("attribute '\(attribute.name)' of this row holds \(raw), not a \(Value.self); set it before reading")
+                    preconditionFailure(
+                        "attribute '\(attribute.name)' of this row holds \(raw), not a \(Value.self); set it before reading")
                 }
                 return value
             }

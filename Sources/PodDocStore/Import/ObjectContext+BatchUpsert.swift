@@ -12,7 +12,8 @@ extension ObjectContext {
     public func upsert(_ batch: BatchUpsert) throws -> BatchUpsertReceipt {
         preconditionOnQueue()
         guard model.entity(named: batch.entityName)?.attributes == batch.layout.attributes else {
-            throw StoreError.invalidModel("This batch upsert was made for another model than the one of context '\(name)'; make it with the context's model.")
+            throw StoreError.invalidModel(
+                "This batch upsert was made for another model than the one of context '\(name)'; make it with the context's model.")
         }
         try batch.validate()
         let receipt = BatchUpsertReceipt()

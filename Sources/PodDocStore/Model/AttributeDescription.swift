@@ -17,8 +17,10 @@ public struct AttributeDescription: Sendable, Hashable {
     public let hasCaseInsensitiveIndex: Bool
 
     /// Describes an attribute; most code declares it through ``Attribute`` instead.
-    public init(name: String, type: AttributeType, isOptional: Bool, defaultValue: StoreValue = .null,
-                isIndexed: Bool = false, isUnique: Bool = false, hasCaseInsensitiveIndex: Bool = false) {
+    public init(
+        name: String, type: AttributeType, isOptional: Bool, defaultValue: StoreValue = .null,
+        isIndexed: Bool = false, isUnique: Bool = false, hasCaseInsensitiveIndex: Bool = false
+    ) {
         precondition(!hasCaseInsensitiveIndex || type == .string, "only text attributes have a case-insensitive index")
         self.hasCaseInsensitiveIndex = hasCaseInsensitiveIndex
         self.name = name

@@ -49,8 +49,9 @@ final class EntityLayout: Sendable {
         self.relationships = Dictionary(uniqueKeysWithValues: relationships.map { ($0.description.name, $0) })
         self.orderedRelationships = relationships
         self.table = SQL.quote(description.name)
-        self.defaultRow = RowData(values: description.attributes.map(\.defaultValue),
-                                  refs: Array(repeating: nil, count: foreignKeys.count))
+        self.defaultRow = RowData(
+            values: description.attributes.map(\.defaultValue),
+            refs: Array(repeating: nil, count: foreignKeys.count))
         let attributeIndex = self.attributeIndex
         self.fullTextFields = description.fullTextAttributes.compactMap { attributeIndex[$0] }
         self.fullTextTable = SQL.quote(description.fullTextTable)

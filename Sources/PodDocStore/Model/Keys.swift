@@ -41,8 +41,10 @@ public struct Attribute<Value: AttributeValue>: EntityMember, Hashable {
     ///   - unique: Whether values must be unique across the entity (implies an index).
     ///   - caseInsensitiveIndex: Whether the case-folded text gets an index too, for fast
     ///     case-insensitive prefix predicates (see ``TextFolding``); text attributes only.
-    public init(_ name: String, default defaultValue: Value? = nil, indexed: Bool = false, unique: Bool = false,
-                caseInsensitiveIndex: Bool = false) {
+    public init(
+        _ name: String, default defaultValue: Value? = nil, indexed: Bool = false, unique: Bool = false,
+        caseInsensitiveIndex: Bool = false
+    ) {
         self.attribute = AttributeDescription(
             name: name, type: Value.attributeType, isOptional: Value.admitsNil,
             defaultValue: defaultValue?.storeValue ?? .null,
@@ -70,8 +72,9 @@ public struct ToOne: EntityMember, Hashable {
     ///   - inverse: The inverse relationship's name on the destination.
     ///   - deleteRule: What deleting the source does to the destination.
     public init(_ name: String, to destination: String, inverse: String, deleteRule: DeleteRule = .nullify) {
-        relationship = RelationshipDescription(name: name, destination: destination, inverse: inverse,
-                                               isToMany: false, deleteRule: deleteRule)
+        relationship = RelationshipDescription(
+            name: name, destination: destination, inverse: inverse,
+            isToMany: false, deleteRule: deleteRule)
     }
 }
 
@@ -95,7 +98,8 @@ public struct ToMany: EntityMember, Hashable {
     ///   - inverse: The to-one inverse on the destination.
     ///   - deleteRule: What deleting the source does to the destinations.
     public init(_ name: String, to destination: String, inverse: String, deleteRule: DeleteRule = .nullify) {
-        relationship = RelationshipDescription(name: name, destination: destination, inverse: inverse,
-                                               isToMany: true, deleteRule: deleteRule)
+        relationship = RelationshipDescription(
+            name: name, destination: destination, inverse: inverse,
+            isToMany: true, deleteRule: deleteRule)
     }
 }

@@ -64,8 +64,10 @@ public struct ObjectModel: Sendable {
             }
             for name in entity.fullTextAttributes {
                 guard let attribute = entity.attributes.first(where: { $0.name == name }),
-                      attribute.type == .string || attribute.type == .json else {
-                    throw StoreError.invalidModel("the full-text index of '\(entity.name)' names '\(name)', which is not a text attribute of it")
+                    attribute.type == .string || attribute.type == .json
+                else {
+                    throw StoreError.invalidModel(
+                        "the full-text index of '\(entity.name)' names '\(name)', which is not a text attribute of it")
                 }
             }
             if !entity.fullTextAttributes.isEmpty, entities.contains(where: { $0.name == entity.fullTextTable }) {
@@ -83,13 +85,15 @@ public struct ObjectModel: Sendable {
                 throw StoreError.invalidModel("'\(entity.name).\(r.name)' leads to unknown entity '\(r.destination)'")
             }
             guard let inverse = destination.relationships.first(where: { $0.name == r.inverse }) else {
-                throw StoreError.invalidModel("'\(entity.name).\(r.name)' names inverse '\(r.inverse)', which '\(r.destination)' does not declare")
+                throw StoreError.invalidModel(
+                    "'\(entity.name).\(r.name)' names inverse '\(r.inverse)', which '\(r.destination)' does not declare")
             }
             guard inverse.destination == entity.name, inverse.inverse == r.name else {
                 throw StoreError.invalidModel("'\(entity.name).\(r.name)' and '\(r.destination).\(r.inverse)' are not each other's inverse")
             }
             if r.isToMany && inverse.isToMany {
-                throw StoreError.invalidModel("'\(entity.name).\(r.name)' is many-to-many; model it with an intermediate entity holding two to-one relationships")
+                throw StoreError.invalidModel(
+                    "'\(entity.name).\(r.name)' is many-to-many; model it with an intermediate entity holding two to-one relationships")
             }
             if r.isToMany { return false }
             if inverse.isToMany { return true }

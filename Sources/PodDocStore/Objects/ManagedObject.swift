@@ -60,28 +60,59 @@ public final class ManagedObject {
 
     /// The row as read from the parent (nil while a fault, and for inserted objects).
     var snapshot: RowData? {
-        get { if flight != nil { land() }; return _snapshot }
-        set { if flight != nil { land() }; _snapshot = newValue }
+        get {
+            if flight != nil { land() }
+            return _snapshot
+        }
+        set {
+            if flight != nil { land() }
+            _snapshot = newValue
+        }
     }
     /// The store version `snapshot` was read at (0: never saved).
     var snapshotVersion: Int64 {
-        get { if flight != nil { land() }; return _snapshotVersion }
-        set { if flight != nil { land() }; _snapshotVersion = newValue }
+        get {
+            if flight != nil { land() }
+            return _snapshotVersion
+        }
+        set {
+            if flight != nil { land() }
+            _snapshotVersion = newValue
+        }
     }
     /// The row with this context's changes (nil when unchanged). Setting it forgets the
     /// push that set it (``origin``).
     var current: RowData? {
-        get { if flight != nil { land() }; return _current }
-        set { if flight != nil { land() }; _current = newValue; origin = nil }
+        get {
+            if flight != nil { land() }
+            return _current
+        }
+        set {
+            if flight != nil { land() }
+            _current = newValue
+            origin = nil
+        }
     }
     /// Fields changed in this context since the last save.
     var changedFields: FieldSet {
-        get { if flight != nil { land() }; return _changedFields }
-        set { if flight != nil { land() }; _changedFields = newValue }
+        get {
+            if flight != nil { land() }
+            return _changedFields
+        }
+        set {
+            if flight != nil { land() }
+            _changedFields = newValue
+        }
     }
     var state: State {
-        get { if flight != nil { land() }; return _state }
-        set { if flight != nil { land() }; _state = newValue }
+        get {
+            if flight != nil { land() }
+            return _state
+        }
+        set {
+            if flight != nil { land() }
+            _state = newValue
+        }
     }
 
     /// Whether the object was inserted in its context and not saved yet.
@@ -114,7 +145,8 @@ extension ManagedObject {
         get {
             let raw = value(forKey: key.name)
             guard let value = Value.fromStoreValue(raw) else {
-                preconditionFailure("\(objectID): attribute '\(key.name)' holds \(raw), not a \(Value.self); declare it optional or set it before reading")
+                preconditionFailure(
+                    "\(objectID): attribute '\(key.name)' holds \(raw), not a \(Value.self); declare it optional or set it before reading")
             }
             return value
         }
@@ -138,8 +170,9 @@ extension ManagedObject {
         let context = checkedContext()
         let index = layout.attributeIndex(of: key)
         let attribute = layout.attributes[index]
-        precondition(value.isNull || ManagedObject.fits(value, attribute.type),
-                     "\(objectID): \(value) is not a valid \(attribute.type) for '\(key)'")
+        precondition(
+            value.isNull || ManagedObject.fits(value, attribute.type),
+            "\(objectID): \(value) is not a valid \(attribute.type) for '\(key)'")
         context.writeField(self, index, .value(value))
     }
 
@@ -152,7 +185,7 @@ extension ManagedObject {
     static func fits(_ value: StoreValue, _ type: AttributeType) -> Bool {
         switch (value, type) {
         case (.text, .string), (.text, .json), (.integer, .integer), (.integer, .bool),
-             (.real, .double), (.integer, .double), (.real, .date), (.integer, .date), (.blob, .data):
+            (.real, .double), (.integer, .double), (.real, .date), (.integer, .date), (.blob, .data):
             return true
         default:
             return false

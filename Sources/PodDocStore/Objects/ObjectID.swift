@@ -57,7 +57,10 @@ public struct ObjectID: Hashable, Sendable {
 
     /// A URI naming the object in the given store, e.g. `x-poddoc://<store>/Item/p42`.
     public func uriRepresentation(storeIdentifier: String) -> URL {
-        URL(string: "x-poddoc://\(storeIdentifier)/\(entityName.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? entityName)/\(isTemporary ? "t\(-key)" : "p\(key)")")!
+        URL(
+            string:
+                "x-poddoc://\(storeIdentifier)/\(entityName.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? entityName)/\(isTemporary ? "t\(-key)" : "p\(key)")"
+        )!
     }
 
     /// Parses a URI made by ``uriRepresentation(storeIdentifier:)``. A temporary ID parsed
@@ -68,8 +71,9 @@ public struct ObjectID: Hashable, Sendable {
         guard uri.scheme == "x-poddoc", let store = uri.host else { return nil }
         let parts = uri.path.split(separator: "/")
         guard parts.count == 2, let last = parts.last, let kind = last.first,
-              let number = Int64(last.dropFirst()), number > 0,
-              let entity = String(parts[0]).removingPercentEncoding else { return nil }
+            let number = Int64(last.dropFirst()), number > 0,
+            let entity = String(parts[0]).removingPercentEncoding
+        else { return nil }
         switch kind {
         case "p": return (store, ObjectID(entityName: entity, key: number))
         case "t": return (store, ObjectID(entityName: entity, key: -number))

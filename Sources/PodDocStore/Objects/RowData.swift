@@ -16,8 +16,11 @@ struct RowData: Sendable, Hashable {
     /// Copies the given fields of `source` into this row.
     mutating func copyFields(_ fields: FieldSet, from source: RowData) {
         for field in fields {
-            if field < values.count { values[field] = source.values[field] }
-            else { refs[field - values.count] = source.refs[field - values.count] }
+            if field < values.count {
+                values[field] = source.values[field]
+            } else {
+                refs[field - values.count] = source.refs[field - values.count]
+            }
         }
     }
 

@@ -13,8 +13,10 @@ enum ResultsDiff {
         var changes = ResultsChanges()
         let oldPaths = indexPaths(old)
         let newPaths = indexPaths(new)
-        let oldKeys = sectionKeys(old), newKeys = sectionKeys(new)
-        let newKeySet = Set(newKeys), oldKeySet = Set(oldKeys)
+        let oldKeys = sectionKeys(old)
+        let newKeys = sectionKeys(new)
+        let newKeySet = Set(newKeys)
+        let oldKeySet = Set(oldKeys)
         changes.deletedSections = oldKeys.indices.filter { !newKeySet.contains(oldKeys[$0]) }
         changes.insertedSections = newKeys.indices.filter { !oldKeySet.contains(newKeys[$0]) }.map { ($0, newKeys[$0]) }
         let deletedSectionSet = Set(changes.deletedSections)
@@ -74,7 +76,8 @@ enum ResultsDiff {
     private static func indexPaths(_ entries: [Entry]) -> [ResultsIndexPath] {
         var paths: [ResultsIndexPath] = []
         paths.reserveCapacity(entries.count)
-        var section = -1, item = 0
+        var section = -1
+        var item = 0
         var previous: StoreValue?
         for entry in entries {
             if previous != entry.section || section < 0 {
@@ -90,10 +93,11 @@ enum ResultsDiff {
 
     /// Positions (into `values`) of one longest strictly increasing subsequence.
     static func longestIncreasingSubsequence(_ values: [Int]) -> Set<Int> {
-        var tails: [Int] = []          // positions of the smallest tail of each length
+        var tails: [Int] = []  // positions of the smallest tail of each length
         var previous = [Int](repeating: -1, count: values.count)
         for (i, v) in values.enumerated() {
-            var lo = 0, hi = tails.count
+            var lo = 0
+            var hi = tails.count
             while lo < hi {
                 let mid = (lo + hi) / 2
                 if values[tails[mid]] < v { lo = mid + 1 } else { hi = mid }

@@ -17,12 +17,15 @@ struct BatchWriter {
         let count = batch.count
         let baseline = try RowIDSequence.last(db, layout)
         var last = baseline
-        var rowIDs: [Int64] = [], versions: [Int64] = []
+        var rowIDs: [Int64] = []
+        var versions: [Int64] = []
         rowIDs.reserveCapacity(count)
         versions.reserveCapacity(count)
         var result = BatchUpsertResult()
         var reportedUpdates = Set<Int64>()
-        var unchangedRows = Set<Int>(), unchangedIDs = Set<Int64>(), unchangedOrder: [Int64] = []
+        var unchangedRows = Set<Int>()
+        var unchangedIDs = Set<Int64>()
+        var unchangedOrder: [Int64] = []
 
         let upsert = try RawStatement(db, upsertSQL(batch))
         let reindexes = layout.fullTextFields.contains(where: batch.columns.contains)
@@ -44,7 +47,8 @@ struct BatchWriter {
                 if unchangedIDs.insert(id).inserted { unchangedOrder.append(id) }
                 continue
             }
-            let id = upsert.int64(0), version = upsert.int64(1)
+            let id = upsert.int64(0)
+            let version = upsert.int64(1)
             rowIDs.append(id)
             versions.append(version)
             let created = id == candidate
@@ -71,14 +75,17 @@ struct BatchWriter {
         }
         if last != baseline { try RowIDSequence.record(db, layout, last: last) }
         // Stored before and left alone by every row of the batch (not created or updated by one).
-        result.unchanged = unchangedOrder.filter { $0 <= baseline && !reportedUpdates.contains($0) }.map { ObjectID(entityName: layout.name, key: $0) }
+        result.unchanged = unchangedOrder.filter { $0 <= baseline && !reportedUpdates.contains($0) }.map {
+            ObjectID(entityName: layout.name, key: $0)
+        }
         return WrittenBatch(batch: batch, rowIDs: rowIDs, versions: versions, unchangedRows: unchangedRows, result: result)
     }
 
     /// The id and version of the stored row with the key of row `index` of `batch`.
     private func storedRow(keyedLike batch: BatchUpsert, row index: Int) throws -> (Int64, Int64) {
         let layout = batch.layout
-        let lookup = try RawStatement(db, "SELECT \"id\", \"_version\" FROM \(layout.table) WHERE \(SQL.quote(layout.attributes[batch.keyField].name)) = ?")
+        let lookup = try RawStatement(
+            db, "SELECT \"id\", \"_version\" FROM \(layout.table) WHERE \(SQL.quote(layout.attributes[batch.keyField].name)) = ?")
         lookup.bind(batch.values[index * layout.attributes.count + batch.keyField], at: 1)
         defer { lookup.reset() }
         guard try lookup.step() else { throw StoreError(.sqlite, "SQLite returned no row for an upsert into \(layout.name).") }
@@ -117,7 +124,8 @@ extension PersistentStore {
     ///
     /// - Throws: ``StoreError`` when the store cannot be read.
     public func holdsAllRows(of batch: BatchUpsert) throws -> Bool {
-        let layout = batch.layout, width = layout.attributes.count
+        let layout = batch.layout
+        let width = layout.attributes.count
         let compared = batch.columns.filter { $0 != batch.keyField }
         let conditions = ([batch.keyField] + compared).enumerated().map { offset, field in
             "\(SQL.quote(layout.attributes[field].name)) \(offset == 0 ? "=" : "IS") ?\(offset + 1)"
@@ -154,7 +162,8 @@ enum RowIDSequence {
 
     /// Records `last` as the highest id given in `layout`'s table.
     static func record(_ db: Database, _ layout: EntityLayout, last: Int64) throws {
-        let update = try RawStatement(db, "INSERT INTO _poddoc_sequence (entity, last) VALUES (?, ?) ON CONFLICT(entity) DO UPDATE SET last = excluded.last")
+        let update = try RawStatement(
+            db, "INSERT INTO _poddoc_sequence (entity, last) VALUES (?, ?) ON CONFLICT(entity) DO UPDATE SET last = excluded.last")
         update.bind(.text(layout.name), at: 1)
         update.bind(.integer(last), at: 2)
         try update.execute()

@@ -23,8 +23,9 @@ extension PersistentStore {
         guard let query = SearchText.matchExpression(for: words) else { return [] }
         let table = layout.fullTextTable
         let rows = try unsafeRead { db in
-            try Int64.fetchAll(db, sql: "SELECT rowid FROM \(table) WHERE \(table) MATCH ? ORDER BY \(SearchRanking.sqlFunction)(\(table)), rowid LIMIT ?",
-                               arguments: [query, limit])
+            try Int64.fetchAll(
+                db, sql: "SELECT rowid FROM \(table) WHERE \(table) MATCH ? ORDER BY \(SearchRanking.sqlFunction)(\(table)), rowid LIMIT ?",
+                arguments: [query, limit])
         }
         return rows.map { ObjectID.permanent(entity: entityName, rowID: $0) }
     }
@@ -42,14 +43,19 @@ extension PersistentStore {
             var problems: [String] = []
             for entity in model.entities where !entity.fullTextAttributes.isEmpty {
                 let layout = model.layout(entity.name)
-                let table = layout.table, index = layout.fullTextTable
-                let unindexed = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table) WHERE \"id\" NOT IN (SELECT \"rowid\" FROM \(index))") ?? 0
-                let orphaned = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(index) WHERE \"rowid\" NOT IN (SELECT \"id\" FROM \(table))") ?? 0
+                let table = layout.table
+                let index = layout.fullTextTable
+                let unindexed =
+                    try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table) WHERE \"id\" NOT IN (SELECT \"rowid\" FROM \(index))") ?? 0
+                let orphaned =
+                    try Int.fetchOne(db, sql: "SELECT count(*) FROM \(index) WHERE \"rowid\" NOT IN (SELECT \"id\" FROM \(table))") ?? 0
                 let differing = layout.fullTextFields.map { field -> String in
                     let column = SQL.quote(layout.attributes[field].name)
                     return "i.\(column) IS NOT \(SearchText.sqlFunction)(t.\(column))"
                 }.joined(separator: " OR ")
-                let stale = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table) t JOIN \(index) i ON i.\"rowid\" = t.\"id\" WHERE \(differing)") ?? 0
+                let stale =
+                    try Int.fetchOne(
+                        db, sql: "SELECT count(*) FROM \(table) t JOIN \(index) i ON i.\"rowid\" = t.\"id\" WHERE \(differing)") ?? 0
                 if unindexed > 0 { problems.append("\(unindexed) \(entity.name) rows are missing from the search index.") }
                 if orphaned > 0 { problems.append("The search index of \(entity.name) holds \(orphaned) rows that are not in the store.") }
                 if stale > 0 { problems.append("The search index of \(entity.name) holds other text than \(stale) of its rows.") }

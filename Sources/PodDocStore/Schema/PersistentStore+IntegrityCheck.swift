@@ -30,7 +30,9 @@ extension PersistentStore {
         defer { sqlite3_close_v2(connection) }
         let opened = sqlite3_open_v2(uri, &connection, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nil)
         guard opened == SQLITE_OK, let connection else {
-            throw StoreError(.sqlite, "Could not open \(url.path) to check it: \(message(connection, opened)). Check that the file exists and can be read.")
+            throw StoreError(
+                .sqlite,
+                "Could not open \(url.path) to check it: \(message(connection, opened)). Check that the file exists and can be read.")
         }
         let settings = sqlite3_exec(connection, "PRAGMA trusted_schema = OFF; " + untrustedFileSettings, nil, nil, nil)
         guard settings == SQLITE_OK else { throw checkFailure(settings, connection, url: url) }
@@ -68,7 +70,8 @@ extension PersistentStore {
                 image[19] = 1
             }
             let size = Int64(image.count)
-            let loaded = sqlite3_deserialize(connection, "main", base.assumingMemoryBound(to: UInt8.self), size, size, UInt32(SQLITE_DESERIALIZE_READONLY))
+            let loaded = sqlite3_deserialize(
+                connection, "main", base.assumingMemoryBound(to: UInt8.self), size, size, UInt32(SQLITE_DESERIALIZE_READONLY))
             guard loaded == SQLITE_OK else { throw checkFailure(loaded, connection, url: url) }
         }
         let settings = sqlite3_exec(connection, "PRAGMA trusted_schema = OFF; " + untrustedFileSettings, nil, nil, nil)
@@ -145,7 +148,10 @@ extension PersistentStore {
 
     /// The `.corrupt` error quoting the first of `problems`.
     private static func integrityCheckFailed(_ problems: [String], url: URL?) -> StoreError {
-        StoreError(.corrupt, "\(url?.path ?? "the store") failed its integrity check: \(problems.prefix(3).joined(separator: "; ")). Restore it from a backup or an autosaved copy.")
+        StoreError(
+            .corrupt,
+            "\(url?.path ?? "the store") failed its integrity check: \(problems.prefix(3).joined(separator: "; ")). Restore it from a backup or an autosaved copy."
+        )
     }
 
     private static func message(_ connection: OpaquePointer?, _ code: Int32) -> String {

@@ -6,7 +6,8 @@ extension PersistentStore {
     /// Rows matching a query, in its order, limited and offset.
     func fetchRows(_ query: Query) throws -> [VersionedRow] {
         if case .oneOf(let field, let values)? = query.predicate, values.count > PersistentStore.longList,
-           query.limit == nil, query.offset == 0 {
+            query.limit == nil, query.offset == 0
+        {
             return try fetchRows(query, field: field, oneOfLongList: values)
         }
         var arguments: [StoreValue] = []
@@ -24,7 +25,10 @@ extension PersistentStore {
     private func fetchRows(_ query: Query, field: Int, oneOfLongList values: [StoreValue]) throws -> [VersionedRow] {
         let layout = query.layout
         let exactlyComparable = values.allSatisfy {
-            switch $0 { case .text, .blob: return true; default: return false }
+            switch $0 {
+            case .text, .blob: return true
+            default: return false
+            }
         }
         var rows: [VersionedRow] = []
         if exactlyComparable, try tableSizeEstimate(layout) <= values.count * 2 {
@@ -93,7 +97,8 @@ extension PersistentStore {
         rows.reserveCapacity(keys.count)
         for start in stride(from: 0, to: keys.count, by: Self.idsPerQuery) {
             let chunk = keys[start..<min(start + Self.idsPerQuery, keys.count)]
-            let sql = "SELECT \(selectList(layout)) FROM \(layout.table) WHERE \"id\" IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
+            let sql =
+                "SELECT \(selectList(layout)) FROM \(layout.table) WHERE \"id\" IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
             rows += try readRows(sql, chunk.map { .integer($0) }, layout: layout)
         }
         return rows
@@ -122,9 +127,10 @@ extension PersistentStore {
     /// ` WHERE … ORDER BY … LIMIT … OFFSET …` for a query, its arguments appended.
     static func clauses(_ query: Query, _ arguments: inout [StoreValue], resolve: (ObjectID) -> ObjectID) -> String {
         var sql = whereClause(query, &arguments, resolve: resolve)
-        let order = query.sorts.map { sort in
-            return "\(sort.collation.sql(SQL.quote(query.layout.attributes[sort.field].name))) \(sort.ascending ? "ASC" : "DESC")"
-        } + ["\"id\""]
+        let order =
+            query.sorts.map { sort in
+                return "\(sort.collation.sql(SQL.quote(query.layout.attributes[sort.field].name))) \(sort.ascending ? "ASC" : "DESC")"
+            } + ["\"id\""]
         sql += " ORDER BY " + order.joined(separator: ", ")
         if query.limit != nil || query.offset > 0 {
             sql += " LIMIT \(query.limit ?? -1) OFFSET \(query.offset)"
@@ -160,8 +166,9 @@ extension PersistentStore {
             let column = Int32(2 + attributeCount + i)
             refs.append(statement.isNull(column) ? nil : ObjectID(entityName: fk.destination, key: statement.int64(column)))
         }
-        return VersionedRow(id: ObjectID(entityName: layout.name, key: statement.int64(0)),
-                            row: RowData(values: values, refs: refs), version: statement.int64(1))
+        return VersionedRow(
+            id: ObjectID(entityName: layout.name, key: statement.int64(0)),
+            row: RowData(values: values, refs: refs), version: statement.int64(1))
     }
 
     private func read<T>(_ action: String, _ body: (Database) throws -> T) throws -> T {

@@ -91,7 +91,8 @@ extension PersistentStore {
     ) throws {
         let layout = model.layout(relationship.relationship.destination)
         guard case .foreignKey(let fk) = layout.relationship(named: relationship.name).storage,
-              layout.relationship(named: relationship.name).destination == layout.name else {
+            layout.relationship(named: relationship.name).destination == layout.name
+        else {
             preconditionFailure("'\(relationship.name)' is not a to-one relationship of '\(layout.name)' to itself")
         }
         guard let key = resolve(root).rowID else { return }

@@ -12,7 +12,8 @@ extension PersistentStore {
     ///   `.readOnly`, `.sqlite`); the store is then unchanged.
     func write(_ changes: ChangeSet) throws -> PushOutcome {
         guard !options.readOnly else {
-            throw StoreError(.readOnly, "\(url?.path ?? "The store") was opened read-only; its changes cannot be saved. Save a copy elsewhere instead.")
+            throw StoreError(
+                .readOnly, "\(url?.path ?? "The store") was opened read-only; its changes cannot be saved. Save a copy elsewhere instead.")
         }
         var outcome = PushOutcome()
         do {
@@ -29,7 +30,10 @@ extension PersistentStore {
         } catch let error as StoreError {
             throw error
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
-            throw StoreError(.validation, "Could not save: \(error.message ?? "a constraint failed"). A relationship probably points at an object deleted elsewhere; refresh and try again.", cause: error)
+            throw StoreError(
+                .validation,
+                "Could not save: \(error.message ?? "a constraint failed"). A relationship probably points at an object deleted elsewhere; refresh and try again.",
+                cause: error)
         } catch {
             throw StoreError.sqlite(error, while: "saving")
         }
@@ -80,7 +84,8 @@ private struct StoreWriter {
         for object in changes.inserted { try insert(object) }
         if !conflicts.isEmpty { throw StoreError.mergeConflict(conflicts) }
         for (key, value) in changes.storeMetadata.sorted(by: { $0.key < $1.key }) {
-            let statement = try RawStatement(db, "INSERT INTO _poddoc_store (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value")
+            let statement = try RawStatement(
+                db, "INSERT INTO _poddoc_store (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value")
             statement.bind(.text(key), at: 1)
             statement.bind(.text(value), at: 2)
             try statement.execute()
@@ -120,7 +125,10 @@ private struct StoreWriter {
         var row = row
         row.resolveRefs(permanent)
         if let dangling = row.refs.first(where: { $0?.isTemporary ?? false }) {
-            throw StoreError(.validation, "Could not save \(permanent(id)): it points at \(dangling!), an object that was never saved (inserted in another context?). Save that context first.")
+            throw StoreError(
+                .validation,
+                "Could not save \(permanent(id)): it points at \(dangling!), an object that was never saved (inserted in another context?). Save that context first."
+            )
         }
         return row
     }
@@ -134,7 +142,7 @@ private struct StoreWriter {
             outcome.deleted.append(nil)
             return
         }
-        guard let disk = try diskRow(layout, id) else {   // deleted elsewhere too
+        guard let disk = try diskRow(layout, id) else {  // deleted elsewhere too
             outcome.deleted.append(nil)
             return
         }
@@ -144,8 +152,10 @@ private struct StoreWriter {
             _ = try deleteRow(layout, id, version: disk.version)
             outcome.deleted.append(nil)
         } else if changes.policy == .error {
-            conflicts.append(MergeConflict(objectID: id, kind: .changedElsewhereWhileDeleted,
-                                           properties: conflicting.map(layout.fieldName), foundIn: "store"))
+            conflicts.append(
+                MergeConflict(
+                    objectID: id, kind: .changedElsewhereWhileDeleted,
+                    properties: conflicting.map(layout.fieldName), foundIn: "store"))
         } else {
             outcome.deleted.append(disk)
         }
@@ -176,8 +186,10 @@ private struct StoreWriter {
         if conflicting.isEmpty {
             result.copyFields(object.changedFields, from: row)
         } else if changes.policy == .error {
-            conflicts.append(MergeConflict(objectID: id, kind: .changedElsewhere,
-                                           properties: conflicting.map(layout.fieldName), foundIn: "store"))
+            conflicts.append(
+                MergeConflict(
+                    objectID: id, kind: .changedElsewhere,
+                    properties: conflicting.map(layout.fieldName), foundIn: "store"))
             return
         } else {
             result = changes.policy.resolve(ours: row, changed: object.changedFields, theirs: disk.row, conflicting: conflicting)
@@ -247,7 +259,8 @@ private struct StoreWriter {
         switch key.kind {
         case .insert:
             let columns = (0..<layout.fieldCount).map { columnName(layout, $0) }
-            sql = "INSERT INTO \(layout.table) (\"id\", \"_version\"\(columns.map { ", " + $0 }.joined())) VALUES (?, ?\(String(repeating: ", ?", count: columns.count)))"
+            sql =
+                "INSERT INTO \(layout.table) (\"id\", \"_version\"\(columns.map { ", " + $0 }.joined())) VALUES (?, ?\(String(repeating: ", ?", count: columns.count)))"
         case .update:
             let assignments = key.fields.map { "\(columnName(layout, $0)) = ?" } + ["\"_version\" = ?"]
             sql = "UPDATE \(layout.table) SET \(assignments.joined(separator: ", ")) WHERE \"id\" = ? AND \"_version\" = ?"
@@ -274,7 +287,8 @@ private struct StoreWriter {
     }
 
     /// Updates `fields` if the row is still at `version`; false when it is not.
-    private mutating func updateRow(_ layout: EntityLayout, _ id: ObjectID, _ row: RowData, fields: FieldSet, version: Int64) throws -> Bool {
+    private mutating func updateRow(_ layout: EntityLayout, _ id: ObjectID, _ row: RowData, fields: FieldSet, version: Int64) throws -> Bool
+    {
         let statement = try statement(StatementKey(kind: .update, entity: layout.name, fields: fields), layout)
         var index: Int32 = 1
         for field in fields {
@@ -328,7 +342,8 @@ private struct StoreWriter {
     private func rowsHoldingUniqueValues(_ layout: EntityLayout, of row: RowData, besides id: ObjectID) throws -> [ObjectID] {
         var holders: [ObjectID] = []
         for (field, attribute) in layout.attributes.enumerated() where attribute.isUnique && !row.values[field].isNull {
-            let statement = try RawStatement(db, "SELECT \"id\" FROM \(layout.table) WHERE \(columnName(layout, field)) = ? AND \"id\" != ?")
+            let statement = try RawStatement(
+                db, "SELECT \"id\" FROM \(layout.table) WHERE \(columnName(layout, field)) = ? AND \"id\" != ?")
             statement.bind(row.values[field], at: 1)
             statement.bind(.integer(id.key), at: 2)
             while try statement.step() {
@@ -348,7 +363,9 @@ private struct StoreWriter {
     }
 
     private func diskRow(_ layout: EntityLayout, _ id: ObjectID) throws -> VersionedRow? {
-        try store.readRows(db, "SELECT \(store.selectList(layout)) FROM \(layout.table) WHERE \"id\" = ?",
-                           [.integer(id.key)], layout: layout).first
+        try store.readRows(
+            db, "SELECT \(store.selectList(layout)) FROM \(layout.table) WHERE \"id\" = ?",
+            [.integer(id.key)], layout: layout
+        ).first
     }
 }

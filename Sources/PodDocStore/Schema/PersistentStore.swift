@@ -83,11 +83,14 @@ public final class PersistentStore: Sendable {
         self.model = model
         self.options = options
         if let url, !options.readOnly, FileManager.default.fileExists(atPath: url.path), !ReadAccess.canWrite(url) {
-            throw StoreError(.readOnly, "\(url.path) cannot be written (a read-only disk or file); open it read-only to read it, or save a copy elsewhere.")
+            throw StoreError(
+                .readOnly,
+                "\(url.path) cannot be written (a read-only disk or file); open it read-only to read it, or save a copy elsewhere.")
         }
         let readAccess = url.flatMap { options.readOnly ? ReadAccess.choose(for: $0) : nil }
-        let config = Self.configuration(options, readOnlyConnection: options.readOnly && readAccess != .writableFile,
-                                        usesWAL: url != nil && !options.readOnly)
+        let config = Self.configuration(
+            options, readOnlyConnection: options.readOnly && readAccess != .writableFile,
+            usesWAL: url != nil && !options.readOnly)
         let database: DatabaseQueue
         do {
             if let url {
@@ -102,9 +105,12 @@ public final class PersistentStore: Sendable {
         // SQLite falls back to reading a file it cannot open for writing; a writable open
         // must say so now, not at the first save.
         if let url, !options.readOnly,
-           database.inDatabase({ db in db.sqliteConnection.map { sqlite3_db_readonly($0, "main") == 1 } ?? false }) {
+            database.inDatabase({ db in db.sqliteConnection.map { sqlite3_db_readonly($0, "main") == 1 } ?? false })
+        {
             try? database.close()
-            throw StoreError(.readOnly, "\(url.path) cannot be written (a read-only disk or file); open it read-only to read it, or save a copy elsewhere.")
+            throw StoreError(
+                .readOnly,
+                "\(url.path) cannot be written (a read-only disk or file); open it read-only to read it, or save a copy elsewhere.")
         }
         do {
             try Self.setSynchronous(options.synchronous, on: database)
@@ -135,10 +141,11 @@ public final class PersistentStore: Sendable {
                 try SearchText.register(onConnection: connection)
             }
             SearchRanking.register(on: db)
-            db.add(collation: DatabaseCollation(VersionOrder.collationName) { a, b in
-                let c = VersionOrder.compare(a, b)
-                return c < 0 ? .orderedAscending : (c == 0 ? .orderedSame : .orderedDescending)
-            })
+            db.add(
+                collation: DatabaseCollation(VersionOrder.collationName) { a, b in
+                    let c = VersionOrder.compare(a, b)
+                    return c < 0 ? .orderedAscending : (c == 0 ? .orderedSame : .orderedDescending)
+                })
             if usesWAL {
                 // A no-op on a store already in WAL mode (every store poddoc made).
                 guard try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") == "wal" else {
@@ -258,7 +265,8 @@ public final class PersistentStore: Sendable {
             case .SQLITE_NOTADB:
                 return StoreError(.notAStore, "\(path) is not an SQLite database; it cannot be opened as a poddoc store.", cause: db)
             case .SQLITE_CORRUPT:
-                return StoreError(.corrupt, "\(path) is damaged (\(db.message ?? "corrupt")). Restore it from a backup or an autosaved copy.", cause: db)
+                return StoreError(
+                    .corrupt, "\(path) is damaged (\(db.message ?? "corrupt")). Restore it from a backup or an autosaved copy.", cause: db)
             case .SQLITE_CANTOPEN:
                 return StoreError(.sqlite, "\(path) cannot be opened: check that it exists and that you may read it.", cause: db)
             default:

@@ -40,13 +40,16 @@ struct RawStatement {
             sqlite3_bind_double(handle, index, v)
         case .text(var s):
             s.withUTF8 { buffer in
-                _ = sqlite3_bind_text(handle, index, UnsafeRawPointer(buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!)
-                    .assumingMemoryBound(to: CChar.self), Int32(buffer.count), sqliteTransient)
+                _ = sqlite3_bind_text(
+                    handle, index,
+                    UnsafeRawPointer(buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!)
+                        .assumingMemoryBound(to: CChar.self), Int32(buffer.count), sqliteTransient)
             }
         case .blob(let data):
             data.withUnsafeBytes { buffer in
-                _ = sqlite3_bind_blob(handle, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!,
-                                      Int32(buffer.count), sqliteTransient)
+                _ = sqlite3_bind_blob(
+                    handle, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!,
+                    Int32(buffer.count), sqliteTransient)
             }
         }
     }
@@ -76,7 +79,10 @@ struct RawStatement {
             sqlite3_reset(handle)
             if code & 0xFF == SQLITE_CONSTRAINT {
                 if message.hasPrefix("UNIQUE") {
-                    throw StoreError(.uniqueConstraint, "Could not save: \(message). Another object already has this value; use find-or-create to update it instead of inserting a duplicate.")
+                    throw StoreError(
+                        .uniqueConstraint,
+                        "Could not save: \(message). Another object already has this value; use find-or-create to update it instead of inserting a duplicate."
+                    )
                 }
                 throw StoreError(.validation, "Could not save: \(message).")
             }

@@ -15,19 +15,29 @@ struct SchemaManager {
     func prepare(_ database: DatabaseQueue, url: URL?) throws -> String {
         let path = url?.path ?? "the in-memory store"
         let (applicationID, version, hasTables) = try database.read { db in
-            (try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0,
-             try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0,
-             try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table')") ?? false)
+            (
+                try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0,
+                try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0,
+                try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table')") ?? false
+            )
         }
         if applicationID != PersistentStore.applicationID && (applicationID != 0 || hasTables) {
-            throw StoreError(.notAStore, "\(path) is an SQLite database of another application (application_id \(applicationID)); it is not a poddoc store.")
+            throw StoreError(
+                .notAStore,
+                "\(path) is an SQLite database of another application (application_id \(applicationID)); it is not a poddoc store.")
         }
         if version > model.version {
-            throw StoreError(.newerSchema, "\(path) has schema version \(version), but this version of poddoc reads up to \(model.version). Open it with a newer poddoc.")
+            throw StoreError(
+                .newerSchema,
+                "\(path) has schema version \(version), but this version of poddoc reads up to \(model.version). Open it with a newer poddoc."
+            )
         }
         if version < model.version {
             guard !readOnly else {
-                throw StoreError(.readOnly, "\(path) has schema version \(version) and needs migrating to \(model.version), which a read-only open cannot do. Open it for writing once.")
+                throw StoreError(
+                    .readOnly,
+                    "\(path) has schema version \(version) and needs migrating to \(model.version), which a read-only open cannot do. Open it for writing once."
+                )
             }
             if version == 0 && !hasTables {
                 try create(database)
@@ -51,10 +61,12 @@ struct SchemaManager {
         try database.write { db in
             try db.execute(sql: "CREATE TABLE _poddoc_store (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL)")
             try db.execute(sql: "CREATE TABLE _poddoc_sequence (entity TEXT PRIMARY KEY NOT NULL, last INTEGER NOT NULL)")
-            try db.execute(sql: "INSERT INTO _poddoc_store (key, value) VALUES ('identifier', ?)",
-                           arguments: [UUID().uuidString])
-            try db.execute(sql: "INSERT INTO _poddoc_store (key, value) VALUES (?, ?)",
-                           arguments: [SearchText.formKey, SearchText.formVersion])
+            try db.execute(
+                sql: "INSERT INTO _poddoc_store (key, value) VALUES ('identifier', ?)",
+                arguments: [UUID().uuidString])
+            try db.execute(
+                sql: "INSERT INTO _poddoc_store (key, value) VALUES (?, ?)",
+                arguments: [SearchText.formKey, SearchText.formVersion])
             for entity in model.entities {
                 for statement in SchemaManager.createStatements(for: model.layout(entity.name)) {
                     try db.execute(sql: statement)
@@ -77,7 +89,8 @@ struct SchemaManager {
         var statements = ["CREATE TABLE \(layout.table) (\(columns.joined(separator: ", ")))"]
         for attribute in layout.attributes where attribute.isIndexed {
             let unique = attribute.isUnique ? "UNIQUE " : ""
-            statements.append("CREATE \(unique)INDEX \(SQL.quote("\(layout.name)_\(attribute.name)")) ON \(layout.table)(\(SQL.quote(attribute.name)))")
+            statements.append(
+                "CREATE \(unique)INDEX \(SQL.quote("\(layout.name)_\(attribute.name)")) ON \(layout.table)(\(SQL.quote(attribute.name)))")
         }
         statements += caseInsensitiveIndexStatements(for: layout)
         for fk in layout.foreignKeys {
@@ -92,7 +105,8 @@ struct SchemaManager {
             // triggers, which `trusted_schema=OFF` forbids on virtual tables, and its deletes
             // need the old text exactly.
             let columns = layout.fullTextFields.map { SQL.quote(layout.attributes[$0].name) }.joined(separator: ", ")
-            statements.append("CREATE VIRTUAL TABLE \(layout.fullTextTable) USING fts5(\(columns), tokenize = 'unicode61 remove_diacritics 2')")
+            statements.append(
+                "CREATE VIRTUAL TABLE \(layout.fullTextTable) USING fts5(\(columns), tokenize = 'unicode61 remove_diacritics 2')")
         }
         return statements
     }
@@ -133,13 +147,15 @@ struct SchemaManager {
             for layout in layouts {
                 let names = layout.fullTextFields.map { SQL.quote(layout.attributes[$0].name) }
                 try db.execute(sql: "DELETE FROM \(layout.fullTextTable)")
-                try db.execute(sql: """
-                    INSERT INTO \(layout.fullTextTable) ("rowid", \(names.joined(separator: ", "))) \
-                    SELECT "id", \(names.map { "\(SearchText.sqlFunction)(\($0))" }.joined(separator: ", ")) FROM \(layout.table)
-                    """)
+                try db.execute(
+                    sql: """
+                        INSERT INTO \(layout.fullTextTable) ("rowid", \(names.joined(separator: ", "))) \
+                        SELECT "id", \(names.map { "\(SearchText.sqlFunction)(\($0))" }.joined(separator: ", ")) FROM \(layout.table)
+                        """)
             }
-            try db.execute(sql: "INSERT INTO _poddoc_store (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                           arguments: [SearchText.formKey, SearchText.formVersion])
+            try db.execute(
+                sql: "INSERT INTO _poddoc_store (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                arguments: [SearchText.formKey, SearchText.formVersion])
         }
     }
 
@@ -155,7 +171,10 @@ struct SchemaManager {
                     try db.execute(sql: "PRAGMA user_version = \(migration.version)")
                 }
             } catch {
-                throw StoreError(.migrationFailed, "Migrating \(path) from schema \(current) to \(migration.version) failed: \(error). The store is unchanged at schema \(current).", cause: error)
+                throw StoreError(
+                    .migrationFailed,
+                    "Migrating \(path) from schema \(current) to \(migration.version) failed: \(error). The store is unchanged at schema \(current).",
+                    cause: error)
             }
             current = migration.version
         }
@@ -176,11 +195,19 @@ struct SchemaManager {
                 }
                 let needed = ["id", "_version"] + layout.attributes.map(\.name) + layout.foreignKeys.map(\.name)
                 if let missing = needed.first(where: { !columns.contains($0) }) {
-                    throw StoreError(.schemaMismatch, "\(path): table '\(entity.name)' has no column '\(missing)'; it does not match this model (a migration is missing).")
+                    throw StoreError(
+                        .schemaMismatch,
+                        "\(path): table '\(entity.name)' has no column '\(missing)'; it does not match this model (a migration is missing)."
+                    )
                 }
                 if !entity.fullTextAttributes.isEmpty,
-                   try !Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = ?)", arguments: [entity.fullTextTable])! {
-                    throw StoreError(.schemaMismatch, "\(path) has no full-text table '\(entity.fullTextTable)' for entity '\(entity.name)'; it does not match this model (a migration is missing).")
+                    try !Bool.fetchOne(
+                        db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = ?)", arguments: [entity.fullTextTable])!
+                {
+                    throw StoreError(
+                        .schemaMismatch,
+                        "\(path) has no full-text table '\(entity.fullTextTable)' for entity '\(entity.name)'; it does not match this model (a migration is missing)."
+                    )
                 }
             }
         }

@@ -97,12 +97,14 @@ public struct StoreSnapshot {
     public func rows(_ request: FetchRequest, reading attributes: [String]? = nil) throws -> StoredRowCursor {
         let query = Query(request, model: model)
         var arguments: [StoreValue] = []
-        let columns = attributes.map { names in
-            let wanted = Set(names.map { query.layout.attributeIndex(of: $0) })
-            return (["\"id\"", "\"_version\""]
+        let columns =
+            attributes.map { names in
+                let wanted = Set(names.map { query.layout.attributeIndex(of: $0) })
+                return
+                    (["\"id\"", "\"_version\""]
                     + query.layout.attributes.indices.map { wanted.contains($0) ? SQL.quote(query.layout.attributes[$0].name) : "NULL" }
                     + query.layout.foreignKeys.map { SQL.quote($0.name) }).joined(separator: ", ")
-        } ?? PersistentStore.selectList(query.layout)
+            } ?? PersistentStore.selectList(query.layout)
         let sql = "SELECT \(columns) FROM \(query.layout.table)" + PersistentStore.clauses(query, &arguments, resolve: resolve)
         return try reading(query.layout) {
             try StoredRowCursor(db.makeStatement(sql: sql), in: db, arguments: arguments, layout: query.layout)
@@ -123,7 +125,8 @@ public struct StoreSnapshot {
         try reading(layout) {
             for start in stride(from: 0, to: keys.count, by: PersistentStore.idsPerQuery) {
                 let chunk = keys[start..<min(start + PersistentStore.idsPerQuery, keys.count)]
-                let sql = "SELECT \(PersistentStore.selectList(layout)) FROM \(layout.table) WHERE \"id\" IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
+                let sql =
+                    "SELECT \(PersistentStore.selectList(layout)) FROM \(layout.table) WHERE \"id\" IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
                 let statement = try RawStatement(db, sql)
                 defer { statement.reset() }
                 statement.bind(chunk.map { .integer($0) }, startingAt: 1)

@@ -49,7 +49,8 @@ public enum Collation: String, Sendable, Hashable, CaseIterable {
     // MARK: - Byte comparisons
 
     static func compareUTF8(_ lhs: String, _ rhs: String) -> Int {
-        var lhs = lhs, rhs = rhs
+        var lhs = lhs
+        var rhs = rhs
         return lhs.withUTF8 { a in rhs.withUTF8 { b in compareBuffers(a, b) } }
     }
 
@@ -71,14 +72,16 @@ public enum Collation: String, Sendable, Hashable, CaseIterable {
     }
 
     static func compareASCIICaseFolded(_ lhs: String, _ rhs: String) -> Int {
-        var ia = lhs.utf8.makeIterator(), ib = rhs.utf8.makeIterator()
+        var ia = lhs.utf8.makeIterator()
+        var ib = rhs.utf8.makeIterator()
         while true {
             switch (ia.next(), ib.next()) {
             case (nil, nil): return 0
             case (nil, _): return -1
             case (_, nil): return 1
-            case let (a?, b?):
-                let fa = asciiLower(a), fb = asciiLower(b)
+            case (let a?, let b?):
+                let fa = asciiLower(a)
+                let fb = asciiLower(b)
                 if fa != fb { return fa < fb ? -1 : 1 }
             }
         }

@@ -26,44 +26,50 @@ enum SearchRanking {
     /// Registers `poddoc_rank` with the connection's FTS5.
     static func register(on db: Database) {
         let api = FTS5.api(db)
-        _ = api.pointee.xCreateFunction(UnsafeMutablePointer(mutating: api), sqlFunction, nil, { extensionAPI, fts, context, _, _ in
-            guard let api = extensionAPI?.pointee, let fts else { return }
-            let phrases = Int(api.xPhraseCount(fts)), columns = Int(api.xColumnCount(fts))
-            guard phrases > 0, columns > 0 else {
-                sqlite3_result_double(context, 0)
-                return
-            }
-            guard let weights = SearchRanking.phraseWeights(api, fts, phrases: phrases) else {
-                sqlite3_result_error_code(context, SQLITE_NOMEM)
-                return
-            }
-            var instances: Int32 = 0
-            guard api.xInstCount(fts, &instances) == SQLITE_OK else {
-                sqlite3_result_error(context, "poddoc_rank could not read the matches", -1)
-                return
-            }
-            let score = withUnsafeTemporaryAllocation(of: Int32.self, capacity: phrases * columns) { counts -> Double in
-                counts.initialize(repeating: 0)
-                for instance in 0..<instances {
-                    var phrase: Int32 = 0, column: Int32 = 0, offset: Int32 = 0
-                    guard api.xInst(fts, instance, &phrase, &column, &offset) == SQLITE_OK,
-                          Int(phrase) < phrases, Int(column) < columns else { continue }
-                    counts[Int(phrase) * columns + Int(column)] += 1
+        _ = api.pointee.xCreateFunction(
+            UnsafeMutablePointer(mutating: api), sqlFunction, nil,
+            { extensionAPI, fts, context, _, _ in
+                guard let api = extensionAPI?.pointee, let fts else { return }
+                let phrases = Int(api.xPhraseCount(fts))
+                let columns = Int(api.xColumnCount(fts))
+                guard phrases > 0, columns > 0 else {
+                    sqlite3_result_double(context, 0)
+                    return
                 }
-                var score = 0.0
-                for phrase in 0..<phrases {
-                    var sum = 0.0
-                    for column in 0..<columns {
-                        let tf = Double(counts[phrase * columns + column])
-                        guard tf > 0 else { continue }
-                        sum += (column == 0 ? 2 : 1) * tf * (SearchRanking.k1 + 1) / (tf + SearchRanking.k1)
+                guard let weights = SearchRanking.phraseWeights(api, fts, phrases: phrases) else {
+                    sqlite3_result_error_code(context, SQLITE_NOMEM)
+                    return
+                }
+                var instances: Int32 = 0
+                guard api.xInstCount(fts, &instances) == SQLITE_OK else {
+                    sqlite3_result_error(context, "poddoc_rank could not read the matches", -1)
+                    return
+                }
+                let score = withUnsafeTemporaryAllocation(of: Int32.self, capacity: phrases * columns) { counts -> Double in
+                    counts.initialize(repeating: 0)
+                    for instance in 0..<instances {
+                        var phrase: Int32 = 0
+                        var column: Int32 = 0
+                        var offset: Int32 = 0
+                        guard api.xInst(fts, instance, &phrase, &column, &offset) == SQLITE_OK,
+                            Int(phrase) < phrases, Int(column) < columns
+                        else { continue }
+                        counts[Int(phrase) * columns + Int(column)] += 1
                     }
-                    score += weights[phrase] * sum
+                    var score = 0.0
+                    for phrase in 0..<phrases {
+                        var sum = 0.0
+                        for column in 0..<columns {
+                            let tf = Double(counts[phrase * columns + column])
+                            guard tf > 0 else { continue }
+                            sum += (column == 0 ? 2 : 1) * tf * (SearchRanking.k1 + 1) / (tf + SearchRanking.k1)
+                        }
+                        score += weights[phrase] * sum
+                    }
+                    return score
                 }
-                return score
-            }
-            sqlite3_result_double(context, -score)
-        }, nil)
+                sqlite3_result_double(context, -score)
+            }, nil)
     }
 
     /// Each phrase's weight for this query: 1 for a query of one phrase, else its inverse
@@ -81,7 +87,8 @@ enum SearchRanking {
                     counter?.assumingMemoryBound(to: Int64.self).pointee += 1
                     return SQLITE_OK
                 }
-                let n = Double(holding), total = Double(rows)
+                let n = Double(holding)
+                let total = Double(rows)
                 // BM25's idf, kept above a small floor so a word in most rows still counts.
                 weights[phrase] = max(1e-6, log((total - n + 0.5) / (n + 0.5)))
             }

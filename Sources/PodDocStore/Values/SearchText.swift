@@ -121,8 +121,9 @@ public enum SearchText {
                 output.append(contentsOf: character.unicodeScalars)
                 continue
             }
-            output.append(contentsOf: String(character).decomposedStringWithCanonicalMapping.unicodeScalars
-                .filter { $0.properties.generalCategory != .nonspacingMark })
+            output.append(
+                contentsOf: String(character).decomposedStringWithCanonicalMapping.unicodeScalars
+                    .filter { $0.properties.generalCategory != .nonspacingMark })
         }
         return String(output)
     }
@@ -135,22 +136,22 @@ public enum SearchText {
     /// Whether a character is indexed in pairs: a letter of a CJK script.
     static func isPaired(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
-        case 0x1100...0x11FF,    // Hangul Jamo
-             0x2E80...0x2FDF,    // CJK and Kangxi radicals
-             0x3005...0x3007,    // 々 〆 〇
-             0x3021...0x3029, 0x3031...0x3035, 0x3038...0x303C,
-             0x3040...0x30FF,    // Hiragana, Katakana (with ー)
-             0x3100...0x312F,    // Bopomofo
-             0x3130...0x318F,    // Hangul compatibility Jamo
-             0x31A0...0x31BF,    // Bopomofo extended
-             0x31F0...0x31FF,    // Katakana phonetic extensions
-             0x3400...0x4DBF,    // CJK extension A
-             0x4E00...0x9FFF,    // CJK unified ideographs
-             0xA960...0xA97F,    // Hangul Jamo extended A
-             0xAC00...0xD7FF,    // Hangul syllables, Jamo extended B
-             0xF900...0xFAFF,    // CJK compatibility ideographs
-             0xFF66...0xFF9F,    // halfwidth Katakana
-             0x20000...0x3FFFF:  // CJK extensions B and later
+        case 0x1100...0x11FF,  // Hangul Jamo
+            0x2E80...0x2FDF,  // CJK and Kangxi radicals
+            0x3005...0x3007,  // 々 〆 〇
+            0x3021...0x3029, 0x3031...0x3035, 0x3038...0x303C,
+            0x3040...0x30FF,  // Hiragana, Katakana (with ー)
+            0x3100...0x312F,  // Bopomofo
+            0x3130...0x318F,  // Hangul compatibility Jamo
+            0x31A0...0x31BF,  // Bopomofo extended
+            0x31F0...0x31FF,  // Katakana phonetic extensions
+            0x3400...0x4DBF,  // CJK extension A
+            0x4E00...0x9FFF,  // CJK unified ideographs
+            0xA960...0xA97F,  // Hangul Jamo extended A
+            0xAC00...0xD7FF,  // Hangul syllables, Jamo extended B
+            0xF900...0xFAFF,  // CJK compatibility ideographs
+            0xFF66...0xFF9F,  // halfwidth Katakana
+            0x20000...0x3FFFF:  // CJK extensions B and later
             // Punctuation inside these blocks (・, ゠) separates words.
             return scalar.properties.isAlphabetic
         default:

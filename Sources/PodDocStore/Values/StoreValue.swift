@@ -32,10 +32,10 @@ extension StoreValue {
     public static func == (lhs: StoreValue, rhs: StoreValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): return true
-        case let (.integer(a), .integer(b)): return a == b
-        case let (.real(a), .real(b)): return a == b
-        case let (.text(a), .text(b)): return Collation.compareUTF8(a, b) == 0
-        case let (.blob(a), .blob(b)): return a == b
+        case (.integer(let a), .integer(let b)): return a == b
+        case (.real(let a), .real(let b)): return a == b
+        case (.text(let a), .text(let b)): return Collation.compareUTF8(a, b) == 0
+        case (.blob(let a), .blob(let b)): return a == b
         default: return false
         }
     }
@@ -81,19 +81,19 @@ extension StoreValue {
         switch (lhs, rhs) {
         case (.null, .null):
             return 0
-        case let (.integer(a), .integer(b)):
+        case (.integer(let a), .integer(let b)):
             return a < b ? -1 : (a == b ? 0 : 1)
-        case let (.real(a), .real(b)):
+        case (.real(let a), .real(let b)):
             return a < b ? -1 : (a == b ? 0 : 1)
-        case let (.integer(a), .real(b)):
+        case (.integer(let a), .real(let b)):
             let a = Double(a)
             return a < b ? -1 : (a == b ? 0 : 1)
-        case let (.real(a), .integer(b)):
+        case (.real(let a), .integer(let b)):
             let b = Double(b)
             return a < b ? -1 : (a == b ? 0 : 1)
-        case let (.text(a), .text(b)):
+        case (.text(let a), .text(let b)):
             return collation.compare(a, b)
-        case let (.blob(a), .blob(b)):
+        case (.blob(let a), .blob(let b)):
             return Collation.compareBytes(a, b)
         default:
             return lhs.storageRank - rhs.storageRank

@@ -54,8 +54,9 @@ public enum TextFolding {
                     // ASCII (most names): lowered straight into SQLite's result, no String made.
                     withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(text.count, 1)) { buffer in
                         for (index, byte) in text.enumerated() { buffer[index] = Collation.asciiLower(byte) }
-                        sqlite3_result_text(context, UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self),
-                                            Int32(text.count), sqliteTransient)
+                        sqlite3_result_text(
+                            context, UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self),
+                            Int32(text.count), sqliteTransient)
                     }
                     return
                 }

@@ -19,7 +19,8 @@ public enum VersionOrder {
     ///
     /// - Returns: -1, 0 or 1. Zero only when the strings are byte-for-byte equal.
     public static func compare(_ lhs: String, _ rhs: String) -> Int {
-        var lhs = lhs, rhs = rhs
+        var lhs = lhs
+        var rhs = rhs
         return lhs.withUTF8 { a in rhs.withUTF8 { b in compare(a, b) } }
     }
 
@@ -31,32 +32,35 @@ public enum VersionOrder {
     // MARK: - Internals
 
     private enum Segment {
-        case number(Range<Int>)   // digits, leading zeros stripped
+        case number(Range<Int>)  // digits, leading zeros stripped
         case word(Range<Int>)
         case end
     }
 
     static func compare(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
-        var ia = 0, ib = 0
+        var ia = 0
+        var ib = 0
         while true {
-            let sa = nextSegment(a, &ia), sb = nextSegment(b, &ib)
+            let sa = nextSegment(a, &ia)
+            let sb = nextSegment(b, &ib)
             switch (sa, sb) {
             case (.end, .end):
                 return Collation.compareBuffers(a, b)
-            case let (.number(ra), .number(rb)):
+            case (.number(let ra), .number(let rb)):
                 let c = compareNumbers(a, ra, b, rb)
                 if c != 0 { return c }
-            case let (.word(ra), .word(rb)):
-                let c = Collation.compareBuffers(UnsafeBufferPointer(rebasing: a[ra]),
-                                                 UnsafeBufferPointer(rebasing: b[rb]))
+            case (.word(let ra), .word(let rb)):
+                let c = Collation.compareBuffers(
+                    UnsafeBufferPointer(rebasing: a[ra]),
+                    UnsafeBufferPointer(rebasing: b[rb]))
                 if c != 0 { return c }
             case (.word, _):
-                return -1   // a word (pre-release) sorts before a number or the end
+                return -1  // a word (pre-release) sorts before a number or the end
             case (_, .word):
                 return 1
-            case let (.number(ra), .end):
-                if !ra.isEmpty { return 1 }   // 1.0.1 after 1.0; 1.0.0 ties with 1.0
-            case let (.end, .number(rb)):
+            case (.number(let ra), .end):
+                if !ra.isEmpty { return 1 }  // 1.0.1 after 1.0; 1.0.0 ties with 1.0
+            case (.end, .number(let rb)):
                 if !rb.isEmpty { return -1 }
             }
         }
@@ -69,15 +73,17 @@ public enum VersionOrder {
         if isDigit(s[i]) {
             while i < s.count, isDigit(s[i]) { i += 1 }
             var first = start
-            while first < i, s[first] == 48 { first += 1 }   // strip leading zeros
+            while first < i, s[first] == 48 { first += 1 }  // strip leading zeros
             return .number(first..<i)
         }
         while i < s.count, isAlnum(s[i]), !isDigit(s[i]) { i += 1 }
         return .word(start..<i)
     }
 
-    private static func compareNumbers(_ a: UnsafeBufferPointer<UInt8>, _ ra: Range<Int>,
-                                       _ b: UnsafeBufferPointer<UInt8>, _ rb: Range<Int>) -> Int {
+    private static func compareNumbers(
+        _ a: UnsafeBufferPointer<UInt8>, _ ra: Range<Int>,
+        _ b: UnsafeBufferPointer<UInt8>, _ rb: Range<Int>
+    ) -> Int {
         if ra.count != rb.count { return ra.count < rb.count ? -1 : 1 }
         return Collation.compareBuffers(UnsafeBufferPointer(rebasing: a[ra]), UnsafeBufferPointer(rebasing: b[rb]))
     }

@@ -44,8 +44,10 @@ public final class SpecsClient: Sendable {
     ///   - configuration: The service.
     ///   - httpClient: The HTTP client to send requests with (``sharedHTTPClient`` by default).
     ///   - onRetry: Called before each wait for another attempt (to tell the user).
-    public init(configuration: SpecsServiceConfiguration, httpClient: HTTPClient = SpecsClient.sharedHTTPClient,
-                onRetry: (@Sendable (RetryNotice) -> Void)? = nil) {
+    public init(
+        configuration: SpecsServiceConfiguration, httpClient: HTTPClient = SpecsClient.sharedHTTPClient,
+        onRetry: (@Sendable (RetryNotice) -> Void)? = nil
+    ) {
         self.configuration = configuration
         self.httpClient = httpClient
         self.onRetry = onRetry
@@ -71,8 +73,10 @@ public final class SpecsClient: Sendable {
                 }
                 attempt += 1
                 let delay = configuration.retry.delay(beforeAttempt: attempt)
-                onRetry?(RetryNotice(page: index, reason: failure.reason(timeout: configuration.requestTimeout), delay: delay,
-                                     attempt: attempt, maximumAttempts: configuration.retry.maximumAttempts))
+                onRetry?(
+                    RetryNotice(
+                        page: index, reason: failure.reason(timeout: configuration.requestTimeout), delay: delay,
+                        attempt: attempt, maximumAttempts: configuration.retry.maximumAttempts))
                 try await Task.sleep(for: delay)
             }
         }
@@ -98,7 +102,10 @@ public final class SpecsClient: Sendable {
             hasAnswered.store(true, ordering: .relaxed)
             guard response.status == .ok else {
                 if response.status.code >= 500 { throw RetryableFailure.status(response.status) }
-                throw PodSpecsError(.httpStatus, "The server answered \(location) with HTTP \(response.status.code) \(response.status.reasonPhrase). Check the base URL and the page parameter.", location: url.absoluteString)
+                throw PodSpecsError(
+                    .httpStatus,
+                    "The server answered \(location) with HTTP \(response.status.code) \(response.status.reasonPhrase). Check the base URL and the page parameter.",
+                    location: url.absoluteString)
             }
             body = try await response.body.collect(upTo: configuration.maximumPageBytes)
         } catch is CancellationError {
@@ -108,7 +115,10 @@ public final class SpecsClient: Sendable {
         } catch let error as RetryableFailure {
             throw error
         } catch is NIOTooManyBytesError {
-            throw PodSpecsError(.invalidPage, "\(location) is larger than \(configuration.maximumPageBytes) bytes; raise the page size limit if the server's pages really are that big.", location: url.absoluteString)
+            throw PodSpecsError(
+                .invalidPage,
+                "\(location) is larger than \(configuration.maximumPageBytes) bytes; raise the page size limit if the server's pages really are that big.",
+                location: url.absoluteString)
         } catch let error as HTTPClientError where [.deadlineExceeded, .readTimeout, .connectTimeout].contains(error) {
             throw RetryableFailure.timeout(error)
         } catch {
@@ -117,7 +127,10 @@ public final class SpecsClient: Sendable {
                 // Nothing has ever listened there (a wrong address, a server not started):
                 // say so at once. A server that answered before and now refuses is retried.
                 let port = url.port.map { ":\($0)" } ?? ""
-                throw PodSpecsError(.network, "Nothing is listening at \(url.host ?? "the server")\(port) (connection refused), so \(location) cannot be fetched. Start the server, or check the address.", location: url.absoluteString, cause: error)
+                throw PodSpecsError(
+                    .network,
+                    "Nothing is listening at \(url.host ?? "the server")\(port) (connection refused), so \(location) cannot be fetched. Start the server, or check the address.",
+                    location: url.absoluteString, cause: error)
             }
             throw RetryableFailure.network(error)
         }
@@ -163,7 +176,9 @@ private enum RetryableFailure: Error {
         let advice = "Check that the server is up, then import again: the import resumes after the last saved page."
         switch self {
         case .status(let status):
-            return PodSpecsError(.httpStatus, "The server answered \(location) with HTTP \(status.code) \(status.reasonPhrase)\(tries). \(advice)", location: location)
+            return PodSpecsError(
+                .httpStatus, "The server answered \(location) with HTTP \(status.code) \(status.reasonPhrase)\(tries). \(advice)",
+                location: location)
         case .timeout(let cause):
             return PodSpecsError(.timeout, "Fetching \(location) timed out\(tries). \(advice)", location: location, cause: cause)
         case .network(let cause):

@@ -72,7 +72,12 @@ public struct SpecsPageSequence: AsyncSequence, Sendable {
         private let task = Mutex<Task<SpecsPage, any Error>?>(nil)
 
         func hold(_ newTask: Task<SpecsPage, any Error>) { task.withLock { $0 = newTask } }
-        func take() -> Task<SpecsPage, any Error>? { task.withLock { t in defer { t = nil }; return t } }
+        func take() -> Task<SpecsPage, any Error>? {
+            task.withLock { t in
+                defer { t = nil }
+                return t
+            }
+        }
 
         deinit { task.withLock { $0?.cancel() } }
     }

@@ -27,11 +27,17 @@ public struct SpecsServiceConfiguration: Sendable, Hashable {
     ///   - retry: How failed requests are retried.
     ///   - maximumPageBytes: The largest page accepted (default 64 MiB).
     /// - Throws: ``PodSpecsError`` (`.invalidArgument`) for a URL that is not http(s) with a host.
-    public init(baseURL: URL, pageParameter: String = "page", requestTimeout: Duration = .seconds(30),
-                retry: RetryPolicy = RetryPolicy(), maximumPageBytes: Int = 64 << 20) throws {
+    public init(
+        baseURL: URL, pageParameter: String = "page", requestTimeout: Duration = .seconds(30),
+        retry: RetryPolicy = RetryPolicy(), maximumPageBytes: Int = 64 << 20
+    ) throws {
         guard let scheme = baseURL.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              let host = baseURL.host, !host.isEmpty else {
-            throw PodSpecsError(.invalidArgument, "\(baseURL.absoluteString) is not a web service address: give an http:// or https:// URL with a host, e.g. http://127.0.0.1:8080/specs.", location: baseURL.absoluteString)
+            let host = baseURL.host, !host.isEmpty
+        else {
+            throw PodSpecsError(
+                .invalidArgument,
+                "\(baseURL.absoluteString) is not a web service address: give an http:// or https:// URL with a host, e.g. http://127.0.0.1:8080/specs.",
+                location: baseURL.absoluteString)
         }
         guard !pageParameter.isEmpty else {
             throw PodSpecsError(.invalidArgument, "The page parameter name is empty; the reference service uses \"page\".")

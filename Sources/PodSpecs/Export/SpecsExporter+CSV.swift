@@ -24,14 +24,16 @@ extension SpecsExporter {
             try fileSystem.write(to: file, replacingExisting: replacesExisting) { sink in
                 var buffer = SpecsExporter.csvLine(SpecsExporter.csvColumns)
                 while let row = try cursor.next() {
-                    let name = row[E.nameKey], version = row[E.version]
+                    let name = row[E.nameKey]
+                    let version = row[E.version]
                     let authors = (try? JSONDecoder().decode([PodAuthor].self, from: Data(row[E.authors].text.utf8))) ?? []
                     let platforms = (try? JSONDecoder().decode([PodPlatform].self, from: Data(row[E.platforms].text.utf8))) ?? []
                     let fields: [String?] = [
                         PodSpec.key(name: name, version: version), name, version, row[E.summary], row[E.homepage], row[E.licenseType],
                         authors.map { author in author.email.map { "\(author.name) <\($0)>" } ?? author.name }.joined(separator: "; "),
                         row[E.sourceKind], row[E.sourceURL], row[E.sourceTag], row[E.sourceCommit], row[E.sourceBranch],
-                        platforms.map { platform in platform.deploymentTarget.map { "\(platform.name) \($0)" } ?? platform.name }.joined(separator: "; "),
+                        platforms.map { platform in platform.deploymentTarget.map { "\(platform.name) \($0)" } ?? platform.name }.joined(
+                            separator: "; "),
                         row[E.isDeprecated] ? "true" : "false",
                         row[E.requiresARC].map { $0 ? "true" : "false" },
                     ]

@@ -108,10 +108,14 @@ public struct SpecsExporter: Sendable {
             try fileSystem.writeDirectory(at: folder, replacingExisting: replacesExisting) { staging in
                 var madeFolders = Set<String>()
                 while let row = try cursor.next() {
-                    let name = row[E.nameKey], version = row[E.version], json = row[E.json].text
+                    let name = row[E.nameKey]
+                    let version = row[E.version]
+                    let json = row[E.json].text
                     guard SpecsExporter.isFileName(name), SpecsExporter.isFileName(version) else {
-                        summary.refused.append(RejectedSpec(location: PodSpec.key(name: name, version: version),
-                                                            reason: "its name or version cannot be a file or folder name"))
+                        summary.refused.append(
+                            RejectedSpec(
+                                location: PodSpec.key(name: name, version: version),
+                                reason: "its name or version cannot be a file or folder name"))
                         continue
                     }
                     for path in [name, name + "/" + version] where madeFolders.insert(path).inserted {

@@ -24,8 +24,9 @@ extension ImportCheckpoint {
     public static func read(source: String, in context: ObjectContext) throws -> ImportCheckpoint? {
         do {
             guard let object = try context.fetchFirst(FetchRequest(C.name, where: C.source == source)) else { return nil }
-            return ImportCheckpoint(source: source, lastCompletedPage: object[C.lastCompletedPage],
-                                    numberOfPages: object[C.numberOfPages], isComplete: object[C.isComplete])
+            return ImportCheckpoint(
+                source: source, lastCompletedPage: object[C.lastCompletedPage],
+                numberOfPages: object[C.numberOfPages], isComplete: object[C.isComplete])
         } catch {
             throw PodSpecsError.wrapping(error, while: "read the import checkpoint of \(source)")
         }

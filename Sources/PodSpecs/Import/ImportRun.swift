@@ -33,8 +33,9 @@ struct ImportRun {
             scheduledLastPage = last.index
             numberOfPages = last.numberOfPages
         }
-        return ImportCheckpoint(source: summary.source, lastCompletedPage: scheduledLastPage,
-                                numberOfPages: numberOfPages ?? scheduledLastPage + 1, isComplete: complete)
+        return ImportCheckpoint(
+            source: summary.source, lastCompletedPage: scheduledLastPage,
+            numberOfPages: numberOfPages ?? scheduledLastPage + 1, isComplete: complete)
     }
 
     /// Waits for a save and counts what it saved; a failed save becomes a ``CommitFailure``.
@@ -57,9 +58,11 @@ struct ImportRun {
         summary.numberOfPages = outcome.checkpoint.numberOfPages
         summary.isComplete = outcome.checkpoint.isComplete
         summary.elapsed = clock.now - start
-        progress?(ImportProgress(source: summary.source, pagesDone: summary.pages,
-                                 lastCompletedPage: summary.lastCompletedPage, numberOfPages: numberOfPages,
-                                 specsDone: summary.specs, elapsed: summary.elapsed))
+        progress?(
+            ImportProgress(
+                source: summary.source, pagesDone: summary.pages,
+                lastCompletedPage: summary.lastCompletedPage, numberOfPages: numberOfPages,
+                specsDone: summary.specs, elapsed: summary.elapsed))
     }
 }
 

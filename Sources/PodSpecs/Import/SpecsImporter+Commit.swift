@@ -56,12 +56,14 @@ extension SpecsImporter {
     /// document holds makes no save. (A checkpoint left behind this way only makes a resumed
     /// import read again pages that changed nothing.)
     func commit(_ batch: PreparedBatch) -> Task<BatchOutcome, any Error> {
-        let worker = worker, saveParent = saveParent
+        let worker = worker
+        let saveParent = saveParent
         return Task {
             let stored = try await worker.perform { ctx in
                 do {
                     guard try ctx.store.holdsAllRows(of: batch.upsert) else { return false }
-                    return try !batch.checkpoint.isComplete || ImportCheckpoint.read(source: batch.checkpoint.source, in: ctx) == batch.checkpoint
+                    return try !batch.checkpoint.isComplete
+                        || ImportCheckpoint.read(source: batch.checkpoint.source, in: ctx) == batch.checkpoint
                 } catch {
                     throw PodSpecsError.wrapping(error, while: "compare imported specs with the stored ones")
                 }
@@ -79,7 +81,10 @@ extension SpecsImporter {
             }
             try await saveParent()
             guard let result = receipt.result else {
-                throw PodSpecsError(.store, "The save after page \(batch.checkpoint.lastCompletedPage) did not write its specs to the store. Resume the import to save them.")
+                throw PodSpecsError(
+                    .store,
+                    "The save after page \(batch.checkpoint.lastCompletedPage) did not write its specs to the store. Resume the import to save them."
+                )
             }
             var outcome = batch.outcome
             outcome.created = result.created.count

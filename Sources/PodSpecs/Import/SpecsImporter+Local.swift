@@ -12,12 +12,15 @@ extension SpecsImporter {
     /// - Throws: ``PodSpecsError`` (`.fileSystem` when the folder cannot be listed, `.store`),
     ///   or `CancellationError`; what was saved stays saved.
     @discardableResult
-    public func importFolder(_ folder: SpecsFolder, resume: Bool = false,
-                             progress: (@Sendable (ImportProgress) -> Void)? = nil) async throws -> ImportSummary {
+    public func importFolder(
+        _ folder: SpecsFolder, resume: Bool = false,
+        progress: (@Sendable (ImportProgress) -> Void)? = nil
+    ) async throws -> ImportSummary {
         let source = folder.sourceIdentifier
         switch try await start(for: source, resume: resume) {
         case .alreadyComplete(let summary): return summary
-        case .from(let first): return try await importPages(try folder.pages(from: first), source: source, firstPage: first, progress: progress)
+        case .from(let first):
+            return try await importPages(try folder.pages(from: first), source: source, firstPage: first, progress: progress)
         }
     }
 
@@ -30,8 +33,10 @@ extension SpecsImporter {
     /// - Throws: ``PodSpecsError`` (`.fileSystem`, `.malformedJSON`, `.invalidPage`, `.store`);
     ///   a malformed file imports nothing.
     @discardableResult
-    public func importPageFile(_ file: SpecsPageFile,
-                               progress: (@Sendable (ImportProgress) -> Void)? = nil) async throws -> ImportSummary {
+    public func importPageFile(
+        _ file: SpecsPageFile,
+        progress: (@Sendable (ImportProgress) -> Void)? = nil
+    ) async throws -> ImportSummary {
         let page = try file.read()
         return try await importPages([page].async, source: file.sourceIdentifier, firstPage: 0, progress: progress)
     }

@@ -87,8 +87,10 @@ public final class SpecsImporter: Sendable {
     /// - Throws: ``PodSpecsError`` from the client or the store (pages before the failure
     ///   stay saved), or `CancellationError` (likewise).
     @discardableResult
-    public func importService(_ client: SpecsClient, resume: Bool = false,
-                              progress: (@Sendable (ImportProgress) -> Void)? = nil) async throws -> ImportSummary {
+    public func importService(
+        _ client: SpecsClient, resume: Bool = false,
+        progress: (@Sendable (ImportProgress) -> Void)? = nil
+    ) async throws -> ImportSummary {
         let source = client.configuration.sourceIdentifier
         switch try await start(for: source, resume: resume) {
         case .alreadyComplete(let summary): return summary
@@ -157,8 +159,10 @@ public final class SpecsImporter: Sendable {
     func start(for source: String, resume: Bool) async throws -> Start {
         guard resume, let checkpoint = try await checkpoint(for: source) else { return .from(0) }
         guard checkpoint.isComplete else { return .from(checkpoint.nextPage) }
-        return .alreadyComplete(ImportSummary(source: source, firstPage: checkpoint.nextPage, lastCompletedPage: checkpoint.lastCompletedPage,
-                                              numberOfPages: checkpoint.numberOfPages, isComplete: true))
+        return .alreadyComplete(
+            ImportSummary(
+                source: source, firstPage: checkpoint.nextPage, lastCompletedPage: checkpoint.lastCompletedPage,
+                numberOfPages: checkpoint.numberOfPages, isComplete: true))
     }
 
     /// The checkpoint of a source, if an import from it has saved anything.

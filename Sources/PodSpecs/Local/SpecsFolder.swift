@@ -60,7 +60,9 @@ public struct SpecsFolder: Sendable {
         do {
             try walk("", depth: 0, into: &entries)
         } catch {
-            throw PodSpecsError(.fileSystem, "Could not list the specs folder \(url.path): \(error). Check that it exists and can be read.", location: url.path, cause: error)
+            throw PodSpecsError(
+                .fileSystem, "Could not list the specs folder \(url.path): \(error). Check that it exists and can be read.",
+                location: url.path, cause: error)
         }
         return entries.sorted { path(of: $0) < path(of: $1) }
     }
@@ -122,12 +124,15 @@ public struct SpecsFolder: Sendable {
                     // `…/Name/1.0.0/Name.podspec.json`: the JSON decides, the folder is only checked.
                     let folders = path.split(separator: "/").dropLast().suffix(2).map(String.init)
                     if folders.count == 2, folders != [spec.name, spec.version] {
-                        page.warnings.append("\(file.path): its folder says \(folders[0]) \(folders[1]), its JSON \(spec.name) \(spec.version); imported as the JSON says")
+                        page.warnings.append(
+                            "\(file.path): its folder says \(folders[0]) \(folders[1]), its JSON \(spec.name) \(spec.version); imported as the JSON says"
+                        )
                     }
                     page.specs.append(spec)
                 } catch let error as PodSpecsError {
                     // The message names the file, which the rejection names already.
-                    let reason = error.message.hasPrefix(file.path + " ") ? String(error.message.dropFirst(file.path.count + 1)) : error.message
+                    let reason =
+                        error.message.hasPrefix(file.path + " ") ? String(error.message.dropFirst(file.path.count + 1)) : error.message
                     page.rejected.append(RejectedSpec(location: file.path, reason: reason))
                 } catch {
                     page.rejected.append(RejectedSpec(location: file.path, reason: "could not be read: \(error)"))

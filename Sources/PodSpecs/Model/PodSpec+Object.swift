@@ -35,7 +35,8 @@ extension PodSpec {
         object[E.sourceTag] = source?.tag
         object[E.sourceCommit] = source?.commit
         object[E.sourceBranch] = source?.branch
-        object[E.platforms] = JSONText(JSONWriter.array(of: platforms.map { [("name", $0.name), ("deploymentTarget", $0.deploymentTarget)] }))
+        object[E.platforms] = JSONText(
+            JSONWriter.array(of: platforms.map { [("name", $0.name), ("deploymentTarget", $0.deploymentTarget)] }))
         object[E.socialMediaURL] = socialMediaURL
         object[E.isDeprecated] = isDeprecated
         object[E.deprecatedInFavorOf] = deprecatedInFavorOf
@@ -55,7 +56,8 @@ extension PodSpec {
             do {
                 return try decoder.decode(T.self, from: Data(text.text.utf8))
             } catch {
-                throw PodSpecsError(.store, "The stored \(field) of \(object.objectID) are not valid: \(error). Re-import the spec.", cause: error)
+                throw PodSpecsError(
+                    .store, "The stored \(field) of \(object.objectID) are not valid: \(error). Re-import the spec.", cause: error)
             }
         }
         let licenseParts = (object[E.licenseType], object[E.licenseFile], object[E.licenseText])
@@ -66,8 +68,9 @@ extension PodSpec {
             license: licenseParts == (nil, nil, nil) ? nil : PodLicense(type: licenseParts.0, file: licenseParts.1, text: licenseParts.2),
             authors: try decode([PodAuthor].self, object[E.authors], "authors"),
             source: sourceKind.map {
-                PodSource(kind: $0, url: object[E.sourceURL] ?? "", tag: object[E.sourceTag],
-                          commit: object[E.sourceCommit], branch: object[E.sourceBranch])
+                PodSource(
+                    kind: $0, url: object[E.sourceURL] ?? "", tag: object[E.sourceTag],
+                    commit: object[E.sourceCommit], branch: object[E.sourceBranch])
             },
             platforms: try decode([PodPlatform].self, object[E.platforms], "platforms"),
             socialMediaURL: object[E.socialMediaURL],

@@ -56,11 +56,13 @@ public struct PodSpec: Sendable, Hashable {
     }
 
     /// Makes a spec from its parts; ``PodSpecParser`` makes them from JSON.
-    public init(name: String, version: String, summary: String? = nil, description: String? = nil,
-                homepage: String? = nil, license: PodLicense? = nil, authors: [PodAuthor] = [],
-                source: PodSource? = nil, platforms: [PodPlatform] = [], socialMediaURL: String? = nil,
-                isDeprecated: Bool = false, deprecatedInFavorOf: String? = nil, requiresARC: Bool? = nil,
-                json: JSONText) {
+    public init(
+        name: String, version: String, summary: String? = nil, description: String? = nil,
+        homepage: String? = nil, license: PodLicense? = nil, authors: [PodAuthor] = [],
+        source: PodSource? = nil, platforms: [PodPlatform] = [], socialMediaURL: String? = nil,
+        isDeprecated: Bool = false, deprecatedInFavorOf: String? = nil, requiresARC: Bool? = nil,
+        json: JSONText
+    ) {
         self.name = name
         self.version = version
         self.summary = summary

@@ -76,9 +76,11 @@ public enum PodSpecsSchema {
         /// The entity declaration.
         public static let entity = EntityDescription(
             name,
-            members: [key, nameKey, version, summary, description, homepage, licenseType, licenseFile, licenseText,
-                      authors, sourceKind, sourceURL, sourceTag, sourceCommit, sourceBranch, platforms,
-                      socialMediaURL, isDeprecated, deprecatedInFavorOf, requiresARC, json],
+            members: [
+                key, nameKey, version, summary, description, homepage, licenseType, licenseFile, licenseText,
+                authors, sourceKind, sourceURL, sourceTag, sourceCommit, sourceBranch, platforms,
+                socialMediaURL, isDeprecated, deprecatedInFavorOf, requiresARC, json,
+            ],
             fullTextAttributes: [summary.name, description.name])
     }
 

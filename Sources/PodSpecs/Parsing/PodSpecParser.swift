@@ -1,5 +1,5 @@
-import PodDocJSON
 import Foundation
+import PodDocJSON
 import PodDocStore
 
 /// Reads pod specs from untrusted JSON: single `.podspec.json` files and pages of the specs
@@ -108,7 +108,8 @@ public enum PodSpecParser {
                             }
                             switch try SpecReader.read(&scanner, depth: 2) {
                             case .success(let spec): specs.append(spec)
-                            case .failure(let problem): rejected.append(RejectedSpec(location: "\(location), spec \(position)", reason: problem.description))
+                            case .failure(let problem):
+                                rejected.append(RejectedSpec(location: "\(location), spec \(position)", reason: problem.description))
                             }
                         }
                     default:
@@ -127,10 +128,14 @@ public enum PodSpecParser {
 
     // MARK: - Errors
 
-    private static func withValidatedUTF8<T>(_ raw: UnsafeRawBufferPointer, location: String, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) throws -> T {
+    private static func withValidatedUTF8<T>(
+        _ raw: UnsafeRawBufferPointer, location: String, _ body: (UnsafeBufferPointer<UInt8>) throws -> T
+    ) throws -> T {
         let text = String(validating: raw.bindMemory(to: UInt8.self), as: UTF8.self)
         guard var text else {
-            throw PodSpecsError(.malformedJSON, "\(location) is not valid UTF-8 text, so it cannot be JSON. Check that the file or server sends UTF-8.", location: location)
+            throw PodSpecsError(
+                .malformedJSON, "\(location) is not valid UTF-8 text, so it cannot be JSON. Check that the file or server sends UTF-8.",
+                location: location)
         }
         // A byte order mark, which some editors write, is not JSON; RFC 8259 lets a reader
         // ignore it.
@@ -141,17 +146,25 @@ public enum PodSpecParser {
     }
 
     private static func invalidPage(_ location: String, _ reason: String) -> PodSpecsError {
-        PodSpecsError(.invalidPage, "\(location) is not a page of specs: \(reason). Expected {\"number_of_pages\": N, \"result\": [...]}.", location: location)
+        PodSpecsError(
+            .invalidPage, "\(location) is not a page of specs: \(reason). Expected {\"number_of_pages\": N, \"result\": [...]}.",
+            location: location)
     }
 
-    private static func syntaxError(_ error: JSONScanner.SyntaxError, in bytes: UnsafeBufferPointer<UInt8>, location: String) -> PodSpecsError {
+    private static func syntaxError(
+        _ error: JSONScanner.SyntaxError, in bytes: UnsafeBufferPointer<UInt8>, location: String
+    ) -> PodSpecsError {
         let offset = min(error.offset, bytes.count)
-        var line = 1, lineStart = 0
+        var line = 1
+        var lineStart = 0
         for i in 0..<offset where bytes[i] == UInt8(ascii: "\n") {
             line += 1
             lineStart = i + 1
         }
         let column = String(decoding: UnsafeBufferPointer(rebasing: bytes[lineStart..<offset]), as: UTF8.self).count + 1
-        return PodSpecsError(.malformedJSON, "\(location) is not valid JSON: \(error.reason) at line \(line), column \(column) (byte \(offset) of \(bytes.count)).", location: location, cause: error)
+        return PodSpecsError(
+            .malformedJSON,
+            "\(location) is not valid JSON: \(error.reason) at line \(line), column \(column) (byte \(offset) of \(bytes.count)).",
+            location: location, cause: error)
     }
 }

@@ -83,7 +83,8 @@ enum SpecReader {
         guard case .string(let text) = value else { throw wrongKind(value, field, "a string") }
         guard !text.allSatisfy(\.isWhitespace) else { throw SpecProblem("its \"\(field)\" is empty") }
         guard !text.contains(PodSpec.keySeparator) else {
-            throw SpecProblem("its \"\(field)\" \(String(reflecting: text)) contains '\(PodSpec.keySeparator)', which names and versions cannot hold")
+            throw SpecProblem(
+                "its \"\(field)\" \(String(reflecting: text)) contains '\(PodSpec.keySeparator)', which names and versions cannot hold")
         }
         return text
     }
@@ -161,8 +162,9 @@ enum SpecReader {
             func member(_ key: String) -> String? { members.first { $0.key == key }?.value.text }
             for kind in PodSource.Kind.allCases {
                 if let url = member(kind.rawValue) {
-                    return PodSource(kind: kind, url: url, tag: member("tag"),
-                                     commit: member("commit") ?? member("revision"), branch: member("branch"))
+                    return PodSource(
+                        kind: kind, url: url, tag: member("tag"),
+                        commit: member("commit") ?? member("revision"), branch: member("branch"))
                 }
             }
             return nil

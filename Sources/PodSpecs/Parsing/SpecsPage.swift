@@ -17,8 +17,10 @@ public struct SpecsPage: Sendable {
     public var warnings: [String] = []
 
     /// Makes a page.
-    public init(index: Int, numberOfPages: Int, specs: [PodSpec], rejected: [RejectedSpec] = [],
-                isPastEnd: Bool = false, skipped: [String] = []) {
+    public init(
+        index: Int, numberOfPages: Int, specs: [PodSpec], rejected: [RejectedSpec] = [],
+        isPastEnd: Bool = false, skipped: [String] = []
+    ) {
         self.index = index
         self.numberOfPages = numberOfPages
         self.specs = specs

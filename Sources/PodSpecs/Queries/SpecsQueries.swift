@@ -19,9 +19,10 @@ public enum SpecsQueries {
     /// with `namePrefix` (case-insensitive with Unicode case folding). The folded name index
     /// serves the order and the prefix.
     public static func listRequest(namePrefix: String? = nil, limit: Int? = nil, offset: Int = 0) -> FetchRequest {
-        FetchRequest(E.name, where: namePrefix.map { E.nameKey.hasPrefix($0, caseInsensitive: true) } ?? .all,
-                     sortBy: [FetchSort(E.nameKey, collation: .folded), FetchSort(E.nameKey), FetchSort(E.version, collation: .version)],
-                     limit: limit, offset: offset)
+        FetchRequest(
+            E.name, where: namePrefix.map { E.nameKey.hasPrefix($0, caseInsensitive: true) } ?? .all,
+            sortBy: [FetchSort(E.nameKey, collation: .folded), FetchSort(E.nameKey), FetchSort(E.version, collation: .version)],
+            limit: limit, offset: offset)
     }
 
     /// The specs of ``listRequest(namePrefix:limit:offset:)``.
@@ -58,8 +59,9 @@ public enum SpecsQueries {
             // The versions of the names that fold alike (one read of the folded name index),
             // then the name exactly. (With `name = ?` in the same query, SQLite would put the
             // name into the folded expression and no longer match the index.)
-            let request = FetchRequest(E.name, where: E.nameKey.compare(.equal, name, collation: .folded),
-                                                   sortBy: [FetchSort(E.version, ascending: false, collation: .version)])
+            let request = FetchRequest(
+                E.name, where: E.nameKey.compare(.equal, name, collation: .folded),
+                sortBy: [FetchSort(E.version, ascending: false, collation: .version)])
             return try context.fetch(request).first { $0[E.nameKey].utf8.elementsEqual(name.utf8) }.map(PodSpec.init(object:))
         } catch {
             throw PodSpecsError.wrapping(error, while: "read spec \(name)")

@@ -1,6 +1,6 @@
 import Foundation
-import Outliner
 import OutlineInterchange
+import Outliner
 import PodDocStore
 import XCTest
 
@@ -13,7 +13,8 @@ final class OutlineEditingTests: OutlineStoreTestCase {
         let outline = doc.outline
         let groceries = try outline.add(OutlineItem(title: "Groceries"), under: outline.rootID)
         let milk = try outline.add(OutlineItem(title: "Milk"), under: groceries)
-        let bread = try outline.add(OutlineItem(title: "Bread", note: "wholemeal", attributes: [OutlineAttribute("type", "task")]), under: groceries)
+        let bread = try outline.add(
+            OutlineItem(title: "Bread", note: "wholemeal", attributes: [OutlineAttribute("type", "task")]), under: groceries)
         let eggs = try outline.add(OutlineItem(title: "Eggs"), under: groceries, at: 0)
         let butter = try outline.add(OutlineItem(title: "Butter"), under: groceries, at: 2)
         XCTAssertEqual(try outline.children(of: groceries).map(\.item.title), ["Eggs", "Milk", "Butter", "Bread"])
@@ -107,7 +108,8 @@ final class OutlineEditingTests: OutlineStoreTestCase {
         _ = assertOutlineError(.rootItem) { try doc.outline.indent(root) }
         _ = assertOutlineError(.rootItem) { try doc.outline.outdent(root) }
         let error = assertOutlineError(.rootItem) { try doc.outline.move(root, under: root) }
-        XCTAssertEqual(error?.message, "The root item is the invisible top of the outline; it cannot be moved. Choose one of its items instead.")
+        XCTAssertEqual(
+            error?.message, "The root item is the invisible top of the outline; it cannot be moved. Choose one of its items instead.")
         XCTAssertFalse(doc.undo.canUndo)
     }
 

@@ -1,6 +1,6 @@
 import Foundation
-import Outliner
 import OutlineInterchange
+import Outliner
 import PodDocStore
 import XCTest
 
@@ -47,7 +47,9 @@ final class OutlineMovingTests: OutlineStoreTestCase {
         let (doc, ids) = try makeSample()
         let before = try printed(doc)
         try doc.outline.move(ids["a2"]!, under: ids["B"]!, at: 0)
-        XCTAssertEqual(try printed(doc), """
+        XCTAssertEqual(
+            try printed(doc),
+            """
             1. A
               1. a1
               2. a3

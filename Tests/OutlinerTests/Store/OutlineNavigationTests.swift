@@ -1,6 +1,6 @@
 import Foundation
-import Outliner
 import OutlineInterchange
+import Outliner
 import PodDocStore
 import XCTest
 
@@ -43,8 +43,9 @@ final class OutlineNavigationTests: OutlineStoreTestCase {
         let eggs = try outline.itemID(at: OutlinePath(parsing: "1.2"))
         XCTAssertEqual(try outline.item(eggs).item.note, "a dozen")
         XCTAssertEqual(try outline.itemID(at: OutlinePath(parsing: "Groceries/Eggs")), eggs)
-        XCTAssertEqual(try outline.itemID(at: OutlinePath(parsing: "/Work\\/Q3/Plan MILK delivery")),
-                       try outline.itemID(at: .indexes([2, 1])))
+        XCTAssertEqual(
+            try outline.itemID(at: OutlinePath(parsing: "/Work\\/Q3/Plan MILK delivery")),
+            try outline.itemID(at: .indexes([2, 1])))
         XCTAssertEqual(try outline.itemID(at: OutlinePath(parsing: "/2024")), try outline.itemID(at: .indexes([3])))
         XCTAssertEqual(try outline.itemID(at: .indexes([])), outline.rootID)
         XCTAssertEqual(try outline.indexPath(of: eggs), [1, 2])
@@ -78,7 +79,9 @@ final class OutlineNavigationTests: OutlineStoreTestCase {
     func testPrintingWithAndWithoutADepthLimit() throws {
         let doc = try makeSample()
         try doc.outline.add(OutlineItem(title: "Line\nbreak"), under: doc.outline.itemID(at: .indexes([2, 1])))
-        XCTAssertEqual(try doc.outline.printTree(), """
+        XCTAssertEqual(
+            try doc.outline.printTree(),
+            """
             1. Groceries
               1. Milk
               2. Eggs

@@ -1,6 +1,6 @@
 import Foundation
-import Outliner
 import OutlineInterchange
+import Outliner
 import PodDocStore
 import XCTest
 
@@ -46,7 +46,8 @@ final class OutlineOpeningTests: OutlineStoreTestCase {
         stray[OutlineSchema.modified] = Date()
         try doc.save()
         let error = assertOutlineError(.damagedDocument) { _ = try TestDocument(url: doc.url) }
-        XCTAssertTrue(error?.message.hasPrefix("The outline is damaged: it has several root items (OutlineItem/p1, OutlineItem/p2)") ?? false,
-                      error?.message ?? "")
+        XCTAssertTrue(
+            error?.message.hasPrefix("The outline is damaged: it has several root items (OutlineItem/p1, OutlineItem/p2)") ?? false,
+            error?.message ?? "")
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Outliner
 import OutlineInterchange
+import Outliner
 import PodDocRandom
 import PodDocStore
 import XCTest
@@ -22,8 +22,9 @@ final class OutlinePropertyTests: OutlineStoreTestCase {
                 let what = try run.step(&random)
                 statistics[what, default: 0] += 1
                 try doc.assertOrderInvariant("sequence \(sequence), step \(step): \(what)")
-                XCTAssertTrue(try doc.outline.exportOutline().hasSameItems(as: run.model.tree),
-                              "sequence \(sequence), step \(step): \(what)")
+                XCTAssertTrue(
+                    try doc.outline.exportOutline().hasSameItems(as: run.model.tree),
+                    "sequence \(sequence), step \(step): \(what)")
                 if what == "save", sequence % 5 == 0 { try assertStreamedExportsMatchTheTree(doc, "sequence \(sequence), step \(step)") }
                 if testRun?.failureCount ?? 0 > 0 { return }
             }
@@ -33,10 +34,13 @@ final class OutlinePropertyTests: OutlineStoreTestCase {
             doc.undo.removeAllActions()
             if testRun?.failureCount ?? 0 > 0 { return }
         }
-        print("outline property test: \(Self.sequences) sequences, steps: "
-              + statistics.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
-        for kind in ["add", "rename", "note", "move", "move refused", "indent", "indent refused", "outdent",
-                     "outdent refused", "delete", "undo", "redo", "save"] {
+        print(
+            "outline property test: \(Self.sequences) sequences, steps: "
+                + statistics.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+        for kind in [
+            "add", "rename", "note", "move", "move refused", "indent", "indent refused", "outdent",
+            "outdent refused", "delete", "undo", "redo", "save",
+        ] {
             XCTAssertGreaterThan(statistics[kind] ?? 0, 10, "\(kind) was hardly exercised")
         }
     }
@@ -61,8 +65,9 @@ final class OutlineEditsDuringSavesTests: OutlineStoreTestCase {
                 for _ in 0..<count {
                     let what = try run.step(&random, saving: false)
                     try doc.assertOrderInvariant("sequence \(sequence), step \(step): \(what)")
-                    XCTAssertTrue(try doc.outline.exportOutline().hasSameItems(as: run.model.tree),
-                                  "sequence \(sequence), step \(step): \(what)")
+                    XCTAssertTrue(
+                        try doc.outline.exportOutline().hasSameItems(as: run.model.tree),
+                        "sequence \(sequence), step \(step): \(what)")
                     step += 1
                 }
             }
@@ -147,9 +152,10 @@ private struct Run {
             let (parent, path) = ([(key: 0, path: [Int]())] + items).randomElement(using: &random)!
             let count = model.children[parent]!.count
             let index = Bool.random(using: &random) ? nil : Int.random(in: 0...count, using: &random)
-            let item = OutlineItem(title: TreeGenerator.trickyTexts.randomElement(using: &random)!,
-                                   note: Bool.random(using: &random) ? "note \(count)" : nil,
-                                   attributes: Bool.random(using: &random) ? [OutlineAttribute("type", "task")] : [])
+            let item = OutlineItem(
+                title: TreeGenerator.trickyTexts.randomElement(using: &random)!,
+                note: Bool.random(using: &random) ? "note \(count)" : nil,
+                attributes: Bool.random(using: &random) ? [OutlineAttribute("type", "task")] : [])
             try outline.add(item, under: outline.itemID(at: .indexes(path)), at: index)
             record { $0.add(item, under: parent, at: index ?? count) }
             XCTAssertEqual(doc.undo.undoCount, undoCount + 1)
@@ -207,8 +213,10 @@ private struct Run {
         }
     }
 
-    private mutating func move(_ key: Int, _ id: ObjectID, _ items: [(key: Int, path: [Int])], _ undoCount: Int,
-                               _ random: inout SeededRandom) throws -> String {
+    private mutating func move(
+        _ key: Int, _ id: ObjectID, _ items: [(key: Int, path: [Int])], _ undoCount: Int,
+        _ random: inout SeededRandom
+    ) throws -> String {
         let (target, targetPath) = ([(key: 0, path: [Int]())] + items).randomElement(using: &random)!
         let targetID = try outline.itemID(at: .indexes(targetPath))
         if model.isInside(target, key) {
@@ -249,4 +257,3 @@ private struct Run {
         XCTAssertEqual(doc.undo.undoCount, undoCount)
     }
 }
-

@@ -1,6 +1,6 @@
 import Foundation
-import Outliner
 import OutlineInterchange
+import Outliner
 import PodDocStore
 import XCTest
 
@@ -22,7 +22,8 @@ final class OutlineScaleTests: OutlineStoreTestCase {
 
         let lines = try doc.outline.printTree().split(separator: "\n")
         XCTAssertEqual(lines.count, Self.size)
-        XCTAssertEqual(lines.last, Substring(String(repeating: "  ", count: OutlineStore.printedIndentLimit) + "[\(Self.size)] 1. level \(Self.size)"))
+        XCTAssertEqual(
+            lines.last, Substring(String(repeating: "  ", count: OutlineStore.printedIndentLimit) + "[\(Self.size)] 1. level \(Self.size)"))
         XCTAssertEqual(try doc.outline.printTree(maxDepth: 2), "1. level 1\n  1. level 2\n")
 
         // Cut the chain in half: the lower half moves to the top level in one step.

@@ -1,6 +1,6 @@
 import Foundation
-import Outliner
 import OutlineInterchange
+import Outliner
 import XCTest
 
 // MARK: - Assertions
@@ -61,6 +61,7 @@ func assertRefused(
     XCTAssertEqual(error.format, format, file: file, line: sourceLine)
     XCTAssertEqual(error.line, line, error.description, file: file, line: sourceLine)
     XCTAssertEqual(error.column, column, error.description, file: file, line: sourceLine)
-    XCTAssertTrue(error.message.contains(fragment), "'\(error.message)' does not contain '\(fragment)'",
-                  file: file, line: sourceLine)
+    XCTAssertTrue(
+        error.message.contains(fragment), "'\(error.message)' does not contain '\(fragment)'",
+        file: file, line: sourceLine)
 }

@@ -18,7 +18,8 @@ enum Fixtures {
         if let shared = ProcessInfo.processInfo.environment["PODDOC_SHARED_DATA"] {
             return URL(fileURLWithPath: shared).appendingPathComponent("opml")
         }
-        return directory
+        return
+            directory
             .deletingLastPathComponent()  // Fixtures
             .deletingLastPathComponent()  // Tests
             .deletingLastPathComponent()  // repository

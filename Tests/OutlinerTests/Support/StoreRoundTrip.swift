@@ -1,6 +1,6 @@
 import Foundation
-import Outliner
 import OutlineInterchange
+import Outliner
 import PodDocStore
 import XCTest
 
@@ -11,8 +11,10 @@ extension OutlineStoreTestCase {
     /// then imports that export into a second document, saves, reopens and exports again.
     /// Both exports must equal what the OPML reader makes of `data` (titles, notes, order,
     /// attributes, head fields, version, body attributes).
-    func assertOPMLRoundTripsThroughTheStore(_ data: Data, _ name: String,
-                                             file: StaticString = #filePath, line: UInt = #line) throws {
+    func assertOPMLRoundTripsThroughTheStore(
+        _ data: Data, _ name: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let tree = try OutlineTree(opml: data)
         let first = try makeDocument("first")
         let top = try first.outline.importOutline(data, as: .opml)
@@ -33,8 +35,10 @@ extension OutlineStoreTestCase {
     /// What a saved document writes streaming from its store (``OutlineStore/savedOutline(from:)``,
     /// one item at a time) is byte for byte what its tree in memory writes, in every format;
     /// a format that cannot hold the outline refuses both ways.
-    func assertStreamedExportsMatchTheTree(_ doc: TestDocument, from id: ObjectID? = nil, _ name: String,
-                                           file: StaticString = #filePath, line: UInt = #line) throws {
+    func assertStreamedExportsMatchTheTree(
+        _ doc: TestDocument, from id: ObjectID? = nil, _ name: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let tree = try doc.outline.exportOutline(from: id)
         let streamed = try doc.outline.savedOutline(from: id)
         for format in OutlineFormat.allCases {
@@ -45,16 +49,22 @@ extension OutlineStoreTestCase {
                 XCTAssertNoThrow(try written.get(), "\(name), \(format)", file: file, line: line)
                 XCTAssertEqual(Data(bytes), data, "\(name), \(format): streamed from the store", file: file, line: line)
             case .failure(let error):
-                XCTAssertEqual((try? written.get()) == nil, true, "\(name), \(format): refused from the tree (\(error)), so from the store", file: file, line: line)
+                XCTAssertEqual(
+                    (try? written.get()) == nil, true, "\(name), \(format): refused from the tree (\(error)), so from the store",
+                    file: file, line: line)
             }
-            XCTAssertEqual(try streamed.estimatedSize(format: format), try tree.estimatedSize(format: format), "\(name), \(format)", file: file, line: line)
+            XCTAssertEqual(
+                try streamed.estimatedSize(format: format), try tree.estimatedSize(format: format), "\(name), \(format)", file: file,
+                line: line)
         }
     }
 
     /// Tries to import OPML `data` that is not well-formed into a document holding an
     /// outline already: the error names the line and column, and nothing changes.
-    func assertOPMLIsRefusedWithoutChange(_ data: Data, _ name: String,
-                                          file: StaticString = #filePath, line: UInt = #line) throws -> OutlineFormatError? {
+    func assertOPMLIsRefusedWithoutChange(
+        _ data: Data, _ name: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> OutlineFormatError? {
         let doc = try makeDocument("refusing")
         try doc.outline.importOutline(TreeGenerator.random(seed: 3, count: 40))
         try doc.save()

@@ -1,6 +1,6 @@
 import Foundation
-import Outliner
 import OutlineInterchange
+import Outliner
 import PodDocStore
 import PodDocTestSupport
 import XCTest
@@ -132,8 +132,10 @@ class OutlineStoreTestCase: XCTestCase {
     }
 
     /// Runs `body`, which must throw an ``OutlineError``, and returns it.
-    func assertOutlineError(_ code: OutlineError.Code, _ body: () throws -> Void,
-                            file: StaticString = #filePath, line: UInt = #line) -> OutlineError? {
+    func assertOutlineError(
+        _ code: OutlineError.Code, _ body: () throws -> Void,
+        file: StaticString = #filePath, line: UInt = #line
+    ) -> OutlineError? {
         do {
             try body()
             XCTFail("expected OutlineError \(code), but nothing was thrown", file: file, line: line)

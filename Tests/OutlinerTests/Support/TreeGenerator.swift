@@ -1,5 +1,5 @@
-import Outliner
 import OutlineInterchange
+import Outliner
 import PodDocRandom
 
 // MARK: - TreeGenerator
@@ -26,9 +26,11 @@ enum TreeGenerator {
         var random = SeededRandom(seed: seed)
         var tree = OutlineTree(
             opmlVersion: "2.0",
-            head: [OutlineAttribute("title", trickyTexts.randomElement(using: &random)!),
-                   OutlineAttribute("dateCreated", "Sat, 07 Sep 2024 14:18:41 GMT"),
-                   OutlineAttribute("expansionState", "")])
+            head: [
+                OutlineAttribute("title", trickyTexts.randomElement(using: &random)!),
+                OutlineAttribute("dateCreated", "Sat, 07 Sep 2024 14:18:41 GMT"),
+                OutlineAttribute("expansionState", ""),
+            ])
         var path: [OutlineTree.NodeID] = []
         for number in 0..<count {
             let level = Int.random(in: 0...min(path.count, maxDepth - 1), using: &random)

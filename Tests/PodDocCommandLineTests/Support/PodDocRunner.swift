@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
-import Synchronization
 import PodDocTestSupport
+import Synchronization
 import XCTest
 
 /// What one run of `poddoc` did.
@@ -99,13 +99,17 @@ class CommandLineTestCase: XCTestCase {
         process.executableURL = URL(fileURLWithPath: tool)
         process.arguments = arguments
         process.environment = environment
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile(), stderr = err.fileHandleForReading.readDataToEndOfFile()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return RunResult(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+        return RunResult(
+            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self))
     }
 
     /// Every file of a document with its SHA-256, by relative path.
@@ -174,9 +178,11 @@ class CommandLineTestCase: XCTestCase {
     /// The built `poddoc`, next to the test bundle.
     static func binary() throws -> URL {
         let products = Bundle.main.bundleURL.deletingLastPathComponent()
-        let candidates = [products, URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
-                          Bundle(for: CommandLineTestCase.self).bundleURL.deletingLastPathComponent()]
-            .map { $0.appending(path: "poddoc") }
+        let candidates = [
+            products, URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+            Bundle(for: CommandLineTestCase.self).bundleURL.deletingLastPathComponent(),
+        ]
+        .map { $0.appending(path: "poddoc") }
         guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
             // `swift test` builds every product: a missing binary is a broken build, not a reason to skip.
             throw TestSetupFailure(description: "poddoc was not built next to the tests (\(candidates.map(\.path)))")
@@ -191,7 +197,8 @@ class CommandLineTestCase: XCTestCase {
         process.arguments = arguments
         process.environment = environment
         process.currentDirectoryURL = folder
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         process.standardInput = stdin ?? FileHandle.nullDevice
@@ -220,7 +227,9 @@ class CommandLineTestCase: XCTestCase {
     @discardableResult
     func succeed(_ arguments: String..., input: String? = nil, file: StaticString = #filePath, line: UInt = #line) throws -> RunResult {
         let result = try run(arguments, input: input)
-        XCTAssertEqual(result.status, 0, "poddoc \(arguments.joined(separator: " ")) failed:\n\(result.stderr)\(result.stdout)", file: file, line: line)
+        XCTAssertEqual(
+            result.status, 0, "poddoc \(arguments.joined(separator: " ")) failed:\n\(result.stderr)\(result.stdout)", file: file, line: line
+        )
         return result
     }
 

@@ -2,8 +2,8 @@ import Foundation
 import GRDB
 import PodDocRandom
 import PodDocStore
-import Synchronization
 import PodDocTestSupport
+import Synchronization
 import XCTest
 
 /// Base class: temporary folders, stores on disk and in memory, and a stack of contexts.

@@ -53,7 +53,8 @@ enum Document {
 
 let testModel: ObjectModel = {
     do {
-        return try ObjectModel(version: 1, entities: [Item.entity, Pod.entity, Person.entity, Passport.entity, Folder.entity, Document.entity])
+        return try ObjectModel(
+            version: 1, entities: [Item.entity, Pod.entity, Person.entity, Passport.entity, Folder.entity, Document.entity])
     } catch {
         fatalError("test model: \(error)")
     }

@@ -51,8 +51,9 @@ final class ReferenceServer: Sendable {
         router.get("specs") { request, context in try await self.answer(request, context) }
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let quiet = Logger(label: "reference-server", factory: { _ in SwiftLogNoOpLogHandler() })
-        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)),
-                              onServerRunning: { continuation.yield($0.localAddress?.port ?? 0) }, logger: quiet)
+        let app = Application(
+            router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)),
+            onServerRunning: { continuation.yield($0.localAddress?.port ?? 0) }, logger: quiet)
         let group = ServiceGroup(configuration: .init(services: [app], logger: quiet))
         let task = Task {
             defer { continuation.finish() }
@@ -103,11 +104,12 @@ final class ReferenceServer: Sendable {
             return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: body))
         }
         let half = body.getSlice(at: 0, length: body.readableBytes / 2)!
-        return Response(status: .ok, headers: [.contentType: "application/json"],
-                        body: .init(contentLength: body.readableBytes) { writer in
-                            try await writer.write(half)
-                            throw CancellationError()
-                        })
+        return Response(
+            status: .ok, headers: [.contentType: "application/json"],
+            body: .init(contentLength: body.readableBytes) { writer in
+                try await writer.write(half)
+                throw CancellationError()
+            })
     }
 }
 
@@ -121,4 +123,3 @@ struct ChannelContext: RequestContext {
         channel = source.channel
     }
 }
-

@@ -1,9 +1,10 @@
 import Foundation
+import PodDocTestSupport
+import Synchronization
+import XCTest
+
 @testable import PodDocStore
 @testable import PodSpecs
-import Synchronization
-import PodDocTestSupport
-import XCTest
 
 /// Base class: a temporary folder, a pod specs store with its context stack, and the fixtures.
 class SpecsTestCase: XCTestCase {

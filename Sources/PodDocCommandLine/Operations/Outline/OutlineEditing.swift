@@ -1,6 +1,6 @@
 import ArgumentParser
-import Outliner
 import OutlineInterchange
+import Outliner
 import PodDocDocument
 
 /// `add TITLE [--under PATH] [--at N] [--note TEXT]`.
@@ -43,7 +43,8 @@ struct InsertItem: DocumentOperation {
 
     func perform(in session: DocumentSession) async throws {
         guard case .indexes(let positions) = try OutlinePath(parsing: path), let position = positions.last else {
-            throw CommandFailure(.badInput, code: "invalidPath", "insert takes a position such as 1.3 (where the new item goes), not '\(path)'.")
+            throw CommandFailure(
+                .badInput, code: "invalidPath", "insert takes a position such as 1.3 (where the new item goes), not '\(path)'.")
         }
         let outline = try session.outline()
         let parent = try outline.itemID(at: .indexes(Array(positions.dropLast())))

@@ -1,6 +1,6 @@
 import ArgumentParser
-import Outliner
 import OutlineInterchange
+import Outliner
 import PodDocDocument
 import PodDocStore
 

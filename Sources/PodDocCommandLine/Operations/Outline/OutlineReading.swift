@@ -1,6 +1,6 @@
 import ArgumentParser
-import Outliner
 import OutlineInterchange
+import Outliner
 import PodDocDocument
 
 /// `ls [PATH]`: the items directly under an item.
@@ -28,10 +28,13 @@ struct ListItems: DocumentOperation {
         let parent = try session.item(at: path)
         let base = try session.pathText(of: parent)
         let entries = try outline.children(of: parent).map { child in
-            Shape.Entry(path: base.isEmpty ? "\(child.index + 1)" : "\(base).\(child.index + 1)", title: child.item.title, note: child.item.note)
+            Shape.Entry(
+                path: base.isEmpty ? "\(child.index + 1)" : "\(base).\(child.index + 1)", title: child.item.title, note: child.item.note)
         }
-        session.output.emit(Shape(path: base, items: entries),
-                            text: entries.map { "\($0.path). \(TerminalText.oneLine($0.title))\($0.note == nil ? "" : "  [note]")" }.joined(separator: "\n"))
+        session.output.emit(
+            Shape(path: base, items: entries),
+            text: entries.map { "\($0.path). \(TerminalText.oneLine($0.title))\($0.note == nil ? "" : "  [note]")" }.joined(separator: "\n")
+        )
     }
 }
 
@@ -84,7 +87,9 @@ struct FindItems: DocumentOperation {
         let matches = try session.outline().find(words.joined(separator: " "), limit: limit).map {
             Shape.Match(path: OutlinePath.indexes($0.indexPath).description, title: $0.item.title)
         }
-        session.output.emit(Shape(matches: matches),
-                            text: matches.isEmpty ? "No item matches." : matches.map { "\($0.path). \(TerminalText.oneLine($0.title))" }.joined(separator: "\n"))
+        session.output.emit(
+            Shape(matches: matches),
+            text: matches.isEmpty
+                ? "No item matches." : matches.map { "\($0.path). \(TerminalText.oneLine($0.title))" }.joined(separator: "\n"))
     }
 }

@@ -45,7 +45,8 @@ struct ListSpecs: DocumentOperation {
     var limit = 50
 
     func perform(in session: DocumentSession) async throws {
-        let prefix = self.prefix, limit = self.limit
+        let prefix = self.prefix
+        let limit = self.limit
         let specs = try await session.reader().perform { try SpecsQueries.list(in: $0, namePrefix: prefix, limit: limit) }
         SpecShape.emit(specs, empty: "No spec.", to: session.output)
     }
@@ -65,7 +66,8 @@ struct SearchSpecs: DocumentOperation {
     var limit = 20
 
     func perform(in session: DocumentSession) async throws {
-        let text = words.joined(separator: " "), limit = self.limit
+        let text = words.joined(separator: " ")
+        let limit = self.limit
         let store = session.document.rootContext.store
         let ids = try await Task.detached { try SpecsQueries.search(text, in: store, limit: limit) }.value
         let specs = try await session.reader().perform { context in
@@ -89,9 +91,12 @@ struct ShowSpec: DocumentOperation {
     var version: String?
 
     func perform(in session: DocumentSession) async throws {
-        let name = podName, version = self.version
+        let name = podName
+        let version = self.version
         guard let spec = try await session.reader().perform({ try SpecsQueries.spec(named: name, version: version, in: $0) }) else {
-            throw CommandFailure(.badInput, code: "notFound", "There is no spec \(name)\(version.map { " \($0)" } ?? ""); `search` or `ls \(name.prefix(2))` finds names.")
+            throw CommandFailure(
+                .badInput, code: "notFound",
+                "There is no spec \(name)\(version.map { " \($0)" } ?? ""); `search` or `ls \(name.prefix(2))` finds names.")
         }
         if session.output.json {
             session.output.line(spec.json.text)
@@ -105,7 +110,8 @@ struct ShowSpec: DocumentOperation {
         if let source = spec.source { lines.append("  source:   \(source.url)\(source.tag.map { " (\($0))" } ?? "")") }
         lines = lines.map(TerminalText.oneLine)
         if !spec.platforms.isEmpty {
-            lines.append("  platforms: \(spec.platforms.map { $0.name + ($0.deploymentTarget.map { " \($0)" } ?? "") }.joined(separator: ", "))")
+            lines.append(
+                "  platforms: \(spec.platforms.map { $0.name + ($0.deploymentTarget.map { " \($0)" } ?? "") }.joined(separator: ", "))")
         }
         session.output.line(lines.joined(separator: "\n"))
     }
