@@ -3,7 +3,7 @@
 
 SWIFT ?= swift
 
-.PHONY: tour store-tour test build-tests test-unit test-tsan test-fuzz test-crash test-two-hosts fuzz bench samples sample-documents cli-docs docs format bootstrap clean
+.PHONY: tour store-tour test build-tests test-unit test-tsan test-fuzz test-crash test-two-hosts fuzz bench samples sample-documents cli-docs docs format bench-harness bench-e2e bench-check bench-thresholds bootstrap clean
 
 ## The main job: a tour of the `poddoc` command on the built-in sample (scripts/tour.sh).
 tour: bootstrap
@@ -18,7 +18,7 @@ store-tour: bootstrap
 ## The whole test suite: every test, the store tests under ThreadSanitizer, every fuzz target
 ## for a bounded time, the crash test at full length and the two-host test (see
 ## docs/RELIABILITY.md). A fresh clone takes about 15 minutes on the project machine.
-test: test-unit test-tsan test-fuzz test-crash test-two-hosts
+test: test-unit test-tsan test-fuzz test-crash test-two-hosts bench-check
 
 # One build of every target (tests, poddoc-fuzz, poddoc-crash-child) for all the test steps.
 build-tests: bootstrap
@@ -61,10 +61,45 @@ test-crash: build-tests
 test-two-hosts: build-tests
 	scripts/two-hosts.sh .build/debug/poddoc
 
-## Benchmarks, release build; results go into docs/BENCHMARKS.md by hand.
-bench: bootstrap
+## Benchmarks, release builds: the harness, then the end-to-end runs; results go into
+## docs/BENCHMARKS.md by hand.
+bench: bench-harness bench-e2e
+
+## The harness (ordo-one/benchmark): each benchmark beside its floor, with wall and CPU time,
+## malloc counts, peak memory and the main actor's longest stall; BENCH_FILTER picks some by
+## regular expression.
+BENCH_FILTER ?= .*
+bench-harness: bootstrap
+	$(SWIFT) package --disable-sandbox benchmark run --target PodDocHarness --filter '$(BENCH_FILTER)' --no-progress
+
+## The end-to-end runs (HTTP import, the whole index, archives against tar, the million-item
+## outline); BENCHMARKS picks subcommands, all by default.
+bench-e2e: bootstrap
 	$(SWIFT) build -c release --product poddoc-bench
 	.build/release/poddoc-bench $(BENCHMARKS)
+
+# The harness's malloc counts (p90) against Benchmarks/Thresholds: stable on a shared machine,
+# unlike times. Floors and the main-actor benchmark have no threshold.
+BENCH_THRESHOLDS = $(SWIFT) package --disable-sandbox benchmark thresholds
+BENCH_SELECTION = --target PodDocHarness --skip '.*\.floor-.*' --skip '.*\.main-actor' --metric mallocCountTotal \
+	--path "$(CURDIR)/Benchmarks/Thresholds" --no-progress
+
+## Fails on more mallocs than Benchmarks/Thresholds allows (2%, autosave 5%); fewer passes with
+## a note to record the new counts. CI runs it.
+bench-check: bootstrap
+	@mkdir -p .build
+	@if PODDOC_HARNESS_ITERATIONS=5 $(BENCH_THRESHOLDS) check $(BENCH_SELECTION) 2> .build/bench-check.log; then \
+		cat .build/bench-check.log >&2; \
+	elif grep -q benchmarkThresholdImprovement .build/bench-check.log; then \
+		cat .build/bench-check.log >&2; \
+		echo "bench-check: fewer mallocs than Benchmarks/Thresholds: run make bench-thresholds and commit the files"; \
+	else \
+		cat .build/bench-check.log >&2; exit 1; \
+	fi
+
+## Records Benchmarks/Thresholds from a run on this machine (review, then commit).
+bench-thresholds: bootstrap
+	$(BENCH_THRESHOLDS) update $(BENCH_SELECTION)
 
 ## Regenerates SampleDocuments/ from ../shared/data (the outputs are committed).
 samples:

@@ -36,6 +36,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         // `make docs`: the DocC reference and articles of PodDocStore and PodDocDocument.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // `make bench`: the benchmark harness (wall and CPU time, malloc counts, peak memory,
+        // custom metrics, thresholds). The malloc interposer counts allocations without jemalloc.
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
         // MARK: Object store (Core Data's job)
@@ -136,9 +139,34 @@ let package = Package(
         .executableTarget(name: "store-tour", dependencies: ["PodDocStore"], path: "Examples/StoreTour", swiftSettings: strictSettings),
 
         // MARK: Benchmarks (release builds; `make bench`)
+        // What both benchmark programs share: the data they make, the raw SQLite floors, the
+        // outline document of the outline benchmarks, CPU and memory readings.
+        .target(
+            name: "PodDocBenchmarkSupport",
+            dependencies: [
+                "PodDocStore", "PodDocDocument", "Outliner", "OutlineInterchange",
+                // Floors write SQLite directly, beside the store.
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
+            path: "Benchmarks/PodDocBenchmarkSupport",
+            swiftSettings: strictSettings),
+        // The suite ordo-one/benchmark runs (`make bench`, `make bench-check`): each benchmark
+        // beside its floor, with wall and CPU time, malloc counts, peak memory and main-actor CPU.
+        .executableTarget(
+            name: "PodDocHarness",
+            dependencies: [
+                "PodDocBenchmarkSupport", "PodDocStore", "PodDocDocument", "Outliner", "OutlineInterchange",
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/PodDocHarness",
+            swiftSettings: strictSettings,
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+        // The end-to-end runs the harness cannot hold: HTTP over loopback, the 718,000-spec index,
+        // archives against tar, a million-item outline opened in fresh processes.
         .executableTarget(
             name: "poddoc-bench",
             dependencies: [
+                "PodDocBenchmarkSupport",
                 "PodDocStore", "PodDocDocument", "Outliner", "OutlineInterchange", "PodDocArchive", "PodSpecs", "PodSpecsServer",
                 "PodDocContent", "PodDocRandom",
                 // Floors read SQLite directly, beside the store.

@@ -1,4 +1,5 @@
 import Foundation
+import PodDocBenchmarkSupport
 
 /// One measured figure, printed as a Markdown table row.
 struct Measurement {
@@ -41,11 +42,4 @@ func measureAsync(runs: Int = 3, setUp: () async throws -> Void = {}, _ body: ()
         best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
     }
     return best
-}
-
-/// A fresh scratch folder, removed at exit.
-func scratchFolder(_ name: String) throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appending(path: "poddoc-bench-\(name)-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PodDocArchive
+import PodDocBenchmarkSupport
 import PodDocDocument
 import PodDocRandom
 import PodDocStore
@@ -7,21 +8,7 @@ import PodDocStore
 /// Autosave of 10,000 changed objects (total time, and what it costs the main actor), and
 /// export / open of a large document as .tar.zst against `tar --zstd` on the same files.
 @MainActor
-enum DocumentBenchmarks {
-    static let title = Attribute<String>("title", default: "")
-    static let body = Attribute<String?>("body")
-
-    static func model() throws -> ObjectModel {
-        try ObjectModel(entities: [EntityDescription("Note", members: [title, body])])
-    }
-
-    static func options(_ folder: URL) -> ManagedDocument.OpenOptions {
-        var options = ManagedDocument.OpenOptions()
-        options.autosaveInterval = nil
-        options.environment = ["XDG_STATE_HOME": folder.appending(path: "state").path, "HOME": folder.path]
-        return options
-    }
-
+extension DocumentBenchmarks {
     // MARK: - Autosave
 
     static func autosave(count: Int = 10_000) async throws -> [String] {
@@ -197,14 +184,4 @@ enum DocumentBenchmarks {
         process.waitUntilExit()
         guard process.terminationStatus == 0 else { throw BenchmarkError("\(executable) failed") }
     }
-}
-
-/// CPU time of the calling thread, in seconds: the main actor's, since the benchmark drains
-/// the main queue on the main thread.
-@MainActor
-func mainThreadCPUTime() -> Double {
-    precondition(Thread.isMainThread, "poddoc-bench drains the main queue on the main thread")
-    var time = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
 }

@@ -1,6 +1,7 @@
 import Foundation
 import OutlineInterchange
 import Outliner
+import PodDocBenchmarkSupport
 import PodDocStore
 
 /// The outline document at scale, in a release build (`poddoc-bench outline`):

@@ -1,5 +1,6 @@
 import Foundation
 import GRDBSQLite
+import PodDocBenchmarkSupport
 import PodDocStore
 import PodSpecs
 

@@ -1,4 +1,5 @@
 import Foundation
+import PodDocBenchmarkSupport
 import PodDocStore
 import PodSpecs
 import PodSpecsServer

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import GRDB
 import GRDBSQLite
+import PodDocBenchmarkSupport
 import PodDocContent
 import PodDocDocument
 import PodDocStore

@@ -1,5 +1,6 @@
 import Foundation
 import PodDocArchive
+import PodDocBenchmarkSupport
 import PodSpecs
 import PodSpecsServer
 

@@ -1,4 +1,5 @@
 import Foundation
+import PodDocBenchmarkSupport
 
 // Runs the benchmarks named on the command line (all when none) and prints Markdown rows.
 // Build in release: `make bench` (or `make bench BENCHMARKS="autosave archive"`).

@@ -6,8 +6,9 @@ import PodDocStore
 
 /// The floor for saving an imported outline: the same rows written with the raw SQLite C
 /// API into a table the store made (same columns, indexes and pragmas), in one transaction.
-enum RawOutlineInsert {
-    static func insert(_ tree: OutlineTree, into url: URL) throws {
+public enum RawOutlineInsert {
+    /// Inserts every item of `tree` below the root into the store file at `url`.
+    public static func insert(_ tree: OutlineTree, into url: URL) throws {
         let db = try RawSQLite.open(url)
         defer { sqlite3_close(db) }
         let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
