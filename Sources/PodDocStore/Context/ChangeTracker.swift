@@ -83,17 +83,22 @@ struct ChangeTracker {
         referrers.removeAll(keepingCapacity: true)
     }
 
-    /// Keeps only those of `candidates` that are tracked, rebuilding the counts and the
+    /// Keeps only the candidates `visit` names that are tracked, rebuilding the counts and the
     /// index; the others leave all at once, without being visited, and the old tables (a
     /// reference to every object a save moved, a set per destination) are let go of off the
     /// context's queue.
-    mutating func retainOnly(_ candidates: [ManagedObject]) {
+    mutating func retainOnly(_ visit: ((ManagedObject) -> Void) -> Void) {
         var kept: [ObjectID: ManagedObject] = [:]
-        for object in candidates where objects[object.objectID] === object { kept[object.objectID] = object }
-        releaseInBackground(taking: &objects, leaving: [:])
+        visit { object in
+            if objects[object.objectID] === object { kept[object.objectID] = object }
+        }
+        releaseInBackground(taking: &objects, leaving: kept)
         if !referrers.isEmpty { releaseInBackground(taking: &referrers, leaving: [:]) }
         for index in counts.indices { counts[index] = 0 }
-        for object in kept.values { track(object) }
+        for object in objects.values {
+            counts[object.layout.ordinal] += 1
+            if object.state != .deleted, let current = object.current { reindex(object, row: current, adding: true) }
+        }
     }
 }
 

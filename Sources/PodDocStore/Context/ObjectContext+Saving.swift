@@ -247,12 +247,14 @@ extension ObjectContext {
     /// what the save left in place, what began to be tracked meanwhile and the objects that
     /// took their state back early; the moved objects still in the flight leave all at once.
     private func retrackAfterFlight(_ flight: PushFlight, _ objects: SavedObjects) {
-        var candidates: [ManagedObject] =
-            objects.inserted.map(\.object) + objects.updated.map(\.object)
-            + objects.deleted.map(\.object) + objects.untouched
-        candidates += flight.trackedMeanwhile
-        candidates += flight.landedEarly.map(\.object)
-        changes.retainOnly(candidates)
+        changes.retainOnly { keep in
+            for (object, _) in objects.inserted { keep(object) }
+            for (object, _, _) in objects.updated { keep(object) }
+            for (object, _) in objects.deleted { keep(object) }
+            for object in objects.untouched { keep(object) }
+            for object in flight.trackedMeanwhile { keep(object) }
+            for (object, _, _) in flight.landedEarly { keep(object) }
+        }
     }
 
     /// Whether the parent is applying a save of this object (an asynchronous save of a main
