@@ -32,9 +32,12 @@ import Synchronization
 ///         row[Pod.summary] = spec.summary
 ///     }
 /// }
-/// let receipt = try worker.upsert(batch)
-/// try worker.save()                        // into the root
-/// try root.save()                          // to disk: receipt.result is set
+/// let receipt = try await worker.perform { ctx in
+///     let receipt = try ctx.upsert(batch)
+///     try ctx.save()                       // into the root
+///     return receipt
+/// }
+/// try await root.perform { try $0.save() } // to disk: receipt.result is set
 /// ```
 public struct BatchUpsert: Sendable {
     /// The entity of the rows.

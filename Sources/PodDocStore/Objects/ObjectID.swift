@@ -9,7 +9,11 @@ import Synchronization
 /// with ``ObjectContext/object(with:)``.
 ///
 /// ```swift
-/// let id = try await worker.perform { ctx in ctx.insert("Item").objectID }
+/// let id = try await worker.perform { ctx in
+///     let item = ctx.insert("Item")
+///     try ctx.save()          // into the root: the main context can now read it
+///     return item.objectID
+/// }
 /// let item = main.object(with: id)
 /// ```
 public struct ObjectID: Hashable, Sendable {
