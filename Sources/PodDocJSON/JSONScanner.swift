@@ -197,26 +197,12 @@ public struct JSONScanner {
     public mutating func nextToken() throws(SyntaxError) -> JSONToken {
         guard let byte = peek() else { return JSONToken(kind: .endOfInput, offset: index) }
         let start = index
+        if let punctuation = Self.punctuation(byte) {
+            index += 1
+            return JSONToken(kind: punctuation, offset: start)
+        }
         let kind: JSONToken.Kind
         switch byte {
-        case UInt8(ascii: "{"):
-            kind = .beginObject
-            index += 1
-        case UInt8(ascii: "}"):
-            kind = .endObject
-            index += 1
-        case UInt8(ascii: "["):
-            kind = .beginArray
-            index += 1
-        case UInt8(ascii: "]"):
-            kind = .endArray
-            index += 1
-        case UInt8(ascii: ":"):
-            kind = .colon
-            index += 1
-        case UInt8(ascii: ","):
-            kind = .comma
-            index += 1
         case UInt8(ascii: "\""): kind = .string(try parseString())
         case UInt8(ascii: "t"):
             try literal("true")
@@ -232,6 +218,19 @@ public struct JSONScanner {
             kind = .number
         }
         return JSONToken(kind: kind, offset: start)
+    }
+
+    /// The token a one-byte structural character is, or nil.
+    private static func punctuation(_ byte: UInt8) -> JSONToken.Kind? {
+        switch byte {
+        case UInt8(ascii: "{"): .beginObject
+        case UInt8(ascii: "}"): .endObject
+        case UInt8(ascii: "["): .beginArray
+        case UInt8(ascii: "]"): .endArray
+        case UInt8(ascii: ":"): .colon
+        case UInt8(ascii: ","): .comma
+        default: nil
+        }
     }
 
     // MARK: - Strings

@@ -1,5 +1,5 @@
 import Foundation
-import Glibc
+import PodDocTestSupport
 import PodSpecs
 import PodSpecsServer
 import Synchronization
@@ -10,21 +10,13 @@ import XCTest
 final class ServiceFailureTests: CommandLineTestCase {
     /// A port on loopback with nothing listening (bound, then closed).
     private func closedPort() throws -> Int {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0
-            }
-        }
-        guard bound else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
-        return Int(UInt16(bigEndian: address.sin_port))
+        let socket = try LoopbackSocket(listening: false)
+        socket.close()
+        return socket.port
     }
+
+    /// A failure of the catalog, which the server answers with HTTP 500.
+    private struct InjectedFailure: Error {}
 
     /// The specs of a page file, whose first `failures` reads fail (the server answers 500).
     private final class FailingCatalog: SpecsCatalog {
@@ -41,7 +33,7 @@ final class ServiceFailureTests: CommandLineTestCase {
                 defer { left = max(0, left - 1) }
                 return left > 0
             }
-            if fails { throw CancellationError() }
+            if fails { throw InjectedFailure() }
             return try await specs.count()
         }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import PodDocTestSupport
 import XCTest
 
 /// `poddoc open`: the shell through standard input, `-c`, and a pseudo-terminal; autosave,
@@ -182,20 +183,9 @@ final class ShellTests: CommandLineTestCase {
 
     func testCtrlCCancelsTheRunningCommandNotTheShell() throws {
         // A server that accepts connections and never answers: the import waits on it.
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { Glibc.close(listener) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        try withUnsafeMutablePointer(to: &address) { pointer in
-            try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
-                guard bind(listener, raw, length) == 0, listen(listener, 4) == 0, getsockname(listener, raw, &length) == 0 else {
-                    throw TestSetupFailure(description: "cannot listen on 127.0.0.1: errno \(errno)")
-                }
-            }
-        }
-        let port = UInt16(bigEndian: address.sin_port)
+        let listener = try LoopbackSocket(listening: true)
+        defer { listener.close() }
+        let port = listener.port
         let doc = path("Specs.poddoc")
         try succeed("new", doc, "--kind", "pods")
         let (process, screen, keyboard) = try startOnTerminal(["open", doc, "--autosave-interval", "0"])

@@ -57,31 +57,36 @@ extension PersistentStore {
 
     /// IDs of the rows matching a query, in its order.
     func fetchIDs(_ query: Query) throws -> [ObjectID] {
+        try read("fetching \(query.layout.name) IDs") { db in try Self.fetchIDs(query, in: db, resolve: resolve) }
+    }
+
+    /// IDs of the rows matching a query, in its order, read through `db`.
+    static func fetchIDs(_ query: Query, in db: Database, resolve: (ObjectID) -> ObjectID) throws -> [ObjectID] {
         var arguments: [StoreValue] = []
-        let sql = "SELECT \"id\" FROM \(query.layout.table)" + clauses(query, &arguments)
-        return try read("fetching \(query.layout.name) IDs") { db in
-            let statement = try RawStatement(db, sql)
-            statement.bind(arguments, startingAt: 1)
-            var ids: [ObjectID] = []
-            while try statement.step() {
-                ids.append(ObjectID(entityName: query.layout.name, key: statement.int64(0)))
-            }
-            return ids
+        let statement = try RawStatement(db, "SELECT \"id\" FROM \(query.layout.table)" + clauses(query, &arguments, resolve: resolve))
+        defer { statement.reset() }
+        statement.bind(arguments, startingAt: 1)
+        var ids: [ObjectID] = []
+        while try statement.step() {
+            ids.append(ObjectID(entityName: query.layout.name, key: statement.int64(0)))
         }
+        return ids
     }
 
     /// The number of rows matching a query (after its offset and limit).
     func count(_ query: Query) throws -> Int {
+        try read("counting \(query.layout.name)") { db in try Self.count(query, in: db, resolve: resolve) }
+    }
+
+    /// The number of rows matching a query (after its offset and limit), read through `db`.
+    static func count(_ query: Query, in db: Database, resolve: (ObjectID) -> ObjectID) throws -> Int {
         var arguments: [StoreValue] = []
-        let sql = "SELECT count(*) FROM \(query.layout.table)" + Self.whereClause(query, &arguments, resolve: resolve)
-        let total = try read("counting \(query.layout.name)") { db -> Int in
-            let statement = try RawStatement(db, sql)
-            statement.bind(arguments, startingAt: 1)
-            _ = try statement.step()
-            defer { statement.reset() }
-            return Int(statement.int64(0))
-        }
-        let afterOffset = max(0, total - query.offset)
+        let statement = try RawStatement(
+            db, "SELECT count(*) FROM \(query.layout.table)" + whereClause(query, &arguments, resolve: resolve))
+        defer { statement.reset() }
+        statement.bind(arguments, startingAt: 1)
+        _ = try statement.step()
+        let afterOffset = max(0, Int(statement.int64(0)) - query.offset)
         return query.limit.map { min($0, afterOffset) } ?? afterOffset
     }
 
@@ -93,13 +98,19 @@ extension PersistentStore {
     func rows(for ids: [ObjectID], entity layout: EntityLayout) throws -> [VersionedRow] {
         let keys = ids.compactMap { resolve($0).rowID }
         guard !keys.isEmpty else { return [] }
+        return try read("reading \(layout.name)") { db in try Self.rows(withRowIDs: keys, layout: layout, in: db) }
+    }
+
+    /// The rows with these row ids (in no particular order; missing ones do not exist), read
+    /// through `db`, ``idsPerQuery`` ids per query.
+    static func rows(withRowIDs keys: [Int64], layout: EntityLayout, in db: Database) throws -> [VersionedRow] {
         var rows: [VersionedRow] = []
         rows.reserveCapacity(keys.count)
-        for start in stride(from: 0, to: keys.count, by: Self.idsPerQuery) {
-            let chunk = keys[start..<min(start + Self.idsPerQuery, keys.count)]
+        for start in stride(from: 0, to: keys.count, by: idsPerQuery) {
+            let chunk = keys[start..<min(start + idsPerQuery, keys.count)]
             let sql =
                 "SELECT \(selectList(layout)) FROM \(layout.table) WHERE \"id\" IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
-            rows += try readRows(sql, chunk.map { .integer($0) }, layout: layout)
+            rows += try readRows(db, sql, chunk.map { .integer($0) }, layout: layout)
         }
         return rows
     }
@@ -107,9 +118,12 @@ extension PersistentStore {
     // MARK: - SQL text
 
     /// The columns ``versionedRow(_:layout:)`` reads: id, version, attributes, foreign keys.
-    static func selectList(_ layout: EntityLayout) -> String {
-        (["\"id\"", "\"_version\""] + layout.attributes.map { SQL.quote($0.name) } + layout.foreignKeys.map { SQL.quote($0.name) })
-            .joined(separator: ", ")
+    /// With `attributes`, the attributes at other field numbers are read as NULL.
+    static func selectList(_ layout: EntityLayout, reading attributes: Set<Int>? = nil) -> String {
+        let values = layout.attributes.indices.map { field in
+            attributes.map { $0.contains(field) } ?? true ? SQL.quote(layout.attributes[field].name) : "NULL"
+        }
+        return (["\"id\"", "\"_version\""] + values + layout.foreignKeys.map { SQL.quote($0.name) }).joined(separator: ", ")
     }
 
     func selectList(_ layout: EntityLayout) -> String { Self.selectList(layout) }
@@ -141,10 +155,10 @@ extension PersistentStore {
     // MARK: - Running reads
 
     func readRows(_ sql: String, _ arguments: [StoreValue], layout: EntityLayout) throws -> [VersionedRow] {
-        try read("reading \(layout.name)") { db in try readRows(db, sql, arguments, layout: layout) }
+        try read("reading \(layout.name)") { db in try Self.readRows(db, sql, arguments, layout: layout) }
     }
 
-    func readRows(_ db: Database, _ sql: String, _ arguments: [StoreValue], layout: EntityLayout) throws -> [VersionedRow] {
+    static func readRows(_ db: Database, _ sql: String, _ arguments: [StoreValue], layout: EntityLayout) throws -> [VersionedRow] {
         let statement = try RawStatement(db, sql)
         statement.bind(arguments, startingAt: 1)
         var rows: [VersionedRow] = []

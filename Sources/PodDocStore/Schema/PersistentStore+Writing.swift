@@ -363,7 +363,7 @@ private struct StoreWriter {
     }
 
     private func diskRow(_ layout: EntityLayout, _ id: ObjectID) throws -> VersionedRow? {
-        try store.readRows(
+        try PersistentStore.readRows(
             db, "SELECT \(store.selectList(layout)) FROM \(layout.table) WHERE \"id\" = ?",
             [.integer(id.key)], layout: layout
         ).first

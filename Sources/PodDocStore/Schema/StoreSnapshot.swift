@@ -54,17 +54,7 @@ public struct StoreSnapshot {
     /// - Throws: ``StoreError`` when SQLite fails.
     public func count(_ request: FetchRequest) throws -> Int {
         let query = Query(request, model: model)
-        var arguments: [StoreValue] = []
-        let sql = "SELECT count(*) FROM \(query.layout.table)" + PersistentStore.whereClause(query, &arguments, resolve: resolve)
-        let total = try reading(query.layout) {
-            let statement = try RawStatement(db, sql)
-            defer { statement.reset() }
-            statement.bind(arguments, startingAt: 1)
-            _ = try statement.step()
-            return Int(statement.int64(0))
-        }
-        let afterOffset = max(0, total - query.offset)
-        return query.limit.map { min($0, afterOffset) } ?? afterOffset
+        return try reading(query.layout) { try PersistentStore.count(query, in: db, resolve: resolve) }
     }
 
     /// The IDs of the saved objects `request` matches, in its order.
@@ -72,18 +62,7 @@ public struct StoreSnapshot {
     /// - Throws: ``StoreError`` when SQLite fails.
     public func objectIDs(_ request: FetchRequest) throws -> [ObjectID] {
         let query = Query(request, model: model)
-        var arguments: [StoreValue] = []
-        let sql = "SELECT \"id\" FROM \(query.layout.table)" + PersistentStore.clauses(query, &arguments, resolve: resolve)
-        return try reading(query.layout) {
-            let statement = try RawStatement(db, sql)
-            defer { statement.reset() }
-            statement.bind(arguments, startingAt: 1)
-            var ids: [ObjectID] = []
-            while try statement.step() {
-                ids.append(.permanent(entity: query.layout.name, rowID: statement.int64(0)))
-            }
-            return ids
-        }
+        return try reading(query.layout) { try PersistentStore.fetchIDs(query, in: db, resolve: resolve) }
     }
 
     /// The saved rows `request` matches, in its order, read one at a time as the cursor
@@ -97,15 +76,10 @@ public struct StoreSnapshot {
     public func rows(_ request: FetchRequest, reading attributes: [String]? = nil) throws -> StoredRowCursor {
         let query = Query(request, model: model)
         var arguments: [StoreValue] = []
-        let columns =
-            attributes.map { names in
-                let wanted = Set(names.map { query.layout.attributeIndex(of: $0) })
-                return
-                    (["\"id\"", "\"_version\""]
-                    + query.layout.attributes.indices.map { wanted.contains($0) ? SQL.quote(query.layout.attributes[$0].name) : "NULL" }
-                    + query.layout.foreignKeys.map { SQL.quote($0.name) }).joined(separator: ", ")
-            } ?? PersistentStore.selectList(query.layout)
-        let sql = "SELECT \(columns) FROM \(query.layout.table)" + PersistentStore.clauses(query, &arguments, resolve: resolve)
+        let fields = attributes.map { Set($0.map(query.layout.attributeIndex(of:))) }
+        let sql =
+            "SELECT \(PersistentStore.selectList(query.layout, reading: fields)) FROM \(query.layout.table)"
+            + PersistentStore.clauses(query, &arguments, resolve: resolve)
         return try reading(query.layout) {
             try StoredRowCursor(db.makeStatement(sql: sql), in: db, arguments: arguments, layout: query.layout)
         }
@@ -120,22 +94,8 @@ public struct StoreSnapshot {
         precondition(ids.allSatisfy { $0.entityName == entity }, "rows(of:) reads objects of one entity")
         let layout = model.layout(entity)
         let keys = ids.compactMap { resolve($0).rowID }
-        var found: [Int64: StoredRow] = [:]
-        found.reserveCapacity(keys.count)
-        try reading(layout) {
-            for start in stride(from: 0, to: keys.count, by: PersistentStore.idsPerQuery) {
-                let chunk = keys[start..<min(start + PersistentStore.idsPerQuery, keys.count)]
-                let sql =
-                    "SELECT \(PersistentStore.selectList(layout)) FROM \(layout.table) WHERE \"id\" IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
-                let statement = try RawStatement(db, sql)
-                defer { statement.reset() }
-                statement.bind(chunk.map { .integer($0) }, startingAt: 1)
-                while try statement.step() {
-                    let row = PersistentStore.versionedRow(statement, layout: layout)
-                    found[statement.int64(0)] = StoredRow(row, layout: layout)
-                }
-            }
-        }
+        let rows = try reading(layout) { try PersistentStore.rows(withRowIDs: keys, layout: layout, in: db) }
+        let found = Dictionary(rows.map { ($0.id.key, StoredRow($0, layout: layout)) }, uniquingKeysWith: { first, _ in first })
         return keys.compactMap { found[$0] }
     }
 
