@@ -73,9 +73,11 @@ bench-harness: bootstrap
 	$(SWIFT) package --disable-sandbox benchmark run --target PodDocHarness --filter '$(BENCH_FILTER)' --no-progress
 
 ## The end-to-end runs (HTTP import, the whole index, archives against tar, the million-item
-## outline); BENCHMARKS picks subcommands, all by default.
+## outline, the command line's outline import against Python and sqlite3); BENCHMARKS picks
+## subcommands, all by default.
 bench-e2e: bootstrap
 	$(SWIFT) build -c release --product poddoc-bench
+	$(SWIFT) build -c release --product poddoc
 	.build/release/poddoc-bench $(BENCHMARKS)
 
 # The harness's malloc counts (p90) against Benchmarks/Thresholds: stable on a shared machine,

@@ -47,6 +47,99 @@ extension OutlineStore {
         }
     }
 
+    /// Adds every item of `tree` at the end of `parent`'s children (the root when nil) as
+    /// rows, the way a large import should: the items never become objects in the context.
+    /// They are staged as one batch insert (``BatchUpsert/init(inserting:model:)``), `save`
+    /// writes them (with whatever else the context holds) to the store in one transaction,
+    /// and contexts learn of them from that save, as of any other. Undo: `Import 1,329
+    /// items`, which deletes them again (redo brings them back under the same IDs).
+    ///
+    /// Importing at the top level of a document that has no items yet also takes the tree's
+    /// head fields, OPML version and `<body>` attributes, as ``importOutline(_:under:at:)``
+    /// does, in the same save and the same undo group.
+    ///
+    /// ```swift
+    /// let ids = try await outline.importOutline(tree, under: nil) {
+    ///     try await document.autosave()   // main → root → disk
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - save: Saves the context through to the store (a document's `autosave()`).
+    /// - Returns: the IDs of the new top-level items.
+    /// - Throws: ``OutlineError``: `notFound` for a missing parent, and nothing is staged;
+    ///   `storeFailed` when the save failed: the items then wait with the context's other
+    ///   unsaved changes for its next save, as an edit whose save failed does (undo takes
+    ///   them out).
+    @discardableResult
+    nonisolated(nonsending) public func importOutline(
+        _ tree: consuming OutlineTree, under parent: ObjectID? = nil, savingWith save: () async throws -> Void
+    ) async throws(OutlineError) -> [ObjectID] {
+        let parentObject = try object(parent ?? rootID)
+        let request = FetchRequest(OutlineSchema.entityName, where: OutlineSchema.parent == parentObject)
+        let siblingCount = try OutlineStore.reading("counting the children of an item") { try context.count(for: request) }
+        let takesHead = isRoot(parentObject) && siblingCount == 0
+        let (count, opmlVersion, head, bodyAttributes) = (tree.count, tree.opmlVersion, tree.head, tree.bodyAttributes)
+        var (batch, topLevelRows) = try rows(of: tree, under: parentObject.objectID, from: siblingCount)
+        // The rows hold what the save needs: the tree goes before the save (half the memory).
+        _ = consume tree
+        let topLevel = topLevelRows.map { batch.temporaryID(ofRow: $0) }
+        let receipt = try OutlineStore.reading("staging the imported items") { try context.upsert(batch) }
+        undoable(ActionName.importItems(count)) {
+            if takesHead {
+                parentObject[OutlineSchema.opmlVersion] = opmlVersion
+                parentObject[OutlineSchema.head] = StoredAttributes.encode(head)
+                parentObject[OutlineSchema.attributes] = StoredAttributes.encode(bodyAttributes)
+            }
+            context.undoManager?.registerDeletion(of: topLevel)
+        }
+        do {
+            try await save()
+        } catch {
+            throw OutlineError.storeFailed(error, while: "saving \(ActionName.items(count))")
+        }
+        guard receipt.result != nil else {
+            throw OutlineError(
+                .storeFailed, "The imported items were not saved: the save ended without writing them. Save the document to write them.")
+        }
+        return topLevel.map(context.resolve)
+    }
+
+    /// The rows of `tree`'s items in depth-first order, each pointing at its parent's row
+    /// (top-level items at `parent`, ordered from `firstOrder`), and the indexes of the
+    /// top-level rows.
+    private func rows(of tree: OutlineTree, under parent: ObjectID, from firstOrder: Int) throws(OutlineError) -> (BatchUpsert, [Int]) {
+        var batch: BatchUpsert
+        do {
+            batch = try BatchUpsert(inserting: OutlineSchema.entityName, model: context.store.model)
+        } catch {
+            throw OutlineError.storeFailed(error, while: "preparing the import")
+        }
+        batch.reserveCapacity(tree.count)
+        let date = now()
+        var topLevel: [Int] = []
+        // The open path: each level's row (nil for `parent`) and the order of its next child.
+        var path: [(row: Int?, next: Int)] = [(nil, firstOrder)]
+        for visit in tree.depthFirst() {
+            path.removeSubrange(visit.depth...)
+            let level = path[visit.depth - 1]
+            path[visit.depth - 1].next += 1
+            let index = batch.count
+            batch.append { row in
+                row[OutlineSchema.title] = visit.item.title
+                row[OutlineSchema.note] = visit.item.note
+                row[OutlineSchema.order] = level.next
+                row[OutlineSchema.created] = date
+                row[OutlineSchema.modified] = date
+                row[OutlineSchema.attributes] = StoredAttributes.encode(visit.item.attributes)
+                row[OutlineSchema.parent] = level.row.map(BatchReference.row) ?? .object(parent)
+            }
+            if visit.depth == 1 { topLevel.append(index) }
+            path.append((index, 0))
+        }
+        return (batch, topLevel)
+    }
+
     /// Reads `data` as `format` and imports it; see ``importOutline(_:under:at:)``.
     ///
     /// ```swift

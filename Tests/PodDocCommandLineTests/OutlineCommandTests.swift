@@ -70,4 +70,27 @@ final class OutlineCommandTests: CommandLineTestCase {
             XCTAssertEqual(try succeed("outline", "tree", copy).stdout, tree, "\(format) keeps the titles and their shape")
         }
     }
+
+    func testAnImportIsOneSaveWithItsHeadAndUnderAnItemItAppends() throws {
+        let source = try writeOPML(
+            "in.opml",
+            body: [#"<outline text="a" _note="n"><outline text="a1" type="task"/></outline>"#, #"<outline text="b"/>"#])
+        let doc = path("I.poddoc")
+        try succeed("new", doc, "--kind", "outline")
+        let saves = { try self.succeed("info", doc, "--json").json(InfoShape.self).saveSequence }
+        let before = try XCTUnwrap(saves())
+        let imported = try succeed("import", doc, "--opml", source, "--json").json(OutlineImportShape.self)
+        XCTAssertEqual(imported.done, "Import 3 items")
+        XCTAssertEqual(imported.topLevel, 2)
+        XCTAssertEqual(try saves(), before + 1, "the items and the head in one save")
+        try succeed("export", doc, path("out.opml"), "--format", "opml")
+        let exported = try String(contentsOfFile: path("out.opml"), encoding: .utf8)
+        XCTAssertTrue(exported.contains("<title>t</title>"), exported)
+        XCTAssertTrue(exported.contains(#"<outline text="a1" type="task"/>"#), exported)
+        // Under an item: after its children, the head stays the document's.
+        try succeed("import", doc, "--opml", source, "--under", "/a")
+        XCTAssertEqual(
+            try succeed("outline", "tree", doc).stdout, "1. a\n  1. a1\n  2. a\n    1. a1\n  3. b\n2. b\n")
+        XCTAssertTrue(try succeed("check", doc).stdout.contains(": ok"))
+    }
 }

@@ -203,4 +203,31 @@ final class ShellTests: CommandLineTestCase {
         process.waitUntilExit()
         XCTAssertEqual(process.terminationStatus, 0, screen.current)
     }
+
+    func testAnImportInTheShellIsSavedAndUndoTakesItOutAgain() throws {
+        let source = try writeOPML("in.opml", body: [#"<outline text="a"><outline text="a1"/></outline>"#, #"<outline text="b"/>"#])
+        let doc = path("U.poddoc")
+        try succeed("new", doc, "--kind", "outline")
+        let result = try succeed(
+            "open", doc, "--autosave-interval", "0",
+            input: "add first\nimport --opml \(source)\nls\nundo\nls\nredo\nundo\nquit\n")
+        XCTAssertEqual(
+            result.stdout,
+            """
+            Add "first" (1)
+            Import 3 items from in.opml (2 at the top).
+            1. first
+            2. a
+            3. b
+            Undid Import 3 items
+            1. first
+            Redid Import 3 items
+            Undid Import 3 items
+
+            """)
+        XCTAssertEqual(try succeed("outline", "tree", doc).stdout, "1. first\n", "quitting saved the undo")
+        let again = try succeed("open", doc, "--autosave-interval", "0", input: "import --opml \(source)\nundo\nredo\nquit\n")
+        XCTAssertTrue(again.stdout.contains("Redid Import 3 items"), again.stdout)
+        XCTAssertEqual(try succeed("outline", "tree", doc).stdout, "1. first\n2. a\n  1. a1\n3. b\n")
+    }
 }

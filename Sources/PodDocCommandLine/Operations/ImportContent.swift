@@ -160,23 +160,29 @@ struct ImportContent: DocumentOperation {
     @MainActor
     private func importOutline(_ path: String, format: OutlineFormat, into session: DocumentSession) async throws {
         let url = URL(fileURLWithPath: path)
-        let data: Data
-        do {
-            data = try await Task.detached { try Data(contentsOf: url) }.value
-        } catch {
-            throw CommandFailure(.badInput, code: "notFound", "Could not read \(path): \(error.localizedDescription). Check the path.")
-        }
         let parent = try session.item(at: under ?? "/")
-        // Parsed off the main actor, so Ctrl-C or SIGTERM during a long parse stops the
-        // import before anything is added (and so before anything is saved).
+        // Read and parsed off the main actor, so Ctrl-C or SIGTERM during a long parse stops
+        // the import before anything is added (and so before anything is saved); the file's
+        // bytes are let go once parsed.
         let tree: OutlineTree
         do {
-            tree = try await Task.detached { try OutlineTree(data: data, format: format) }.value
+            tree = try await Task.detached {
+                let data: Data
+                do {
+                    data = try Data(contentsOf: url)
+                } catch {
+                    throw CommandFailure(
+                        .badInput, code: "notFound", "Could not read \(path): \(error.localizedDescription). Check the path.")
+                }
+                return try OutlineTree(data: data, format: format)
+            }.value
         } catch let error as OutlineFormatError {
             throw CommandFailure(.badInput, code: "importFailed", error.description)
         }
         try Task.checkCancellation()
-        let ids = try session.outline().importOutline(tree, under: parent)
+        // The items go to the store as rows, saved as the import ends; undo deletes them.
+        let document = session.document
+        let ids = try await session.outline().importOutline(consume tree, under: parent) { try await document.autosave() }
         let done = session.document.undoManager.undoActionName ?? "Import"
         session.output.emit(
             OutlineShape(file: path, format: format.rawValue, done: done, topLevel: ids.count),

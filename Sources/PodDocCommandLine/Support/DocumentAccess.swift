@@ -58,9 +58,10 @@ enum DocumentAccess {
         let result: T
         do {
             result = try await work(document)
-            // A signal that came during the work stops it here, before the save; one that
-            // comes during the save lets it finish.
-            try Task.checkCancellation()
+            // A signal that came during the work stops it here, before the save, when there
+            // is something left to save; one that comes during a save lets it finish, and
+            // work that saved all it did itself (an outline import) is done.
+            if document.hasUnsavedChanges { try Task.checkCancellation() }
         } catch {
             if document.hasUnsavedChanges { try? await document.revert() }
             try? await document.close()

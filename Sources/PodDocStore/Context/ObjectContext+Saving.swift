@@ -40,7 +40,7 @@ extension ObjectContext {
                 outcome = try parent.performAndWait { try $0.acceptPush(changes) }
             }
         } catch {
-            abandon(flight)
+            abandon(flight, batches: changes.batches)
             throw error
         }
         finishSave(objects, flight, outcome)
@@ -79,7 +79,7 @@ extension ObjectContext {
             defer { saveState.setApplyingAsynchronously(false) }
             outcome = try await parent.perform { try $0.acceptPush(changes) }
         } catch {
-            abandon(flight)
+            abandon(flight, batches: changes.batches)
             throw error
         }
         finishSave(objects, flight, outcome)
@@ -114,6 +114,9 @@ extension ObjectContext {
         let (flight, moving) = saveState.beginChangeSet()
         var changes = ChangeSet(
             policy: _mergePolicy, source: name, sourceID: ObjectIdentifier(self), pushNumber: flight.number, batches: stagedBatches)
+        // The batches travel with this save only: a save made while it runs must not carry
+        // them again. A failed save gives them back (`abandon(_:batches:)`).
+        stagedBatches.removeAll()
         var objects = SavedObjects()
         changes.updated.reserveCapacity(self.changes.count)
         for object in self.changes.all {
@@ -156,7 +159,9 @@ extension ObjectContext {
 
     /// Gives back the moved state of a save that failed: the objects stay changed, as they
     /// were before it.
-    private func abandon(_ flight: PushFlight) {
+    private func abandon(_ flight: PushFlight, batches: [StagedBatch]) {
+        // The batches go back in front of any staged since, in their order.
+        stagedBatches.insert(contentsOf: batches, at: 0)
         guard saveState.stopMoving(flight) else { return }
         for index in flight.updated.indices { landMoved(index, of: flight) }
     }

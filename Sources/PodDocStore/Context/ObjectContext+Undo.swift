@@ -12,7 +12,25 @@ extension ObjectContext {
         case .setField(let id, let field, let value):
             let object = self.object(with: id)
             if object.state != .deleted { writeField(object, field, value) }
+        case .delete(let id):
+            let id = resolve(id)
+            if id.isTemporary {
+                // Not written yet: its batch is still staged here (or went with a save that
+                // has not written it, and then there is nothing left here to undo).
+                if let index = stagedBatches.firstIndex(where: { $0.batch.temporaryIDs.values.contains(id) }) { unstageBatch(at: index) }
+            } else if let object = try? existingObject(with: id) {
+                delete(object)
+            }  // else gone already (deleted elsewhere since): nothing to undo.
+        case .restage(let staged):
+            stagedBatches.append(staged)
+            // Staged or written by the time it is undone: `.delete` handles both.
+            for id in staged.batch.temporaryIDs.values { _undoManager?.register(.delete(id)) }
         }
+    }
+
+    private func unstageBatch(at index: Int) {
+        let staged = stagedBatches.remove(at: index)
+        _undoManager?.register(.restage(staged))
     }
 
     /// Brings a deleted object back, as the same instance: as a change against its snapshot

@@ -22,7 +22,13 @@ import Synchronization
 /// - Contexts are told through the root's ``SaveNotification`` (IDs, and the rows for objects
 ///   they have registered); with ``ObjectContext/automaticallyMergesChangesFromParent`` their
 ///   registered objects take the new values. Nothing is materialised for the other rows.
-/// - No undo is recorded, even in a context with an undo manager.
+/// - No undo is recorded, even in a context with an undo manager (for an insert batch, see
+///   ``ObjectUndoManager/registerDeletion(of:)``).
+///
+/// A batch made with ``init(inserting:model:)`` has no key: every row inserts a new object,
+/// and rows may set to-one relationships, to a stored object or to an earlier row of the
+/// same batch (``BatchReference``), so a whole tree goes to the store as rows. Its result
+/// lists every row's new object in ``BatchUpsertResult/created``, in row order.
 ///
 /// ```swift
 /// var batch = try BatchUpsert(Pod.entityName, key: Pod.identifier, model: model)
@@ -43,9 +49,15 @@ public struct BatchUpsert: Sendable {
     /// The entity of the rows.
     public let entityName: String
     let layout: EntityLayout
-    let keyField: Int
+    /// The unique attribute that finds a stored object; nil for an insert batch.
+    let keyField: Int?
     /// The attribute values of every row, row after row (`layout.attributes.count` each).
     private(set) var values: [StoreValue] = []
+    /// The to-one relationships of every row, row after row (`layout.foreignKeys.count`
+    /// each); empty unless a row set one (insert batches only).
+    private(set) var refs: [BatchReference?] = []
+    /// The temporary IDs handed out for rows (insert batches), by row index.
+    private(set) var temporaryIDs: [Int: ObjectID] = [:]
     /// The attributes at least one row set: the columns an update writes.
     private(set) var columns = FieldSet()
     private var scratch: Row
@@ -74,6 +86,29 @@ public struct BatchUpsert: Sendable {
         self.scratch = Row(layout: layout)
     }
 
+    /// Makes an empty insert batch: every row becomes a new object, and rows may set to-one
+    /// relationships (``Row/subscript(_:)-(ToOne)``).
+    ///
+    /// ```swift
+    /// var batch = try BatchUpsert(inserting: "Item", model: model)
+    /// batch.append { row in row[Item.title] = "Work"; row[Item.parent] = .object(rootID) }
+    /// batch.append { row in row[Item.title] = "Plans"; row[Item.parent] = .row(0) }
+    /// ```
+    ///
+    /// - Throws: ``StoreError`` (`.invalidModel`) when the entity is not in the model.
+    public init(inserting entityName: String, model: ObjectModel) throws {
+        guard model.entity(named: entityName) != nil else {
+            throw StoreError.invalidModel("A batch insert names entity '\(entityName)', which the model does not have.")
+        }
+        let layout = model.layout(entityName)
+        self.entityName = entityName
+        self.layout = layout
+        self.keyField = nil
+        self.scratch = Row(layout: layout)
+    }
+
+    /// Whether every row inserts a new object (the batch has no key).
+    public var isInsertOnly: Bool { keyField == nil }
     /// The number of rows.
     public var count: Int { values.count / max(1, layout.attributes.count) }
 
@@ -83,14 +118,41 @@ public struct BatchUpsert: Sendable {
     /// Reserves room for `rows` rows.
     public mutating func reserveCapacity(_ rows: Int) {
         values.reserveCapacity(rows * layout.attributes.count)
+        if isInsertOnly { refs.reserveCapacity(rows * layout.foreignKeys.count) }
     }
 
-    /// Adds one row, filled in by `fill` (which must set the key).
+    /// Adds one row, filled in by `fill` (which must set the key of a keyed batch).
     public mutating func append(_ fill: (inout Row) throws -> Void) rethrows {
         scratch.reset()
         try fill(&scratch)
         values.append(contentsOf: scratch.values)
         columns.formUnion(scratch.setFields)
+        if scratch.setsReferences || !refs.isEmpty {
+            // Rows before the first one with a reference get none.
+            let width = layout.foreignKeys.count
+            if refs.isEmpty { refs = Array(repeating: nil, count: (count - 1) * width) }
+            refs.append(contentsOf: scratch.refs)
+        }
+    }
+
+    /// A temporary ID for the object that row `index` inserts: it names the object before
+    /// the batch is written, and becomes permanent when the root's save writes it, as the ID
+    /// of an inserted object does (contexts ``ObjectContext/resolve(_:)`` it). Undo can be
+    /// recorded with it before the save (``ObjectUndoManager/registerDeletion(of:)``).
+    ///
+    /// - Precondition: an insert batch, and a row it holds.
+    public mutating func temporaryID(ofRow index: Int) -> ObjectID {
+        precondition(isInsertOnly, "only the rows of an insert batch have IDs before they are written")
+        precondition(index >= 0 && index < count, "row \(index) is not in the batch of \(count) rows")
+        if let id = temporaryIDs[index] { return id }
+        let id = ObjectID.makeTemporary(entity: entityName)
+        temporaryIDs[index] = id
+        return id
+    }
+
+    /// The reference of row `index` in foreign key `fk`, if the row set one.
+    func reference(row index: Int, foreignKey fk: Int) -> BatchReference? {
+        refs.isEmpty ? nil : refs[index * layout.foreignKeys.count + fk]
     }
 
     /// The attribute values of row `index`.
@@ -101,10 +163,42 @@ public struct BatchUpsert: Sendable {
 
     /// Checks every row before anything is staged: the key set, required attributes not nil.
     func validate() throws {
-        guard columns.contains(keyField) || isEmpty else {
-            throw StoreError(
-                .validation,
-                "Could not upsert into '\(entityName)': no row sets the key '\(layout.attributes[keyField].name)'. Set it in every row.")
+        if let keyField {
+            guard columns.contains(keyField) || isEmpty else {
+                throw StoreError(
+                    .validation,
+                    "Could not upsert into '\(entityName)': no row sets the key '\(layout.attributes[keyField].name)'. Set it in every row."
+                )
+            }
+            guard refs.isEmpty else {
+                throw StoreError(
+                    .validation,
+                    "Could not upsert into '\(entityName)': a keyed batch cannot set relationships. Make an insert batch (`BatchUpsert(inserting:model:)`), or set them on the objects."
+                )
+            }
+        }
+        let width = layout.foreignKeys.count
+        for (offset, reference) in refs.enumerated() {
+            let (index, fk) = offset.quotientAndRemainder(dividingBy: width)
+            let destination = layout.foreignKeys[fk].destination
+            switch reference {
+            case .none:
+                continue
+            case .row(let target):
+                guard target >= 0, target < index, destination == entityName else {
+                    throw StoreError(
+                        .validation,
+                        "Could not insert row \(index) of '\(entityName)': its '\(layout.foreignKeys[fk].name)' points at row \(target), which is not an earlier row of the batch\(destination == entityName ? "" : " (it leads to '\(destination)')"). A row may point at rows before it."
+                    )
+                }
+            case .object(let id):
+                guard id.entityName == destination else {
+                    throw StoreError(
+                        .validation,
+                        "Could not insert row \(index) of '\(entityName)': its '\(layout.foreignKeys[fk].name)' points at \(id), not a '\(destination)'."
+                    )
+                }
+            }
         }
         let required = layout.attributes.indices.filter { !layout.attributes[$0].isOptional }
         for index in 0..<count {
@@ -123,36 +217,82 @@ public struct BatchUpsert: Sendable {
         let layout: EntityLayout
         var values: [StoreValue]
         var setFields = FieldSet()
+        var refs: [BatchReference?]
+        var setsReferences = false
 
         init(layout: EntityLayout) {
             self.layout = layout
             self.values = layout.defaultRow.values
+            self.refs = Array(repeating: nil, count: layout.foreignKeys.count)
         }
 
         mutating func reset() {
             setFields = FieldSet()
             for (index, value) in layout.defaultRow.values.enumerated() { values[index] = value }
+            if setsReferences {
+                for index in refs.indices { refs[index] = nil }
+                setsReferences = false
+            }
+        }
+
+        /// Sets (or reads back) a to-one relationship of the row: an object, or an earlier
+        /// row of the batch. Insert batches only: a keyed batch with a relationship set is
+        /// refused when it is staged.
+        ///
+        /// - Precondition: the relationship belongs to the batch's entity.
+        public subscript(_ relationship: ToOne) -> BatchReference? {
+            get { refs[foreignKey(of: relationship)] }
+            set {
+                refs[foreignKey(of: relationship)] = newValue
+                setsReferences = true
+            }
+        }
+
+        private func foreignKey(of relationship: ToOne) -> Int {
+            guard case .foreignKey(let fk) = layout.relationship(named: relationship.name).storage else {
+                preconditionFailure("'\(relationship.name)' is not a to-one relationship of '\(layout.name)'")
+            }
+            return fk
         }
 
         /// Sets (or reads back) an attribute of the row.
         ///
         /// - Precondition: the attribute belongs to the batch's entity.
+        @inlinable
         public subscript<Value: AttributeValue>(_ attribute: Attribute<Value>) -> Value {
+            // Inlinable so that a caller filling many rows converts its values without generic
+            // dispatch; the row's storage stays behind the two calls below.
             get {
-                let raw = values[layout.attributeIndex(of: attribute.name)]
+                let raw = storedValue(named: attribute.name)
                 guard let value = Value.fromStoreValue(raw) else {
                     preconditionFailure(
                         "attribute '\(attribute.name)' of this row holds \(raw), not a \(Value.self); set it before reading")
                 }
                 return value
             }
-            set {
-                let field = layout.attributeIndex(of: attribute.name)
-                values[field] = newValue.storeValue
-                setFields.insert(field)
-            }
+            set { setStoredValue(newValue.storeValue, named: attribute.name) }
+        }
+
+        @usableFromInline
+        func storedValue(named name: String) -> StoreValue {
+            values[layout.attributeIndex(of: name)]
+        }
+
+        @usableFromInline
+        mutating func setStoredValue(_ value: StoreValue, named name: String) {
+            let field = layout.attributeIndex(of: name)
+            values[field] = value
+            setFields.insert(field)
         }
     }
+}
+
+/// Where a to-one relationship of a ``BatchUpsert`` row leads.
+public enum BatchReference: Sendable, Hashable {
+    /// An object: stored, or inserted in a context and saved with (or before) the batch.
+    case object(ObjectID)
+    /// The object of an earlier row of the same batch, by its index.
+    case row(Int)
 }
 
 /// What the store did with a ``BatchUpsert``.

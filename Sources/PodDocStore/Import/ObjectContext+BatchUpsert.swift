@@ -1,14 +1,15 @@
 // MARK: - Batch upserts
 
 extension ObjectContext {
-    /// Stages a batch upsert: its rows go to the parent with the next `save()`, and the root
-    /// context's save writes them to the store in the same transaction as its other changes.
+    /// Stages a batch upsert (or a batch insert): its rows go to the parent with the next
+    /// `save()`, and the root context's save writes them to the store in the same transaction
+    /// as its other changes, after them (so rows may point at objects inserted in that save).
     /// See ``BatchUpsert`` for the semantics; no undo is recorded.
     ///
     /// - Returns: the receipt whose ``BatchUpsertReceipt/result`` the root's save fills in.
     /// - Throws: ``StoreError``: `.validation` when a row lacks its key or a required
-    ///   attribute, `.invalidModel` when the batch was made for another model. Nothing is
-    ///   staged then.
+    ///   attribute, or points at a later row or an object of another entity; `.invalidModel`
+    ///   when the batch was made for another model. Nothing is staged then.
     public func upsert(_ batch: BatchUpsert) throws -> BatchUpsertReceipt {
         preconditionOnQueue()
         guard model.entity(named: batch.entityName)?.attributes == batch.layout.attributes else {
@@ -25,12 +26,11 @@ extension ObjectContext {
         return receipt
     }
 
-    /// After a save: the batches it carried leave this context; a root context fills in their
-    /// receipts and brings its own registered objects up to date with what it wrote.
+    /// After a save (which took the batches out of this context when it began): a root
+    /// context fills in their receipts and brings its own registered objects up to date with
+    /// what it wrote.
     func finishBatches(_ changes: ChangeSet, _ outcome: PushOutcome) {
-        guard !changes.batches.isEmpty else { return }
-        stagedBatches.removeFirst(changes.batches.count)
-        guard case .store = parent else { return }
+        guard !changes.batches.isEmpty, case .store = parent else { return }
         for (staged, written) in zip(changes.batches, outcome.batches) { staged.receipt.fulfil(written.result) }
         mergeWrittenBatches(outcome.batches)
     }
@@ -43,7 +43,8 @@ extension ObjectContext {
             if pending.isRecording {
                 for id in written.result.created { pending.inserted(id) }
             }
-            guard !registry.isEmpty || pending.isRecording else { continue }
+            // An insert batch made only new objects: none of them is registered anywhere.
+            guard !written.batch.isInsertOnly, !registry.isEmpty || pending.isRecording else { continue }
             let batch = written.batch
             let width = batch.layout.attributes.count
             for index in 0..<batch.count where !written.unchangedRows.contains(index) {

@@ -10,8 +10,11 @@ internal import GRDBSQLite
 /// is kept in step in the same transaction.
 struct BatchWriter {
     let db: Database
+    /// The permanent ID of an object inserted in the same save (or in an earlier one).
+    let permanent: (ObjectID) -> ObjectID
 
     func write(_ batch: BatchUpsert) throws -> WrittenBatch {
+        guard let keyField = batch.keyField else { return try insert(batch) }
         let layout = batch.layout
         let width = layout.attributes.count
         let count = batch.count
@@ -27,7 +30,7 @@ struct BatchWriter {
         var unchangedIDs = Set<Int64>()
         var unchangedOrder: [Int64] = []
 
-        let upsert = try RawStatement(db, upsertSQL(batch))
+        let upsert = try RawStatement(db, upsertSQL(batch, keyField: keyField))
         let reindexes = layout.fullTextFields.contains(where: batch.columns.contains)
         let indexText: RawStatement? = try layout.fullTextFields.isEmpty ? nil : RawStatement(db, layout.fullTextInsertSQL)
         let unindexText: RawStatement? = try reindexes ? RawStatement(db, "DELETE FROM \(layout.fullTextTable) WHERE \"rowid\" = ?") : nil
@@ -40,7 +43,7 @@ struct BatchWriter {
             guard try upsert.step() else {
                 // The row is stored with these very values: the upsert left it alone.
                 upsert.reset()
-                let (id, version) = try storedRow(keyedLike: batch, row: index)
+                let (id, version) = try storedRow(keyedLike: batch, keyField: keyField, row: index)
                 rowIDs.append(id)
                 versions.append(version)
                 unchangedRows.insert(index)
@@ -81,12 +84,71 @@ struct BatchWriter {
         return WrittenBatch(batch: batch, rowIDs: rowIDs, versions: versions, unchangedRows: unchangedRows, result: result)
     }
 
+    /// Writes an insert batch: one prepared insert, every row a new object with the next id
+    /// of the entity's sequence; references to earlier rows take those rows' ids.
+    private func insert(_ batch: BatchUpsert) throws -> WrittenBatch {
+        let layout = batch.layout
+        let width = layout.attributes.count
+        let fkCount = layout.foreignKeys.count
+        let count = batch.count
+        let baseline = try RowIDSequence.last(db, layout)
+        let names = (layout.attributes.map(\.name) + layout.foreignKeys.map(\.name)).map(SQL.quote)
+        let insert = try RawStatement(
+            db,
+            """
+            INSERT INTO \(layout.table) ("id", "_version", \(names.joined(separator: ", "))) \
+            VALUES (?, 1\(String(repeating: ", ?", count: names.count)))
+            """)
+        let indexText: RawStatement? = try layout.fullTextFields.isEmpty ? nil : RawStatement(db, layout.fullTextInsertSQL)
+        var resolved: [ObjectID: Int64] = [:]
+        for index in 0..<count {
+            let id = baseline + Int64(index) + 1
+            insert.bind(.integer(id), at: 1)
+            let base = index * width
+            for field in 0..<width { insert.bind(batch.values[base + field], at: Int32(2 + field)) }
+            for fk in 0..<fkCount {
+                let value: StoreValue
+                switch batch.reference(row: index, foreignKey: fk) {
+                case .none: value = .null
+                case .row(let target): value = .integer(baseline + Int64(target) + 1)
+                case .object(let object):
+                    if let key = resolved[object] {
+                        value = .integer(key)
+                    } else {
+                        guard let key = permanent(object).rowID else {
+                            throw StoreError(
+                                .validation,
+                                "Could not insert row \(index) of '\(layout.name)': it points at \(object), an object that was never saved (inserted in another context?). Save that context first."
+                            )
+                        }
+                        resolved[object] = key
+                        value = .integer(key)
+                    }
+                }
+                insert.bind(value, at: Int32(2 + width + fk))
+            }
+            try insert.execute()
+            if let indexText {
+                indexText.bind(.integer(id), at: 1)
+                for (offset, field) in layout.fullTextFields.enumerated() {
+                    indexText.bind(batch.values[base + field], at: Int32(2 + offset))
+                }
+                try indexText.execute()
+            }
+        }
+        if count > 0 { try RowIDSequence.record(db, layout, last: baseline + Int64(count)) }
+        let rowIDs = (0..<count).map { baseline + Int64($0) + 1 }
+        var result = BatchUpsertResult()
+        result.created = rowIDs.map { ObjectID(entityName: layout.name, key: $0) }
+        return WrittenBatch(batch: batch, rowIDs: rowIDs, versions: Array(repeating: 1, count: count), unchangedRows: [], result: result)
+    }
+
     /// The id and version of the stored row with the key of row `index` of `batch`.
-    private func storedRow(keyedLike batch: BatchUpsert, row index: Int) throws -> (Int64, Int64) {
+    private func storedRow(keyedLike batch: BatchUpsert, keyField: Int, row index: Int) throws -> (Int64, Int64) {
         let layout = batch.layout
         let lookup = try RawStatement(
-            db, "SELECT \"id\", \"_version\" FROM \(layout.table) WHERE \(SQL.quote(layout.attributes[batch.keyField].name)) = ?")
-        lookup.bind(batch.values[index * layout.attributes.count + batch.keyField], at: 1)
+            db, "SELECT \"id\", \"_version\" FROM \(layout.table) WHERE \(SQL.quote(layout.attributes[keyField].name)) = ?")
+        lookup.bind(batch.values[index * layout.attributes.count + keyField], at: 1)
         defer { lookup.reset() }
         guard try lookup.step() else { throw StoreError(.sqlite, "SQLite returned no row for an upsert into \(layout.name).") }
         return (lookup.int64(0), lookup.int64(1))
@@ -96,17 +158,17 @@ struct BatchWriter {
     /// row version bumped) when one of them differs from the stored value; returns the id,
     /// the version, and the text-indexed values, and no row when the stored row already holds
     /// the values.
-    private func upsertSQL(_ batch: BatchUpsert) -> String {
+    private func upsertSQL(_ batch: BatchUpsert, keyField: Int) -> String {
         let layout = batch.layout
         let names = layout.attributes.map { SQL.quote($0.name) }
-        let updated = batch.columns.filter { $0 != batch.keyField }
+        let updated = batch.columns.filter { $0 != keyField }
         let assignments = updated.map { "\(names[$0]) = excluded.\(names[$0])" } + ["\"_version\" = \"_version\" + 1"]
         let differs = updated.isEmpty ? "0" : updated.map { "\(names[$0]) IS NOT excluded.\(names[$0])" }.joined(separator: " OR ")
         let returning = ["\"id\"", "\"_version\""] + layout.fullTextFields.map { names[$0] }
         return """
             INSERT INTO \(layout.table) ("id", "_version", \(names.joined(separator: ", "))) \
             VALUES (?, 1\(String(repeating: ", ?", count: names.count))) \
-            ON CONFLICT(\(names[batch.keyField])) DO UPDATE SET \(assignments.joined(separator: ", ")) WHERE \(differs) \
+            ON CONFLICT(\(names[keyField])) DO UPDATE SET \(assignments.joined(separator: ", ")) WHERE \(differs) \
             RETURNING \(returning.joined(separator: ", "))
             """
     }
@@ -120,14 +182,16 @@ extension PersistentStore {
     /// of new rows costs one lookup.
     ///
     /// An importer can skip saving such a batch: re-importing what a document holds then
-    /// leaves the document as it is.
+    /// leaves the document as it is. An insert batch always adds objects: false unless it is
+    /// empty.
     ///
     /// - Throws: ``StoreError`` when the store cannot be read.
     public func holdsAllRows(of batch: BatchUpsert) throws -> Bool {
+        guard let keyField = batch.keyField else { return batch.isEmpty }
         let layout = batch.layout
         let width = layout.attributes.count
-        let compared = batch.columns.filter { $0 != batch.keyField }
-        let conditions = ([batch.keyField] + compared).enumerated().map { offset, field in
+        let compared = batch.columns.filter { $0 != keyField }
+        let conditions = ([keyField] + compared).enumerated().map { offset, field in
             "\(SQL.quote(layout.attributes[field].name)) \(offset == 0 ? "=" : "IS") ?\(offset + 1)"
         }
         let sql = "SELECT 1 FROM \(layout.table) WHERE \(conditions.joined(separator: " AND "))"
@@ -136,7 +200,7 @@ extension PersistentStore {
             defer { lookup.reset() }
             for index in 0..<batch.count {
                 let base = index * width
-                lookup.bind(batch.values[base + batch.keyField], at: 1)
+                lookup.bind(batch.values[base + keyField], at: 1)
                 for (offset, field) in compared.enumerated() { lookup.bind(batch.values[base + field], at: Int32(offset + 2)) }
                 guard try lookup.step() else { return false }
                 lookup.reset()

@@ -22,8 +22,15 @@ extension PersistentStore {
                     var writer = StoreWriter(store: self, db: db, changes: changes)
                     outcome = try writer.run()
                     // Batch upserts after the objects, in the same transaction.
-                    let batches = BatchWriter(db: db)
-                    outcome.batches = try changes.batches.map { try batches.write($0.batch) }
+                    // Rows may point at objects of this save, and at rows of earlier batches.
+                    var assigned = outcome.permanentIDs
+                    for staged in changes.batches {
+                        let known = assigned
+                        let written = try BatchWriter(db: db) { id in id.isTemporary ? known[id] ?? id.resolved : id }.write(staged.batch)
+                        for (row, temporary) in staged.batch.temporaryIDs { assigned[temporary] = written.id(ofRow: row) }
+                        outcome.batches.append(written)
+                    }
+                    outcome.permanentIDs = assigned
                     return .commit
                 }
             }

@@ -115,6 +115,24 @@ public final class ObjectUndoManager {
         if explicitDepth == 0 { openGroup = nil } else { openGroup?.steps.removeAll() }
     }
 
+    /// Records, in the current group, that undoing it deletes these objects, each with its
+    /// delete rules (a cascade takes what is below it); redo brings them back under the same
+    /// IDs. For objects that come into the store some other way than an insert in this
+    /// context: the rows of an insert batch, named by ``BatchUpsert/temporaryID(ofRow:)``.
+    ///
+    /// Undone while the batch is still staged in the context, it takes the whole batch out
+    /// (redo stages it again). Undone while a save carries the batch, before the store has
+    /// written it, it finds nothing to delete: the rows arrive with that save.
+    ///
+    /// ```swift
+    /// let top = batch.temporaryID(ofRow: 0)   // the others are below it
+    /// let receipt = try main.upsert(batch)
+    /// undo.group("Import 1,329 items") { undo.registerDeletion(of: [top]) }
+    /// ```
+    public func registerDeletion(of ids: [ObjectID]) {
+        for id in ids { register(.delete(id)) }
+    }
+
     // MARK: - Undo and redo
 
     /// Reverts the last action. Its reverse becomes redoable.

@@ -6,6 +6,12 @@ enum UndoStep {
     case restore(DeletedObject)
     /// Put a field back to `value`.
     case setField(ObjectID, field: Int, value: FieldValue)
+    /// Delete an object that came in some other way than an insert in this context (a batch
+    /// insert), with its delete rules; the delete records how to bring it back. An object of
+    /// an insert batch still staged in this context takes its whole batch out instead.
+    case delete(ObjectID)
+    /// Stage a batch again (undoing it deletes the objects named by the IDs it handed out).
+    case restage(StagedBatch)
 }
 
 /// A deleted object's state, kept so the delete can be undone with the same instance.

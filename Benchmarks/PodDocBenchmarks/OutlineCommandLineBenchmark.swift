@@ -1,0 +1,170 @@
+import Foundation
+import PodDocBenchmarkSupport
+
+/// `poddoc import DOC --opml FILE` with the release binary, 200,000 and 1,000,000 items,
+/// against two floors run in the same process: a short Python script (expat, then sqlite3's
+/// `executemany` in one transaction, WAL, `synchronous=FULL`) and `sqlite3 .import` of the
+/// same rows from CSV. Each figure is the best of three runs, the three programs taking turns;
+/// wall time and peak memory come from GNU time. A floor whose program is missing is skipped.
+@MainActor
+enum OutlineCommandLineBenchmark {
+    /// The outline of the issue's measurement: `projects` × 9 parts × 110 tasks, a note on
+    /// every seventh item, two attributes on every tenth.
+    static func writeOPML(projects: Int, to url: URL) throws -> Int {
+        var text = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n" + #"<opml version="2.0"><head><title>Big</title></head><body>"# + "\n"
+        var number = 0
+        func item(_ title: String) -> String {
+            number += 1
+            var attributes = #" text="\#(title)""#
+            if number % 7 == 0 { attributes += #" _note="Note for item \#(number)""# }
+            if number % 10 == 0 { attributes += #" type="task" created="Mon, 01 Jan 2024 10:00:00 GMT""# }
+            return attributes
+        }
+        for project in 0..<projects {
+            text += "<outline\(item("Project \(project)"))>\n"
+            for part in 0..<9 {
+                text += " <outline\(item("Part \(project).\(part)"))>\n"
+                for task in 0..<110 { text += "  <outline\(item("Task \(project).\(part).\(task)"))/>\n" }
+                text += " </outline>\n"
+            }
+            text += "</outline>\n"
+        }
+        text += "</body></opml>\n"
+        try Data(text.utf8).write(to: url)
+        return number
+    }
+
+    /// The Python floor: parse with expat, insert every row with `executemany`.
+    static let pythonFloor = #"""
+        import sys, sqlite3, time, json
+        import xml.parsers.expat
+        src, dst = sys.argv[1], sys.argv[2]
+        db = sqlite3.connect(dst, isolation_level=None)
+        db.execute("PRAGMA journal_mode=WAL"); db.execute("PRAGMA synchronous=FULL")
+        db.execute('CREATE TABLE item (id INTEGER PRIMARY KEY, parent INTEGER, "order" INTEGER, title TEXT, note TEXT, attributes TEXT, created REAL, modified REAL)')
+        rows = []; stack = [(0, [0])]; now = time.time()
+        def start(name, attrs):
+            if name != 'outline': return
+            parent, counter = stack[-1]
+            rid = len(rows) + 1
+            other = [[k, v] for k, v in attrs.items() if k not in ('text', '_note')]
+            rows.append((rid, parent or None, counter[0], attrs.get('text', ''), attrs.get('_note'), json.dumps(other) if other else None, now, now))
+            counter[0] += 1
+            stack.append((rid, [0]))
+        def end(name):
+            if name == 'outline': stack.pop()
+        p = xml.parsers.expat.ParserCreate(); p.StartElementHandler = start; p.EndElementHandler = end
+        with open(src, 'rb') as f: p.ParseFile(f)
+        db.execute("BEGIN"); db.executemany("INSERT INTO item VALUES (?,?,?,?,?,?,?,?)", rows); db.execute("COMMIT")
+        """#
+
+    /// One timed run: wall seconds and peak resident MiB of `arguments` under GNU time.
+    struct Timed {
+        var seconds: Double
+        var peakMiB: Double
+    }
+
+    static func timed(_ arguments: [String], input: URL? = nil, in folder: URL) throws -> Timed {
+        let report = folder.appending(path: "time-\(UUID().uuidString)")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/time")
+        process.arguments = ["-f", "%e %M", "-o", report.path] + arguments
+        process.standardOutput = FileHandle.nullDevice
+        if let input { process.standardInput = try FileHandle(forReadingFrom: input) }
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw BenchmarkError("\(arguments.joined(separator: " ")) failed") }
+        let fields = try String(contentsOf: report, encoding: .utf8).split(whereSeparator: \.isWhitespace)
+        guard fields.count >= 2, let seconds = Double(fields[fields.count - 2]), let kib = Double(fields[fields.count - 1]) else {
+            throw BenchmarkError("GNU time wrote no figures for \(arguments[0])")
+        }
+        return Timed(seconds: seconds, peakMiB: kib / 1024)
+    }
+
+    static func which(_ program: String) -> String? {
+        for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+            let path = "\(folder)/\(program)"
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        return nil
+    }
+
+    static func run() throws -> [String] {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else {
+            return ["| outline import with the command line | skipped: GNU time (/usr/bin/time) is not installed | | |"]
+        }
+        let poddoc = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appending(
+            path: "poddoc"
+        ).path
+        guard FileManager.default.isExecutableFile(atPath: poddoc) else {
+            throw BenchmarkError("\(poddoc) is missing: `swift build -c release --product poddoc` first (make bench-e2e does)")
+        }
+        let folder = FileManager.default.temporaryDirectory.appending(path: "poddoc-bench-outline-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let state = folder.appending(path: "state").path
+        setenv("XDG_STATE_HOME", state, 1)
+        let python = which("python3")
+        let sqlite = which("sqlite3")
+        let script = folder.appending(path: "floor.py")
+        try Data(pythonFloor.utf8).write(to: script)
+
+        var rows = ["| work | poddoc (best of 3) | Python floor | `sqlite3 .import` floor |", "|---|---|---|---|"]
+        for projects in [200, 1_000] {
+            let opml = folder.appending(path: "in-\(projects).opml")
+            let items = try writeOPML(projects: projects, to: opml)
+            var ours: [Timed] = []
+            var pythons: [Timed] = []
+            var imports: [Timed] = []
+            for run in 0..<3 {
+                let doc = folder.appending(path: "D\(run)-\(projects).poddoc").path
+                try DocumentBenchmarks.run(poddoc, ["new", doc, "--kind", "outline"])
+                ours.append(try timed([poddoc, "import", doc, "--opml", opml.path], in: folder))
+                if let python {
+                    let db = folder.appending(path: "py\(run)-\(projects).db").path
+                    pythons.append(try timed([python, script.path, opml.path, db], in: folder))
+                    if let sqlite, run == 0 {
+                        // The same rows as CSV, made once (not timed).
+                        let csv = folder.appending(path: "rows-\(projects).csv")
+                        FileManager.default.createFile(atPath: csv.path, contents: nil)
+                        let dump = Process()
+                        dump.executableURL = URL(fileURLWithPath: sqlite)
+                        dump.arguments = ["-csv", db, "SELECT * FROM item"]
+                        dump.standardOutput = try FileHandle(forWritingTo: csv)
+                        try dump.run()
+                        dump.waitUntilExit()
+                    }
+                }
+                if let sqlite, FileManager.default.fileExists(atPath: folder.appending(path: "rows-\(projects).csv").path) {
+                    let commands = folder.appending(path: "import-\(projects).sql")
+                    try Data(
+                        """
+                        PRAGMA journal_mode=WAL;
+                        PRAGMA synchronous=FULL;
+                        CREATE TABLE item (id INTEGER PRIMARY KEY, parent INTEGER, "order" INTEGER, title TEXT, note TEXT, attributes TEXT, created REAL, modified REAL);
+                        .mode csv
+                        .import \(folder.appending(path: "rows-\(projects).csv").path) item
+
+                        """.utf8
+                    ).write(to: commands)
+                    let db = folder.appending(path: "csv\(run)-\(projects).db").path
+                    imports.append(try timed([sqlite, db], input: commands, in: folder))
+                }
+            }
+            let best = ours.min { $0.seconds < $1.seconds }!
+            func floor(_ runs: [Timed], _ missing: String) -> String {
+                guard let floor = runs.min(by: { $0.seconds < $1.seconds }) else { return "skipped: \(missing) is not installed" }
+                return String(format: "%.2f s, %.0f MiB: poddoc **%.2fx**", floor.seconds, floor.peakMiB, best.seconds / floor.seconds)
+            }
+            let size = Double((try? FileManager.default.attributesOfItem(atPath: opml.path)[.size] as? Int) ?? 0) / 1e6
+            let runs = ours.map { String(format: "%.2f", $0.seconds) }.joined(separator: ", ")
+            rows.append(
+                "| OPML import, \(items.formatted()) items (\(String(format: "%.1f", size)) MB) | "
+                    + String(format: "%.2f s", best.seconds)
+                    + " (\(runs)), peak \(String(format: "%.0f", ours.map(\.peakMiB).max()!)) MiB | "
+                    + floor(pythons, "python3") + " | " + floor(imports, python == nil ? "python3 (which makes its CSV)" : "sqlite3") + " |"
+            )
+        }
+        return rows
+    }
+}

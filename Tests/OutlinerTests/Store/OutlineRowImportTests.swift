@@ -1,0 +1,119 @@
+import Foundation
+import OutlineInterchange
+import Outliner
+import PodDocStore
+import XCTest
+
+/// Importing as rows (``OutlineStore/importOutline(_:under:savingWith:)``): the same outline
+/// as the object path, saved by the import, one undo step that takes the head along.
+@MainActor
+final class OutlineRowImportTests: OutlineStoreTestCase {
+    func testRowsGiveTheSameOutlineAsObjectsInEveryShape() async throws {
+        for seed in 1...4 {
+            let tree = TreeGenerator.random(seed: UInt64(seed), count: 300)
+            let byObjects = try makeDocument("objects")
+            try byObjects.outline.importOutline(tree)
+            try byObjects.save()
+            let byRows = try makeDocument("rows")
+            let top = try await byRows.outline.importOutline(tree) { try byRows.save() }
+            XCTAssertEqual(top.count, tree.children(of: tree.root).count)
+            XCTAssertFalse(byRows.main.hasChanges && top.isEmpty)
+            try byRows.save()
+            let reopened = try TestDocument(url: byRows.url)
+            XCTAssertEqual(try reopened.outline.exportOutline(), tree, "seed \(seed): rows → store → tree")
+            XCTAssertEqual(try reopened.outline.exportOutline(), try TestDocument(url: byObjects.url).outline.exportOutline())
+            try reopened.assertOrderInvariant("seed \(seed)")
+            XCTAssertEqual(try top.map { try reopened.outline.item($0).item.title }, tree.children(of: tree.root).map { tree[$0].title })
+        }
+    }
+
+    func testTheRowsAreSavedByTheImportAndItsUndoTakesTheHeadAlong() async throws {
+        let doc = try makeDocument()
+        var tree = OutlineTree(opmlVersion: "1.0", head: [OutlineAttribute("title", "Plans")])
+        let a = tree.appendChild(OutlineItem(title: "a", note: "first"), to: tree.root)
+        tree.appendChild(OutlineItem(title: "a1", attributes: [OutlineAttribute("type", "task")]), to: a)
+        tree.appendChild(title: "b", to: tree.root)
+        try await doc.outline.importOutline(tree) { try doc.save() }
+        // Items and head on disk in the one save, nothing left unsaved.
+        XCTAssertFalse(doc.main.hasChanges)
+        XCTAssertEqual(try TestDocument(url: doc.url).outline.exportOutline(), tree)
+        XCTAssertEqual(try doc.outline.exportOutline(), tree)
+        XCTAssertEqual(doc.undo.undoActionName, "Import 3 items")
+
+        doc.undo.undo()
+        XCTAssertEqual(try doc.outline.exportOutline(), OutlineTree(), "no items, no head")
+        try doc.save()
+        XCTAssertEqual(try TestDocument(url: doc.url).outline.exportOutline(), OutlineTree())
+        doc.undo.redo()
+        XCTAssertEqual(try doc.outline.exportOutline(), tree)
+        try doc.save()
+        XCTAssertEqual(try TestDocument(url: doc.url).outline.exportOutline(), tree)
+        try doc.assertOrderInvariant()
+    }
+
+    func testRowsAreAppendedAfterTheChildrenThereAndInsideTheContextsUnsavedItems() async throws {
+        let doc = try makeDocument()
+        var first = OutlineTree(head: [OutlineAttribute("title", "Mine")])
+        let b = first.appendChild(title: "b", to: first.root)
+        first.appendChild(title: "b1", to: b)
+        try doc.outline.importOutline(first)
+        // "b" and "b1" are not saved: the rows link to an object inserted in the same save.
+        let bID = try doc.outline.itemID(at: .indexes([1]))
+        XCTAssertTrue(bID.isTemporary)
+        var second = OutlineTree(head: [OutlineAttribute("title", "Theirs")])
+        let x = second.appendChild(title: "x", to: second.root)
+        second.appendChild(title: "x1", to: x)
+        let added = try await doc.outline.importOutline(second, under: bID) { try doc.save() }
+        XCTAssertEqual(try doc.outline.children(of: bID).map(\.item.title), ["b1", "x"])
+        XCTAssertEqual(try added.map { try doc.outline.item($0).item.title }, ["x"])
+        XCTAssertEqual(try doc.outline.exportOutline().head, [OutlineAttribute("title", "Mine")], "only an empty document takes the head")
+        try doc.assertOrderInvariant()
+        let reopened = try TestDocument(url: doc.url)
+        XCTAssertEqual(try reopened.outline.printTree(), try doc.outline.printTree())
+        doc.undo.undo()
+        XCTAssertEqual(try doc.outline.children(of: bID).map(\.item.title), ["b1"])
+        try doc.assertOrderInvariant()
+    }
+
+    func testAFailedSaveReportsItAndKeepsTheRowsForTheNextSave() async throws {
+        let doc = try makeDocument()
+        try doc.save()
+        var tree = OutlineTree()
+        tree.appendChild(title: "kept", to: tree.root)
+        struct DiskFull: Error {}
+        do {
+            try await doc.outline.importOutline(tree) { throw DiskFull() }
+            XCTFail("the failed save was not reported")
+        } catch {
+            XCTAssertEqual(error.code, .storeFailed)
+            XCTAssertTrue(error.message.contains("saving 1 item"), error.message)
+        }
+        XCTAssertTrue(doc.main.hasChanges, "the rows wait for the next save")
+        // Undo takes the staged rows out, redo stages them again.
+        XCTAssertEqual(doc.undo.undoActionName, "Import 1 item")
+        doc.undo.undo()
+        XCTAssertEqual(try doc.outline.exportOutline(), OutlineTree())
+        try doc.save()
+        XCTAssertEqual(try TestDocument(url: doc.url).outline.exportOutline(), OutlineTree(), "undone: nothing written")
+        doc.undo.redo()
+        XCTAssertTrue(doc.main.hasChanges)
+        try doc.save()
+        XCTAssertEqual(try TestDocument(url: doc.url).outline.children(of: doc.outline.rootID).map(\.item.title), ["kept"])
+    }
+
+    func testAMissingParentIsRefusedBeforeAnythingIsStaged() async throws {
+        let doc = try makeDocument()
+        var tree = OutlineTree()
+        tree.appendChild(title: "a", to: tree.root)
+        let gone = try doc.outline.add(OutlineItem(title: "gone"), under: doc.outline.rootID)
+        try doc.outline.delete(gone)
+        try doc.save()
+        do {
+            try await doc.outline.importOutline(tree, under: gone) { try doc.save() }
+            XCTFail("imported under a deleted item")
+        } catch {
+            XCTAssertEqual(error.code, .notFound)
+        }
+        XCTAssertFalse(doc.main.hasChanges)
+    }
+}
