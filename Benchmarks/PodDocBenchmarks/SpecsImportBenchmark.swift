@@ -62,6 +62,12 @@ enum SpecsImportBenchmark {
                 rows, at: folder.appending(path: "raw-\(UUID().uuidString)"), fullText: true, foldedNameIndex: false, searchText: false)
         }
 
+        // Floor 3, the issue's "SQLite doing the same work": json_each and INSERT … SELECT per page.
+        let jsonEach = try measure { try JSONEachSpecs.run(pages, at: folder.appending(path: "each-\(UUID().uuidString)")) }
+        let jsonEachBare = try measure {
+            try JSONEachSpecs.run(pages, at: folder.appending(path: "each-\(UUID().uuidString)"), searchText: false)
+        }
+
         // End to end, over loopback HTTP.
         var best = LoopbackRun(importSeconds: .infinity, closeSeconds: 0, stall: .zero, mainBusy: .zero)
         var bestUnfolded = Double.infinity
@@ -78,6 +84,7 @@ enum SpecsImportBenchmark {
             bestUnfolded = min(bestUnfolded, unfolded.importSeconds)
         }
         let slowerFloor = max(decoder, rawWithIndex)
+        let fastestFloor = min(rawWithIndex, jsonEach)
         return [
             Measurement(name: "decode pages, JSONDecoder (floor)", seconds: decoder, count: count, floorName: nil, floorSeconds: nil),
             Measurement(
@@ -95,11 +102,21 @@ enum SpecsImportBenchmark {
                     "raw SQLite upserts + FTS5 rows of the text as it is + plain name index (the schema before Unicode folding and CJK search)",
                 seconds: rawBare, count: count, floorName: nil, floorSeconds: nil),
             Measurement(
+                name:
+                    "SQLite doing the same work: json_each over each page, INSERT … SELECT upsert and FTS5 rows (poddoc_search_text) per page, one transaction (floor)",
+                seconds: jsonEach, count: count, floorName: nil, floorSeconds: nil),
+            Measurement(
+                name: "the same with FTS5 rows of the text as it is (no poddoc_search_text)",
+                seconds: jsonEachBare, count: count, floorName: nil, floorSeconds: nil),
+            Measurement(
                 name: "the same import without a name index", seconds: bestUnfolded, count: count, floorName: nil, floorSeconds: nil),
             Measurement(
                 name:
                     "import over loopback HTTP into a pods document, pages of \(pageSize) (stall \(format(best.stall)), main thread busy at most \(format(best.mainBusy)); close \(String(format: "%.2f", best.closeSeconds)) s)",
                 seconds: best.importSeconds, count: count, floorName: "slower floor", floorSeconds: slowerFloor),
+            Measurement(
+                name: "the same import against the faster SQLite floor (json_each or C upserts)", seconds: best.importSeconds,
+                count: count, floorName: "faster SQLite floor", floorSeconds: fastestFloor),
         ]
     }
 

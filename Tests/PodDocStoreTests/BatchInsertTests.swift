@@ -337,4 +337,48 @@ final class BatchInsertTests: StoreTestCase {
         try await root.perform { try $0.save() }
         XCTAssertEqual(try itemsOnDisk().count, 6, "the five rows once")
     }
+
+    func testTheTextIndexTakesNewRowsOnceWithTheirLastValues() throws {
+        typealias Tag = BatchUpsertTests.Tag
+        let store = try PersistentStore(url: storeURL, model: Tag.model)
+        let root = ObjectContext(store: store)
+        func search(_ words: String) throws -> [String] {
+            try store.unsafeRead { db in
+                try String.fetchAll(
+                    db, sql: #"SELECT t.key FROM "Tag_fts" f JOIN "Tag" t ON t.id = f.rowid WHERE "Tag_fts" MATCH ? ORDER BY t.key"#,
+                    arguments: [words])
+            }
+        }
+        func write(_ batch: BatchUpsert) throws {
+            try root.performAndWait { ctx in
+                _ = try ctx.upsert(batch)
+                try ctx.save()
+            }
+        }
+        var inserted = try BatchUpsert(inserting: "Tag", model: Tag.model)
+        for (key, text) in [("a", "fast parser"), ("b", nil), ("c", "slow parser")] {
+            inserted.append { row in
+                row[Tag.key] = key
+                row[Tag.text] = text
+            }
+        }
+        try write(inserted)
+        XCTAssertEqual(try search("parser"), ["a", "c"])
+        // Keyed: "d" is new and set twice in the batch, "a" stored and set twice.
+        var keyed = try BatchUpsert("Tag", key: Tag.key, model: Tag.model)
+        for (key, text) in [("d", "first words"), ("a", "middle words"), ("d", "final words"), ("a", "quick words")] {
+            keyed.append { row in
+                row[Tag.key] = key
+                row[Tag.text] = text
+            }
+        }
+        try write(keyed)
+        XCTAssertEqual(try search("words"), ["a", "d"])
+        XCTAssertEqual(try search("first"), [])
+        XCTAssertEqual(try search("middle"), [])
+        XCTAssertEqual(try search("parser"), ["c"])
+        let rows = try store.unsafeRead { try Int.fetchOne($0, sql: #"SELECT count(*) FROM "Tag_fts""#) }
+        XCTAssertEqual(rows, 4, "one text row a tag")
+        XCTAssertEqual(try store.integrityProblems(), [])
+    }
 }

@@ -7,7 +7,8 @@ internal import GRDBSQLite
 /// CONFLICT(key) DO UPDATE … WHERE something differs RETURNING`), the statement cached by the
 /// connection across saves. A row that holds the stored values already is not written.
 /// New rows get ids from the entity's sequence, so ids are never reused; the full-text index
-/// is kept in step in the same transaction.
+/// is kept in step in the same transaction: the new rows' text copied in one statement after
+/// the batch (their ids are consecutive), an updated row's text replaced as it is written.
 struct BatchWriter {
     let db: Database
     /// The permanent ID of an object inserted in the same save (or in an earlier one).
@@ -32,7 +33,7 @@ struct BatchWriter {
 
         let upsert = try RawStatement(db, upsertSQL(batch, keyField: keyField))
         let reindexes = layout.fullTextFields.contains(where: batch.columns.contains)
-        let indexText: RawStatement? = try layout.fullTextFields.isEmpty ? nil : RawStatement(db, layout.fullTextInsertSQL)
+        let copyText: RawStatement? = try layout.fullTextFields.isEmpty ? nil : RawStatement(db, layout.fullTextCopySQL)
         let unindexText: RawStatement? = try reindexes ? RawStatement(db, "DELETE FROM \(layout.fullTextTable) WHERE \"rowid\" = ?") : nil
 
         for index in 0..<count {
@@ -61,22 +62,25 @@ struct BatchWriter {
             } else if id <= baseline, reportedUpdates.insert(id).inserted {
                 result.updated.append(ObjectID(entityName: layout.name, key: id))
             }
-            // The text index takes the values the row has now (RETURNING), before the reset.
-            if let indexText, created || reindexes {
-                indexText.bind(.integer(id), at: 1)
-                for offset in layout.fullTextFields.indices {
-                    indexText.bind(columnOf: upsert, Int32(2 + offset), at: Int32(2 + offset))
-                }
-            }
             upsert.reset()
-            guard let indexText, created || reindexes else { continue }
-            if !created, let unindexText {
+            // A row stored before whose text changed: its text is replaced now. (Rows new in
+            // this batch, updated again by a later row or not, are copied after the loop.)
+            if id <= baseline, let copyText, let unindexText {
                 unindexText.bind(.integer(id), at: 1)
                 try unindexText.execute()
+                copyText.bind(.integer(id - 1), at: 1)
+                copyText.bind(.integer(id), at: 2)
+                try copyText.execute()
             }
-            try indexText.execute()
         }
-        if last != baseline { try RowIDSequence.record(db, layout, last: last) }
+        if last != baseline {
+            try RowIDSequence.record(db, layout, last: last)
+            if let copyText {
+                copyText.bind(.integer(baseline), at: 1)
+                copyText.bind(.integer(last), at: 2)
+                try copyText.execute()
+            }
+        }
         // Stored before and left alone by every row of the batch (not created or updated by one).
         result.unchanged = unchangedOrder.filter { $0 <= baseline && !reportedUpdates.contains($0) }.map {
             ObjectID(entityName: layout.name, key: $0)
@@ -99,7 +103,6 @@ struct BatchWriter {
             INSERT INTO \(layout.table) ("id", "_version", \(names.joined(separator: ", "))) \
             VALUES (?, 1\(String(repeating: ", ?", count: names.count)))
             """)
-        let indexText: RawStatement? = try layout.fullTextFields.isEmpty ? nil : RawStatement(db, layout.fullTextInsertSQL)
         var resolved: [ObjectID: Int64] = [:]
         for index in 0..<count {
             let id = baseline + Int64(index) + 1
@@ -128,15 +131,16 @@ struct BatchWriter {
                 insert.bind(value, at: Int32(2 + width + fk))
             }
             try insert.execute()
-            if let indexText {
-                indexText.bind(.integer(id), at: 1)
-                for (offset, field) in layout.fullTextFields.enumerated() {
-                    indexText.bind(batch.values[base + field], at: Int32(2 + offset))
-                }
-                try indexText.execute()
+        }
+        if count > 0 {
+            try RowIDSequence.record(db, layout, last: baseline + Int64(count))
+            if !layout.fullTextFields.isEmpty {
+                let copyText = try RawStatement(db, layout.fullTextCopySQL)
+                copyText.bind(.integer(baseline), at: 1)
+                copyText.bind(.integer(baseline + Int64(count)), at: 2)
+                try copyText.execute()
             }
         }
-        if count > 0 { try RowIDSequence.record(db, layout, last: baseline + Int64(count)) }
         let rowIDs = (0..<count).map { baseline + Int64($0) + 1 }
         var result = BatchUpsertResult()
         result.created = rowIDs.map { ObjectID(entityName: layout.name, key: $0) }
@@ -156,15 +160,14 @@ struct BatchWriter {
 
     /// The upsert for a batch: every attribute on insert, the batch's columns on update (the
     /// row version bumped) when one of them differs from the stored value; returns the id,
-    /// the version, and the text-indexed values, and no row when the stored row already holds
-    /// the values.
+    /// and the version, and no row when the stored row already holds the values.
     private func upsertSQL(_ batch: BatchUpsert, keyField: Int) -> String {
         let layout = batch.layout
         let names = layout.attributes.map { SQL.quote($0.name) }
         let updated = batch.columns.filter { $0 != keyField }
         let assignments = updated.map { "\(names[$0]) = excluded.\(names[$0])" } + ["\"_version\" = \"_version\" + 1"]
         let differs = updated.isEmpty ? "0" : updated.map { "\(names[$0]) IS NOT excluded.\(names[$0])" }.joined(separator: " OR ")
-        let returning = ["\"id\"", "\"_version\""] + layout.fullTextFields.map { names[$0] }
+        let returning = ["\"id\"", "\"_version\""]
         return """
             INSERT INTO \(layout.table) ("id", "_version", \(names.joined(separator: ", "))) \
             VALUES (?, 1\(String(repeating: ", ?", count: names.count))) \

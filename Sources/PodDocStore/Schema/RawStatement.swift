@@ -54,11 +54,6 @@ struct RawStatement {
         }
     }
 
-    /// Binds a copy of column `column` of the row `other` is on.
-    func bind(columnOf other: RawStatement, _ column: Int32, at index: Int32) {
-        sqlite3_bind_value(handle, index, sqlite3_column_value(other.handle, column))
-    }
-
     func bind(_ values: [StoreValue], startingAt first: Int32) {
         for (offset, value) in values.enumerated() { bind(value, at: first + Int32(offset)) }
     }
