@@ -342,13 +342,7 @@ final class BatchInsertTests: StoreTestCase {
         typealias Tag = BatchUpsertTests.Tag
         let store = try PersistentStore(url: storeURL, model: Tag.model)
         let root = ObjectContext(store: store)
-        func search(_ words: String) throws -> [String] {
-            try store.unsafeRead { db in
-                try String.fetchAll(
-                    db, sql: #"SELECT t.key FROM "Tag_fts" f JOIN "Tag" t ON t.id = f.rowid WHERE "Tag_fts" MATCH ? ORDER BY t.key"#,
-                    arguments: [words])
-            }
-        }
+        func search(_ words: String) throws -> [String] { try Tag.keys(matching: words, in: store) }
         func write(_ batch: BatchUpsert) throws {
             try root.performAndWait { ctx in
                 _ = try ctx.upsert(batch)

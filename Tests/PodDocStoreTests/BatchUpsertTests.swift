@@ -17,6 +17,15 @@ final class BatchUpsertTests: StoreTestCase {
         static let model: ObjectModel = {
             do { return try ObjectModel(entities: [entity]) } catch { fatalError("\(error)") }
         }()
+
+        /// The keys of the tags whose text matches `words` in the text index, in key order.
+        static func keys(matching words: String, in store: PersistentStore) throws -> [String] {
+            try store.unsafeRead { db in
+                try String.fetchAll(
+                    db, sql: #"SELECT t.key FROM "Tag_fts" f JOIN "Tag" t ON t.id = f.rowid WHERE "Tag_fts" MATCH ? ORDER BY t.key"#,
+                    arguments: [words])
+            }
+        }
     }
 
     /// One imported record: the same values go through both paths.
@@ -334,13 +343,7 @@ final class BatchUpsertTests: StoreTestCase {
     func testTheTextIndexFollowsInsertsAndUpdates() throws {
         let store = try PersistentStore(url: storeURL, model: Tag.model)
         let root = ObjectContext(store: store)
-        func search(_ words: String) throws -> [String] {
-            try store.unsafeRead { db in
-                try String.fetchAll(
-                    db, sql: #"SELECT t.key FROM "Tag_fts" f JOIN "Tag" t ON t.id = f.rowid WHERE "Tag_fts" MATCH ? ORDER BY t.key"#,
-                    arguments: [words])
-            }
-        }
+        func search(_ words: String) throws -> [String] { try Tag.keys(matching: words, in: store) }
         func upsert(_ fill: (inout BatchUpsert) -> Void) throws {
             var tags = try BatchUpsert("Tag", key: Tag.key, model: Tag.model)
             fill(&tags)
