@@ -68,6 +68,9 @@ enum SpecsImportBenchmark {
             try JSONEachSpecs.run(pages, at: folder.appending(path: "each-\(UUID().uuidString)"), searchText: false)
         }
 
+        // A peer: what a GRDB user would write (Codable records, an upsert a spec, one write).
+        let peer = try measure { try GRDBRecordPeer.run(pages, at: folder.appending(path: "peer-\(UUID().uuidString)")) }
+
         // End to end, over loopback HTTP.
         var best = LoopbackRun(importSeconds: .infinity, closeSeconds: 0, stall: .zero, mainBusy: .zero)
         var bestUnfolded = Double.infinity
@@ -117,6 +120,9 @@ enum SpecsImportBenchmark {
             Measurement(
                 name: "the same import against the faster SQLite floor (json_each or C upserts)", seconds: best.importSeconds,
                 count: count, floorName: "faster SQLite floor", floorSeconds: fastestFloor),
+            Measurement(
+                name: "the same import against a GRDB record peer (JSONDecoder, Codable records, an upsert a spec, FTS5 by triggers)",
+                seconds: best.importSeconds, count: count, floorName: "GRDB record peer", floorSeconds: peer),
         ]
     }
 
