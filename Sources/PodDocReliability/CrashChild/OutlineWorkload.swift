@@ -6,7 +6,8 @@ import PodDocRandom
 import PodDocStore
 
 /// Random tree edits of an outline document: add, rename, note, move, indent, outdent,
-/// delete (with the subtree), undo.
+/// delete (with the subtree), an import as rows (saved by the document's autosave, as the
+/// command line imports), undo.
 @MainActor
 final class OutlineWorkload: ChildWorkload {
     private let document: ManagedDocument
@@ -37,7 +38,11 @@ final class OutlineWorkload: ChildWorkload {
         let parent = underRoot ? outline.rootID : other
         log.record(describe(choice, target: target, other: parent, number: number, position: position))
         do {
-            try apply(choice, to: target, other: parent, number: number, position: position)
+            if choice == 19 {
+                try await importTree(of: number % 60 + 1, under: parent, number: number)
+            } else {
+                try apply(choice, to: target, other: parent, number: number, position: position)
+            }
         } catch {
             log.record("  refused: \(error.code)")
             // A stale item drops out; a refused edit changes nothing, and the next one will do.
@@ -59,11 +64,32 @@ final class OutlineWorkload: ChildWorkload {
         case 15: "indent \(target)"
         case 16: "outdent \(target)"
         case 17: "delete \(target)"
+        case 19: "import \(number % 60 + 1) items as rows under \(other), then autosave"
         default: "undo \(document.undoManager.undoActionName.map { "'\($0)'" } ?? "(nothing to undo)")"
         }
     }
 
-    /// Makes edit number `choice` (0..<20, most often an addition) on `target`; `other` is
+    /// Imports a tree of `count` items (top-level items of up to five children) at the end of
+    /// `parent`'s children, as rows, saved by an autosave.
+    private func importTree(of count: Int, under parent: ObjectID, number: Int) async throws(OutlineError) {
+        var tree = OutlineTree()
+        var top = tree.root
+        for index in 0..<count {
+            let item = OutlineItem(title: "imported \(number).\(index)", note: index % 4 == 0 ? "note \(index)" : nil)
+            if index % 6 == 0 {
+                top = tree.appendChild(item, to: tree.root)
+            } else {
+                tree.appendChild(item, to: top)
+            }
+        }
+        let document = self.document
+        items += try await outline.importOutline(tree, under: parent) {
+            try await document.autosave()
+            CrashChild.reportSave(of: document)
+        }
+    }
+
+    /// Makes edit number `choice` (0..<19, most often an addition) on `target`; `other` is
     /// the parent for additions and moves.
     private func apply(_ choice: Int, to target: ObjectID, other: ObjectID, number: Int, position: Int) throws(OutlineError) {
         switch choice {
