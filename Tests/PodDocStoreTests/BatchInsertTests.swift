@@ -22,6 +22,21 @@ final class BatchInsertTests: StoreTestCase {
         return batch
     }
 
+    /// Keeps `context`'s queue busy for `seconds` from now, so that a save into it is still on
+    /// its way meanwhile.
+    private func keepBusy(_ context: ObjectContext, for seconds: Double) {
+        let busy = DispatchSemaphore(value: 0)
+        let started = DispatchSemaphore(value: 0)
+        Task.detached {
+            await context.perform { _ in
+                started.signal()
+                busy.wait()
+            }
+        }
+        started.wait()
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { busy.signal() }
+    }
+
     /// `id → (title, parent id)` of every item in the store file.
     private func itemsOnDisk() throws -> [Int64: (String, Int64?)] {
         try otherConnection().read { db in
@@ -320,16 +335,7 @@ final class BatchInsertTests: StoreTestCase {
         _ = try main.upsert(tree(under: top.objectID, count: 5))
         // The parent is busy for a moment, so the asynchronous save is still on its way
         // when the second save runs.
-        let busy = DispatchSemaphore(value: 0)
-        let started = DispatchSemaphore(value: 0)
-        Task.detached {
-            await root.perform { _ in
-                started.signal()
-                busy.wait()
-            }
-        }
-        started.wait()
-        DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { busy.signal() }
+        keepBusy(root, for: 0.3)
         let carrying = Task { @MainActor in try await main.save() }
         for _ in 0..<1000 where main.hasChanges { await Task.yield() }
         try main.save(storeMetadata: [:])
@@ -374,5 +380,34 @@ final class BatchInsertTests: StoreTestCase {
         let rows = try store.unsafeRead { try Int.fetchOne($0, sql: #"SELECT count(*) FROM "Tag_fts""#) }
         XCTAssertEqual(rows, 4, "one text row a tag")
         XCTAssertEqual(try store.integrityProblems(), [])
+    }
+
+    @MainActor
+    func testAFailedSaveGivesItsBatchesBackUnlessARollbackDiscardedThem() async throws {
+        let root = ObjectContext(store: try makeStore())
+        let main = ObjectContext(.main, parent: root)
+        let top = main.insert("Item")
+        try main.save(storeMetadata: [:])
+        // A pod without its required values: the parent refuses the save that carries it.
+        _ = try main.upsert(tree(under: top.objectID, count: 3))
+        _ = main.insert("Pod")
+        XCTAssertThrowsError(try main.save(storeMetadata: [:]))
+        XCTAssertEqual(main.stagedBatches.count, 1, "a failed save gives its batch back")
+
+        // The same failure, with a rollback while the parent works.
+        keepBusy(root, for: 0.3)
+        let saving = Task { @MainActor in try await main.save() }
+        for _ in 0..<1000 where !main.stagedBatches.isEmpty { await Task.yield() }
+        main.rollback()
+        do {
+            try await saving.value
+            XCTFail("the parent took a pod without its required values")
+        } catch {
+            XCTAssertEqual((error as? StoreError)?.code, .validation)
+        }
+        XCTAssertTrue(main.stagedBatches.isEmpty, "the rollback discarded the batch for good")
+        XCTAssertFalse(main.hasChanges)
+        try await root.perform { try $0.save() }
+        XCTAssertEqual(try itemsOnDisk().count, 1)
     }
 }

@@ -158,6 +158,7 @@ extension ObjectContext {
     public func rollback() {
         preconditionOnQueue()
         stagedBatches.removeAll()
+        batchDiscards += 1
         for object in Array(changes.all) {
             switch object.state {
             case .inserted:
@@ -183,6 +184,7 @@ extension ObjectContext {
     public func reset() {
         preconditionOnQueue()
         stagedBatches.removeAll()
+        batchDiscards += 1
         for object in registry.all { object.context = nil }
         registry.removeAll()
         changes.removeAll()

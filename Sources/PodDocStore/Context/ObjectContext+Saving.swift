@@ -27,6 +27,7 @@ extension ObjectContext {
             precondition(storeMetadata.isEmpty, "only a root context writes store metadata")
         }
         guard !changes.isEmpty || !stagedBatches.isEmpty || !storeMetadata.isEmpty else { return }
+        let discards = batchDiscards
         var (changes, objects, flight) = makeChangeSet()
         changes.storeMetadata = storeMetadata
         let outcome: PushOutcome
@@ -40,7 +41,7 @@ extension ObjectContext {
                 outcome = try parent.performAndWait { try $0.acceptPush(changes) }
             }
         } catch {
-            abandon(flight, batches: changes.batches)
+            abandon(flight, batches: batchDiscards == discards ? changes.batches : [])
             throw error
         }
         finishSave(objects, flight, outcome)
@@ -71,6 +72,7 @@ extension ObjectContext {
         preconditionOnQueue()
         processPendingChanges()
         guard !changes.isEmpty || !stagedBatches.isEmpty else { return }
+        let discards = batchDiscards
         let (changes, objects, flight) = makeChangeSet()
         let outcome: PushOutcome
         do {
@@ -79,7 +81,7 @@ extension ObjectContext {
             defer { saveState.setApplyingAsynchronously(false) }
             outcome = try await parent.perform { try $0.acceptPush(changes) }
         } catch {
-            abandon(flight, batches: changes.batches)
+            abandon(flight, batches: batchDiscards == discards ? changes.batches : [])
             throw error
         }
         finishSave(objects, flight, outcome)
@@ -115,7 +117,8 @@ extension ObjectContext {
         var changes = ChangeSet(
             policy: _mergePolicy, source: name, sourceID: ObjectIdentifier(self), pushNumber: flight.number, batches: stagedBatches)
         // The batches travel with this save only: a save made while it runs must not carry
-        // them again. A failed save gives them back (`abandon(_:batches:)`).
+        // them again. A failed save gives them back (`abandon(_:batches:)`), unless they were
+        // discarded meanwhile (`rollback()`, `reset()`).
         stagedBatches.removeAll()
         var objects = SavedObjects()
         changes.updated.reserveCapacity(self.changes.count)

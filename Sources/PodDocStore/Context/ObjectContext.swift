@@ -66,6 +66,9 @@ public final class ObjectContext: @unchecked Sendable {
     var changes: ChangeTracker
     /// Batch upserts not saved yet, in the order they were made.
     var stagedBatches: [StagedBatch] = []
+    /// How many times `rollback()` or `reset()` discarded the staged batches: a save that
+    /// began before one of them and then fails does not give its batches back.
+    var batchDiscards = 0
     /// Changes not yet announced to observers.
     var pending = PendingChanges()
     var processingScheduled = false
