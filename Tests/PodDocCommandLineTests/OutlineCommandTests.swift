@@ -92,5 +92,9 @@ final class OutlineCommandTests: CommandLineTestCase {
         XCTAssertEqual(
             try succeed("outline", "tree", doc).stdout, "1. a\n  1. a1\n  2. a\n    1. a1\n  3. b\n2. b\n")
         XCTAssertTrue(try succeed("check", doc).stdout.contains(": ok"))
+        // A file without items says so, not the name of the edit before it.
+        let nothing = try succeed("import", doc, "--opml", try writeOPML("empty.opml", body: []), "--json").json(OutlineImportShape.self)
+        XCTAssertEqual(nothing.done, "Import 0 items")
+        XCTAssertEqual(nothing.topLevel, 0)
     }
 }

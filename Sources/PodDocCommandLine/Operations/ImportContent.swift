@@ -182,8 +182,10 @@ struct ImportContent: DocumentOperation {
         try Task.checkCancellation()
         // The items go to the store as rows, saved as the import ends; undo deletes them.
         let document = session.document
+        let isEmpty = tree.isEmpty
         let ids = try await session.outline().importOutline(consume tree, under: parent) { try await document.autosave() }
-        let done = session.document.undoManager.undoActionName ?? "Import"
+        // An empty file may record no undo step: the last one is some other action's.
+        let done = isEmpty ? "Import 0 items" : session.document.undoManager.undoActionName ?? "Import"
         session.output.emit(
             OutlineShape(file: path, format: format.rawValue, done: done, topLevel: ids.count),
             text: "\(done) from \(url.lastPathComponent) (\(ids.count) at the top).")
