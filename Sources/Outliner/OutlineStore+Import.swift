@@ -81,7 +81,7 @@ extension OutlineStore {
         let takesHead = isRoot(parentObject) && siblingCount == 0
         let (count, opmlVersion, head, bodyAttributes) = (tree.count, tree.opmlVersion, tree.head, tree.bodyAttributes)
         var (batch, topLevelRows) = try rows(of: tree, under: parentObject.objectID, from: siblingCount)
-        // The rows hold what the save needs: the tree goes before the save (half the memory).
+        // The rows hold what the save needs: the tree goes before the save.
         _ = consume tree
         let topLevel = topLevelRows.map { batch.temporaryID(ofRow: $0) }
         let receipt = try OutlineStore.reading("staging the imported items") { try context.upsert(batch) }
