@@ -1,37 +1,19 @@
 import Foundation
 import PodDocBenchmarkSupport
 
-/// `poddoc import DOC --opml FILE` with the release binary, 200,000 and 1,000,000 items,
+/// `poddoc import DOC --opml FILE` with the release binary, 200,001 and 1,000,001 items,
 /// against two floors run in the same process: a short Python script (expat, then sqlite3's
 /// `executemany` in one transaction, WAL, `synchronous=FULL`) and `sqlite3 .import` of the
 /// same rows from CSV. Each figure is the best of three runs, the three programs taking turns;
 /// wall time and peak memory come from GNU time. A floor whose program is missing is skipped.
 @MainActor
 enum OutlineCommandLineBenchmark {
-    /// The outline of the issue's measurement: `projects` × 9 parts × 110 tasks, a note on
-    /// every seventh item, two attributes on every tenth.
+    /// The benchmark outline (``OutlineBenchmarkDocument/benchmarkTree(archiveYears:projects:)``,
+    /// `projects` × 9 parts × 110 tasks and an empty "Archive") as an OPML file.
     static func writeOPML(projects: Int, to url: URL) throws -> Int {
-        var text = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n" + #"<opml version="2.0"><head><title>Big</title></head><body>"# + "\n"
-        var number = 0
-        func item(_ title: String) -> String {
-            number += 1
-            var attributes = #" text="\#(title)""#
-            if number % 7 == 0 { attributes += #" _note="Note for item \#(number)""# }
-            if number % 10 == 0 { attributes += #" type="task" created="Mon, 01 Jan 2024 10:00:00 GMT""# }
-            return attributes
-        }
-        for project in 0..<projects {
-            text += "<outline\(item("Project \(project)"))>\n"
-            for part in 0..<9 {
-                text += " <outline\(item("Part \(project).\(part)"))>\n"
-                for task in 0..<110 { text += "  <outline\(item("Task \(project).\(part).\(task)"))/>\n" }
-                text += " </outline>\n"
-            }
-            text += "</outline>\n"
-        }
-        text += "</body></opml>\n"
-        try Data(text.utf8).write(to: url)
-        return number
+        let tree = OutlineBenchmarkDocument.benchmarkTree(archiveYears: 0, projects: projects)
+        try tree.opmlData().write(to: url)
+        return tree.count
     }
 
     /// The Python floor: parse with expat, insert every row with `executemany`.
@@ -126,7 +108,7 @@ enum OutlineCommandLineBenchmark {
                     if let sqlite, run == 0 {
                         // The same rows as CSV, made once (not timed).
                         let csv = folder.appending(path: "rows-\(projects).csv")
-                        FileManager.default.createFile(atPath: csv.path, contents: nil)
+                        _ = FileManager.default.createFile(atPath: csv.path, contents: nil)
                         let dump = Process()
                         dump.executableURL = URL(fileURLWithPath: sqlite)
                         dump.arguments = ["-csv", db, "SELECT * FROM item"]

@@ -80,9 +80,10 @@ extension OutlineStore {
         let siblingCount = try OutlineStore.reading("counting the children of an item") { try context.count(for: request) }
         let takesHead = isRoot(parentObject) && siblingCount == 0
         let (count, opmlVersion, head, bodyAttributes) = (tree.count, tree.opmlVersion, tree.head, tree.bodyAttributes)
-        var (batch, topLevelRows) = try rows(of: tree, under: parentObject.objectID, from: siblingCount)
-        // The rows hold what the save needs: the tree goes before the save.
-        _ = consume tree
+        // Made off the caller's actor (a million rows take a second); the rows hold what the
+        // save needs, so the tree goes with them.
+        var (batch, topLevelRows) = try await Self.rows(
+            of: consume tree, model: context.store.model, under: parentObject.objectID, from: siblingCount, stamped: now())
         let topLevel = topLevelRows.map { batch.temporaryID(ofRow: $0) }
         let receipt = try OutlineStore.reading("staging the imported items") { try context.upsert(batch) }
         undoable(ActionName.importItems(count)) {
@@ -108,15 +109,17 @@ extension OutlineStore {
     /// The rows of `tree`'s items in depth-first order, each pointing at its parent's row
     /// (top-level items at `parent`, ordered from `firstOrder`), and the indexes of the
     /// top-level rows.
-    private func rows(of tree: OutlineTree, under parent: ObjectID, from firstOrder: Int) throws(OutlineError) -> (BatchUpsert, [Int]) {
+    @concurrent
+    private static func rows(
+        of tree: consuming OutlineTree, model: ObjectModel, under parent: ObjectID, from firstOrder: Int, stamped date: Date
+    ) async throws(OutlineError) -> (BatchUpsert, [Int]) {
         var batch: BatchUpsert
         do {
-            batch = try BatchUpsert(inserting: OutlineSchema.entityName, model: context.store.model)
+            batch = try BatchUpsert(inserting: OutlineSchema.entityName, model: model)
         } catch {
             throw OutlineError.storeFailed(error, while: "preparing the import")
         }
         batch.reserveCapacity(tree.count)
-        let date = now()
         var topLevel: [Int] = []
         // The open path: each level's row (nil for `parent`) and the order of its next child.
         var path: [(row: Int?, next: Int)] = [(nil, firstOrder)]

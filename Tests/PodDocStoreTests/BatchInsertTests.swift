@@ -287,7 +287,7 @@ final class BatchInsertTests: StoreTestCase {
 
         let created = try XCTUnwrap(receipt.result).created
         XCTAssertEqual(notes.values.last?.inserted, Set(created))
-        try reader.performAndWait { ctx in
+        reader.performAndWait { ctx in
             ctx.processPendingChanges()
             XCTAssertEqual(controller.fetchedIDs, created)
             XCTAssertEqual(controller.fetchedIDs.map { ctx.object(with: $0)[Item.title] }, ["child 0", "child 1", "child 2"])

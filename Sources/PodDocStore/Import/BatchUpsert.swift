@@ -53,9 +53,11 @@ public struct BatchUpsert: Sendable {
     let keyField: Int?
     /// The attribute values of every row, row after row (`layout.attributes.count` each).
     private(set) var values: [StoreValue] = []
-    /// The to-one relationships of every row, row after row (`layout.foreignKeys.count`
-    /// each); empty unless a row set one (insert batches only).
+    /// The to-one relationships of every row of an insert batch, row after row
+    /// (`layout.foreignKeys.count` each).
     private(set) var refs: [BatchReference?] = []
+    /// Whether a row of a keyed batch set a relationship (refused when it is staged).
+    private var keyedRowSetsReferences = false
     /// The temporary IDs handed out for rows (insert batches), by row index.
     private(set) var temporaryIDs: [Int: ObjectID] = [:]
     /// The attributes at least one row set: the columns an update writes.
@@ -127,11 +129,10 @@ public struct BatchUpsert: Sendable {
         try fill(&scratch)
         values.append(contentsOf: scratch.values)
         columns.formUnion(scratch.setFields)
-        if scratch.setsReferences || !refs.isEmpty {
-            // Rows before the first one with a reference get none.
-            let width = layout.foreignKeys.count
-            if refs.isEmpty { refs = Array(repeating: nil, count: (count - 1) * width) }
+        if isInsertOnly {
             refs.append(contentsOf: scratch.refs)
+        } else if scratch.setsReferences {
+            keyedRowSetsReferences = true
         }
     }
 
@@ -150,9 +151,9 @@ public struct BatchUpsert: Sendable {
         return id
     }
 
-    /// The reference of row `index` in foreign key `fk`, if the row set one.
+    /// The reference of row `index` of an insert batch in foreign key `fk`, if the row set one.
     func reference(row index: Int, foreignKey fk: Int) -> BatchReference? {
-        refs.isEmpty ? nil : refs[index * layout.foreignKeys.count + fk]
+        refs[index * layout.foreignKeys.count + fk]
     }
 
     /// The attribute values of row `index`.
@@ -170,7 +171,7 @@ public struct BatchUpsert: Sendable {
                     "Could not upsert into '\(entityName)': no row sets the key '\(layout.attributes[keyField].name)'. Set it in every row."
                 )
             }
-            guard refs.isEmpty else {
+            guard !keyedRowSetsReferences else {
                 throw StoreError(
                     .validation,
                     "Could not upsert into '\(entityName)': a keyed batch cannot set relationships. Make an insert batch (`BatchUpsert(inserting:model:)`), or set them on the objects."
