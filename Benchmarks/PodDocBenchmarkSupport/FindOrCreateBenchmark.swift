@@ -63,6 +63,33 @@ public enum FindOrCreateBenchmark {
         return counts
     }
 
+    /// Stores `all` by key as rows (a ``BatchUpsert``) through a worker context into a new
+    /// root, then to disk; returns how many objects were created and updated.
+    @discardableResult
+    public static func storeAllAsRows(_ all: [Record], in store: PersistentStore) async throws -> (created: Int, updated: Int) {
+        let root = ObjectContext(store: store)
+        let worker = ObjectContext(.privateQueue, parent: root)
+        var batch = try BatchUpsert("Pod", key: key, model: store.model)
+        batch.reserveCapacity(all.count)
+        for record in all {
+            batch.append { row in
+                row[key] = record.key
+                row[name] = record.name
+                row[version] = record.version
+                row[summary] = record.summary
+                row[score] = record.score
+            }
+        }
+        let receipt = try await worker.perform { [batch] ctx in
+            let receipt = try ctx.upsert(batch)
+            try ctx.save()
+            return receipt
+        }
+        try await root.perform { try $0.save() }
+        guard let result = receipt.result else { throw BenchmarkError("the root's save did not write the batch") }
+        return (result.created.count, result.updated.count)
+    }
+
     /// Sets the values of `record` on `pod`.
     public static func set(_ pod: ManagedObject, _ record: Record) {
         pod[name] = record.name

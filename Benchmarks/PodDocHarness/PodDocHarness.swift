@@ -90,6 +90,23 @@ let benchmarks: @Sendable () -> Void = {
         FindOrCreateData(count: 10_000)
     }
 
+    // The same records as rows: one keyed batch upsert, worker → root → SQLite.
+    Benchmark("find-or-create-rows-10k", configuration: harnessConfiguration(iterations: 20)) {
+        (benchmark: Benchmark, data: FindOrCreateData) async throws in
+        let folder = try scratchFolder("harness-find-or-create-rows")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try FindOrCreateBenchmark.prepareStore(at: folder.appending(path: "store"), existing: data.existing)
+        benchmark.startMeasurement()
+        let counts = try await FindOrCreateBenchmark.storeAllAsRows(data.all, in: store)
+        benchmark.stopMeasurement()
+        try store.close()
+        guard counts.created == data.all.count - data.existing.count, counts.updated == data.existing.count else {
+            throw BenchmarkError("unexpected batch upsert counts \(counts)")
+        }
+    } setup: {
+        FindOrCreateData(count: 10_000)
+    }
+
     // The floor: raw `INSERT … ON CONFLICT(key) DO UPDATE` of the same rows, one transaction,
     // same schema and pragmas.
     Benchmark("find-or-create-10k.floor-raw-sqlite", configuration: harnessConfiguration(iterations: 20)) {

@@ -147,6 +147,37 @@ final class BatchUpsertTests: StoreTestCase {
         }
     }
 
+    func testAnUpdateIsNotTakenForAnInsertAfterAnObjectOfTheSameSaveGotTheNextID() throws {
+        let store = try makeStore()
+        let root = ObjectContext(store: store)
+        try root.performAndWait { ctx in
+            ctx.insert("Item")
+            _ = try ctx.upsert(batch([Record(key: "a", name: "a", version: "1", summary: nil)]))
+            try ctx.save()
+        }
+        // One save: an Item given id 2, then a batch whose first row updates Pod 1 while the
+        // next Pod id is 2 as well.
+        let receipt = try root.performAndWait { ctx in
+            ctx.insert("Item")
+            let receipt = try ctx.upsert(
+                batch([
+                    Record(key: "a", name: "a", version: "1", summary: "changed"),
+                    Record(key: "b", name: "b", version: "1", summary: nil),
+                ]))
+            try ctx.save()
+            return receipt
+        }
+        let result = try XCTUnwrap(receipt.result)
+        XCTAssertEqual(result.updated.map(\.key), [1])
+        XCTAssertEqual(result.created.map(\.key), [2])
+        XCTAssertEqual(try podRows(store).map { $0[0] + " " + $0[1] + " " + $0[4] }, ["1 \"a\" \"changed\"", "2 \"b\" NULL"])
+        let versions = try store.unsafeRead { try Int.fetchAll($0, sql: #"SELECT "_version" FROM "Pod" ORDER BY id"#) }
+        XCTAssertEqual(versions, [2, 1])
+        try root.performAndWait { ctx in
+            XCTAssertEqual(try ctx.fetch(FetchRequest("Item")).map(\.objectID.key).sorted(), [1, 2])
+        }
+    }
+
     func testIDsAreNeverReusedAfterADelete() throws {
         let store = try makeStore()
         let root = ObjectContext(store: store)
@@ -241,6 +272,7 @@ final class BatchUpsertTests: StoreTestCase {
 
     // MARK: - Other contexts
 
+    @MainActor
     func testMainContextMergesRegisteredObjectsWithoutMaterialisingTheRest() async throws {
         let store = try makeStore()
         let root = ObjectContext(store: store)
@@ -261,6 +293,13 @@ final class BatchUpsertTests: StoreTestCase {
             main.undoManager?.removeAllActions()
             return main.registeredObjectCount
         }
+        // A results controller of the main context, over the pods named "a2" or "n".
+        var reported: [ResultsChanges] = []
+        let controller = ResultsController(
+            FetchRequest("Pod", where: Pod.name.in(["a2", "n"]), sortBy: [FetchSort(Pod.key)]), context: main)
+        try controller.performFetch()
+        XCTAssertEqual(controller.fetchedIDs, [])
+        controller.onChange = { reported.append($0) }
         let notes = Collector<SaveNotification>()
         let observation = root.observeSaves { notes.append($0) }
         let worker = ObjectContext(.privateQueue, parent: root)
@@ -276,7 +315,7 @@ final class BatchUpsertTests: StoreTestCase {
             return receipt
         }
         try await root.perform { try $0.save() }
-        await drain(main)
+        await main.perform { _ in }  // the merge, queued on the main context
         observation.cancel()
 
         let result = try XCTUnwrap(receipt.result)
@@ -291,6 +330,10 @@ final class BatchUpsertTests: StoreTestCase {
             XCTAssertEqual(main.registeredObjectCount, registered, "the 500 new rows were not materialised")
             XCTAssertFalse(main.undoManager?.canUndo ?? true, "merging a batch records no undo")
             XCTAssertEqual(try main.count(for: FetchRequest("Pod")), 502)
+            main.processPendingChanges()
+            XCTAssertEqual(controller.fetchedIDs.count, 501, "a, now named a2, and the 500 new pods")
+            XCTAssertEqual(controller.fetchedIDs.first, result.updated[0])
+            XCTAssertEqual(reported.flatMap(\.inserts).count, 501)
         }
         // The merged object saves without a conflict: its snapshot took the batch's version.
         try await main.save()
@@ -327,15 +370,71 @@ final class BatchUpsertTests: StoreTestCase {
         }
     }
 
-    func testUpsertingRecordsNoUndo() throws {
-        let root = ObjectContext(store: try makeStore())
-        try root.performAndWait { ctx in
-            ctx.undoManager = ObjectUndoManager()
-            _ = try ctx.upsert(batch([Record(key: "a", name: "a", version: "1", summary: nil)]))
-            XCTAssertFalse(ctx.undoManager?.canUndo ?? true)
-            try ctx.save()
-            XCTAssertFalse(ctx.undoManager?.canUndo ?? true)
+    func testUndoOfAKeyedBatchDeletesWhatItCreatedAndPutsBackWhatItReplaced() throws {
+        let store = try makeStore()
+        let root = ObjectContext(store: store)
+        let main = ObjectContext(.main, parent: root)
+        let undo = ObjectUndoManager()
+        main.undoManager = undo
+        try undo.withoutRegistration {
+            for (key, summary) in [("a", "old a"), ("b", "old b"), ("c", nil)] {
+                let pod = main.insert("Pod")
+                pod[Pod.key] = key
+                pod[Pod.name] = key
+                pod[Pod.version] = "1"
+                pod[Pod.summary] = summary
+                pod[Pod.score] = 5
+            }
+            try main.save()
         }
+        try root.performAndWait { try $0.save() }
+        let seeded = try podRows(store)
+        let records = [
+            Record(key: "a", name: "a", version: "1", summary: "new a"),
+            Record(key: "b", name: "b", version: "1", summary: "old b"),
+            Record(key: "d", name: "d", version: "2", summary: "new d"),
+            Record(key: "c", name: "c", version: "1", summary: "new c"),
+        ]
+
+        // Staged: undo takes the batch out, redo stages it again.
+        let receipt = try undo.group("Import 4 pods") { try main.upsert(batch(records)) }
+        XCTAssertEqual(undo.undoActionName, "Import 4 pods")
+        undo.undo()
+        XCTAssertFalse(main.hasChanges)
+        undo.redo()
+        XCTAssertTrue(main.hasChanges)
+        try main.save()
+        try root.performAndWait { try $0.save() }
+        let result = try XCTUnwrap(receipt.result)
+        XCTAssertEqual(result.created.count, 1)
+        XCTAssertEqual(result.updated.count, 2)
+        XCTAssertEqual(result.unchanged.count, 1)
+        let imported = try podRows(store)
+
+        // Written: undo deletes d and puts back the summaries of a and c (score, which the
+        // batch does not set, is left alone); saved, the store holds the seeded values again.
+        undo.undo()
+        XCTAssertEqual(try main.count(for: FetchRequest("Pod")), 3)
+        XCTAssertEqual(main.object(with: result.updated[0])[Pod.summary], "old a")
+        XCTAssertEqual(main.object(with: result.updated[1])[Pod.summary], nil)
+        try main.save()
+        try root.performAndWait { try $0.save() }
+        XCTAssertEqual(try podRows(store), seeded)
+        XCTAssertEqual(undo.redoActionName, "Import 4 pods")
+
+        // Redo: d back under the same ID, the batch's values again.
+        undo.redo()
+        try main.save()
+        try root.performAndWait { try $0.save() }
+        XCTAssertEqual(try podRows(store), imported)
+        XCTAssertEqual(try podRows(store).count, 4)
+
+        // Undo registration off: nothing recorded, and the store reads nothing before writing.
+        let quiet = try undo.withoutRegistration { try main.upsert(batch([Record(key: "e", name: "e", version: "1", summary: nil)])) }
+        try main.save()
+        try root.performAndWait { try $0.save() }
+        XCTAssertNotNil(quiet.result)
+        XCTAssertEqual(undo.undoActionName, "Import 4 pods")
     }
 
     // MARK: - Text index

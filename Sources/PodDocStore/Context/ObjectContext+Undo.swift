@@ -23,8 +23,36 @@ extension ObjectContext {
             }  // else gone already (deleted elsewhere since): nothing to undo.
         case .restage(let staged):
             stagedBatches.append(staged)
-            // Staged or written by the time it is undone: `.delete` handles both.
-            for id in staged.batch.temporaryIDs.values { _undoManager?.register(.delete(id)) }
+            // Staged or written by the time it is undone: `.delete` and `.revertBatch` handle both.
+            if staged.batch.isInsertOnly {
+                for id in staged.batch.temporaryIDs.values { _undoManager?.register(.delete(id)) }
+            } else {
+                _undoManager?.register(.revertBatch(staged))
+            }
+        case .revertBatch(let staged):
+            if let index = stagedBatches.firstIndex(where: { $0.receipt === staged.receipt }) {
+                unstageBatch(at: index)
+            } else if let written = staged.receipt.written {
+                revertWrittenBatch(staged.batch, written.result.created, written.replaced)
+            }  // else a save carries it and the store has not written it: nothing to undo yet.
+        }
+    }
+
+    /// Reverts a written keyed batch as changes of this context, each recording its own
+    /// reverse: deletes the objects it created (with their delete rules) and puts back the
+    /// values it replaced. The objects are read in two queries; ones deleted since are left.
+    /// A clean object takes the stored values first, so a context that did not merge the
+    /// batch writes the old values back rather than finding them unchanged.
+    private func revertWrittenBatch(_ batch: BatchUpsert, _ created: [ObjectID], _ replaced: [ObjectID: [StoreValue]]) {
+        func current(_ ids: [ObjectID]) -> [ManagedObject] {
+            let rows = (try? sourceRows(for: ids, entity: batch.entityName)) ?? []
+            return rows.sorted { $0.id < $1.id }.map(register).filter { $0.state != .deleted }
+        }
+        for object in current(created) { delete(object) }
+        let columns = batch.updateColumns
+        for object in current(Array(replaced.keys)) {
+            guard let values = replaced[object.objectID] else { continue }
+            for (offset, field) in columns.enumerated() { writeField(object, field, .value(values[offset])) }
         }
     }
 

@@ -22,8 +22,15 @@ import Synchronization
 /// - Contexts are told through the root's ``SaveNotification`` (IDs, and the rows for objects
 ///   they have registered); with ``ObjectContext/automaticallyMergesChangesFromParent`` their
 ///   registered objects take the new values. Nothing is materialised for the other rows.
-/// - No undo is recorded, even in a context with an undo manager (for an insert batch, see
-///   ``ObjectUndoManager/registerDeletion(of:)``).
+/// - Undo: a keyed batch staged in a context whose undo manager records is undone as one
+///   step: while it is staged, undo takes it out of the context (redo stages it again); once
+///   written, undo deletes the objects it created and puts back, in the batch's columns, the
+///   values it replaced (the store reads them as it writes each row), as changes of the
+///   context that its next save writes; redo makes those changes again. Undone while a save
+///   carries the batch, before the store has written it, there is nothing to undo yet. An
+///   insert batch records no undo by itself: name what undo deletes with
+///   ``ObjectUndoManager/registerDeletion(of:)`` (for a tree, its top; the cascade takes the
+///   rest).
 ///
 /// A batch made with ``init(inserting:model:)`` has no key: every row inserts a new object,
 /// and rows may set to-one relationships, to a stored object or to an earlier row of the
@@ -155,6 +162,10 @@ public struct BatchUpsert: Sendable {
     func reference(row index: Int, foreignKey fk: Int) -> BatchReference? {
         refs[index * layout.foreignKeys.count + fk]
     }
+
+    /// The attributes an existing object's row takes from the batch: those some row set,
+    /// but the key.
+    var updateColumns: [Int] { columns.filter { $0 != keyField } }
 
     /// The attribute values of row `index`.
     func row(_ index: Int) -> ArraySlice<StoreValue> {
@@ -310,16 +321,24 @@ public struct BatchUpsertResult: Sendable, Hashable {
 /// Where the outcome of a staged ``BatchUpsert`` appears once the root context's save has
 /// written it.
 public final class BatchUpsertReceipt: Sendable {
-    private let outcome = Locked<BatchUpsertResult?>(nil)
+    private let outcome = Locked<(result: BatchUpsertResult, replaced: [ObjectID: [StoreValue]])?>(nil)
 
     init() {}
 
     /// The created and updated objects, or nil while the rows are not written yet (still in a
     /// context, or the save that carried them failed).
-    public var result: BatchUpsertResult? { outcome.withLock { $0 } }
+    public var result: BatchUpsertResult? { outcome.withLock { $0?.result } }
+
+    /// The result, and for each updated object the values its row held before in the batch's
+    /// update columns (``BatchUpsert/updateColumns``), when the batch was staged to be undone.
+    var written: (result: BatchUpsertResult, replaced: [ObjectID: [StoreValue]])? { outcome.withLock { $0 } }
+
+    func fulfil(_ written: WrittenBatch) {
+        outcome.withLock { $0 = (written.result, written.replaced) }
+    }
 
     func fulfil(_ result: BatchUpsertResult) {
-        outcome.withLock { $0 = result }
+        outcome.withLock { $0 = (result, [:]) }
     }
 }
 
@@ -327,6 +346,9 @@ public final class BatchUpsertReceipt: Sendable {
 struct StagedBatch: Sendable {
     let batch: BatchUpsert
     let receipt: BatchUpsertReceipt
+    /// Whether the store reads the values each updated row held before (a keyed batch staged
+    /// in a context with undo), so that undo can put them back.
+    var readsReplacedValues = false
 }
 
 /// A batch as the store wrote it: for each row, the object it went to and that object's row
@@ -338,6 +360,9 @@ struct WrittenBatch: Sendable {
     /// The rows that held the stored values already (not written).
     let unchangedRows: Set<Int>
     let result: BatchUpsertResult
+    /// For each updated object, the values it held before in the batch's update columns
+    /// (when the batch was staged with ``StagedBatch/readsReplacedValues``).
+    var replaced: [ObjectID: [StoreValue]] = [:]
 
     /// The object of row `index`.
     func id(ofRow index: Int) -> ObjectID {

@@ -4,7 +4,9 @@ extension ObjectContext {
     /// Stages a batch upsert (or a batch insert): its rows go to the parent with the next
     /// `save()`, and the root context's save writes them to the store in the same transaction
     /// as its other changes, after them (so rows may point at objects inserted in that save).
-    /// See ``BatchUpsert`` for the semantics; no undo is recorded.
+    /// See ``BatchUpsert`` for the semantics. With an undo manager recording, a keyed batch
+    /// is one undoable step (an insert batch records none: see
+    /// ``ObjectUndoManager/registerDeletion(of:)``).
     ///
     /// - Returns: the receipt whose ``BatchUpsertReceipt/result`` the root's save fills in.
     /// - Throws: ``StoreError``: `.validation` when a row lacks its key or a required
@@ -21,7 +23,12 @@ extension ObjectContext {
         if batch.isEmpty {
             receipt.fulfil(BatchUpsertResult())
         } else {
-            stagedBatches.append(StagedBatch(batch: batch, receipt: receipt))
+            var staged = StagedBatch(batch: batch, receipt: receipt)
+            if !batch.isInsertOnly, let undo = _undoManager, undo.isUndoRegistrationEnabled {
+                staged.readsReplacedValues = true
+                undo.register(.revertBatch(staged))
+            }
+            stagedBatches.append(staged)
         }
         return receipt
     }
@@ -31,7 +38,7 @@ extension ObjectContext {
     /// what it wrote.
     func finishBatches(_ changes: ChangeSet, _ outcome: PushOutcome) {
         guard !changes.batches.isEmpty, case .store = parent else { return }
-        for (staged, written) in zip(changes.batches, outcome.batches) { staged.receipt.fulfil(written.result) }
+        for (staged, written) in zip(changes.batches, outcome.batches) { staged.receipt.fulfil(written) }
         mergeWrittenBatches(outcome.batches)
     }
 

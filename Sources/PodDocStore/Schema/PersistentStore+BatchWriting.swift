@@ -4,7 +4,7 @@ internal import GRDBSQLite
 // MARK: - Writing batch upserts (inside a root save's transaction)
 
 /// Writes ``BatchUpsert`` rows with one prepared upsert per batch shape (`INSERT … ON
-/// CONFLICT(key) DO UPDATE … WHERE something differs RETURNING`), the statement cached by the
+/// CONFLICT(key) DO UPDATE … WHERE something differs`), the statement cached by the
 /// connection across saves. A row that holds the stored values already is not written.
 /// New rows get ids from the entity's sequence, so ids are never reused; the full-text index
 /// is kept in step in the same transaction: the new rows' text copied in one statement after
@@ -14,7 +14,10 @@ struct BatchWriter {
     /// The permanent ID of an object inserted in the same save (or in an earlier one).
     let permanent: (ObjectID) -> ObjectID
 
-    func write(_ batch: BatchUpsert) throws -> WrittenBatch {
+    /// Writes a staged batch; with `readingReplacedValues`, the values each updated row held
+    /// before in the batch's update columns come back in ``WrittenBatch/replaced`` (one more
+    /// lookup a row).
+    func write(_ batch: BatchUpsert, readingReplacedValues: Bool = false) throws -> WrittenBatch {
         guard let keyField = batch.keyField else { return try insert(batch) }
         let layout = batch.layout
         let width = layout.attributes.count
@@ -32,37 +35,56 @@ struct BatchWriter {
         var unchangedOrder: [Int64] = []
 
         let upsert = try RawStatement(db, upsertSQL(batch, keyField: keyField))
+        let lookup = try RawStatement(
+            db, "SELECT \"id\", \"_version\" FROM \(layout.table) WHERE \(SQL.quote(layout.attributes[keyField].name)) = ?")
         let reindexes = layout.fullTextFields.contains(where: batch.columns.contains)
         let copyText: RawStatement? = try layout.fullTextFields.isEmpty ? nil : RawStatement(db, layout.fullTextCopySQL)
         let unindexText: RawStatement? = try reindexes ? RawStatement(db, "DELETE FROM \(layout.fullTextTable) WHERE \"rowid\" = ?") : nil
+        let updateColumns = batch.updateColumns
+        let replacedColumns = ["\"id\""] + updateColumns.map { SQL.quote(layout.attributes[$0].name) }
+        let readReplaced: RawStatement? =
+            try readingReplacedValues
+            ? RawStatement(
+                db,
+                "SELECT \(replacedColumns.joined(separator: ", ")) FROM \(layout.table) WHERE \(SQL.quote(layout.attributes[keyField].name)) = ?"
+            ) : nil
+        var replaced: [Int64: [StoreValue]] = [:]
 
         for index in 0..<count {
+            if let readReplaced {
+                // The stored row this one may change, as it was before the batch touched it.
+                readReplaced.bind(batch.values[index * width + keyField], at: 1)
+                if try readReplaced.step(), case let id = readReplaced.int64(0), id <= baseline, replaced[id] == nil {
+                    replaced[id] = updateColumns.indices.map { readReplaced.value(Int32($0 + 1)) }
+                }
+                readReplaced.reset()
+            }
             let candidate = last + 1
             upsert.bind(.integer(candidate), at: 1)
             let base = index * width
             for field in 0..<width { upsert.bind(batch.values[base + field], at: Int32(2 + field)) }
-            guard try upsert.step() else {
+            sqlite3_set_last_insert_rowid(db.sqliteConnection, 0)
+            try upsert.execute()
+            guard db.changesCount > 0 else {
                 // The row is stored with these very values: the upsert left it alone.
-                upsert.reset()
-                let (id, version) = try storedRow(keyedLike: batch, keyField: keyField, row: index)
+                let (id, version) = try storedRow(lookup, key: batch.values[base + keyField])
                 rowIDs.append(id)
                 versions.append(version)
                 unchangedRows.insert(index)
                 if unchangedIDs.insert(id).inserted { unchangedOrder.append(id) }
                 continue
             }
-            let id = upsert.int64(0)
-            let version = upsert.int64(1)
+            // Inserted under `candidate` (the last inserted rowid was cleared), or updated.
+            let created = db.lastInsertedRowID == candidate
+            let (id, version) = created ? (candidate, 1) : try storedRow(lookup, key: batch.values[base + keyField])
             rowIDs.append(id)
             versions.append(version)
-            let created = id == candidate
             if created {
                 last = candidate
                 result.created.append(ObjectID(entityName: layout.name, key: id))
             } else if id <= baseline, reportedUpdates.insert(id).inserted {
                 result.updated.append(ObjectID(entityName: layout.name, key: id))
             }
-            upsert.reset()
             // A row stored before whose text changed: its text is replaced now. (Rows new in
             // this batch, updated again by a later row or not, are copied after the loop.)
             if id <= baseline, let copyText, let unindexText {
@@ -85,7 +107,9 @@ struct BatchWriter {
         result.unchanged = unchangedOrder.filter { $0 <= baseline && !reportedUpdates.contains($0) }.map {
             ObjectID(entityName: layout.name, key: $0)
         }
-        return WrittenBatch(batch: batch, rowIDs: rowIDs, versions: versions, unchangedRows: unchangedRows, result: result)
+        var written = WrittenBatch(batch: batch, rowIDs: rowIDs, versions: versions, unchangedRows: unchangedRows, result: result)
+        for id in reportedUpdates { written.replaced[ObjectID(entityName: layout.name, key: id)] = replaced[id] }
+        return written
     }
 
     /// Writes an insert batch: one prepared insert, every row a new object with the next id
@@ -147,32 +171,29 @@ struct BatchWriter {
         return WrittenBatch(batch: batch, rowIDs: rowIDs, versions: Array(repeating: 1, count: count), unchangedRows: [], result: result)
     }
 
-    /// The id and version of the stored row with the key of row `index` of `batch`.
-    private func storedRow(keyedLike batch: BatchUpsert, keyField: Int, row index: Int) throws -> (Int64, Int64) {
-        let layout = batch.layout
-        let lookup = try RawStatement(
-            db, "SELECT \"id\", \"_version\" FROM \(layout.table) WHERE \(SQL.quote(layout.attributes[keyField].name)) = ?")
-        lookup.bind(batch.values[index * layout.attributes.count + keyField], at: 1)
+    /// The id and version of the stored row with `key`, read by `lookup` (by key).
+    private func storedRow(_ lookup: RawStatement, key: StoreValue) throws -> (Int64, Int64) {
+        lookup.bind(key, at: 1)
         defer { lookup.reset() }
-        guard try lookup.step() else { throw StoreError(.sqlite, "SQLite returned no row for an upsert into \(layout.name).") }
+        guard try lookup.step() else { throw StoreError(.sqlite, "SQLite found no row for a key it has just upserted.") }
         return (lookup.int64(0), lookup.int64(1))
     }
 
     /// The upsert for a batch: every attribute on insert, the batch's columns on update (the
-    /// row version bumped) when one of them differs from the stored value; returns the id,
-    /// and the version, and no row when the stored row already holds the values.
+    /// row version bumped) when one of them differs from the stored value. Without
+    /// `RETURNING`, which makes SQLite buffer each row's output in a table of its own (as
+    /// long again as the upsert): `changes()` tells whether it wrote, `last_insert_rowid()`
+    /// whether it inserted, and an updated row's id and version are read by its key.
     private func upsertSQL(_ batch: BatchUpsert, keyField: Int) -> String {
         let layout = batch.layout
         let names = layout.attributes.map { SQL.quote($0.name) }
-        let updated = batch.columns.filter { $0 != keyField }
+        let updated = batch.updateColumns
         let assignments = updated.map { "\(names[$0]) = excluded.\(names[$0])" } + ["\"_version\" = \"_version\" + 1"]
         let differs = updated.isEmpty ? "0" : updated.map { "\(names[$0]) IS NOT excluded.\(names[$0])" }.joined(separator: " OR ")
-        let returning = ["\"id\"", "\"_version\""]
         return """
             INSERT INTO \(layout.table) ("id", "_version", \(names.joined(separator: ", "))) \
             VALUES (?, 1\(String(repeating: ", ?", count: names.count))) \
-            ON CONFLICT(\(names[keyField])) DO UPDATE SET \(assignments.joined(separator: ", ")) WHERE \(differs) \
-            RETURNING \(returning.joined(separator: ", "))
+            ON CONFLICT(\(names[keyField])) DO UPDATE SET \(assignments.joined(separator: ", ")) WHERE \(differs)
             """
     }
 }
@@ -193,7 +214,7 @@ extension PersistentStore {
         guard let keyField = batch.keyField else { return batch.isEmpty }
         let layout = batch.layout
         let width = layout.attributes.count
-        let compared = batch.columns.filter { $0 != keyField }
+        let compared = batch.updateColumns
         let conditions = ([keyField] + compared).enumerated().map { offset, field in
             "\(SQL.quote(layout.attributes[field].name)) \(offset == 0 ? "=" : "IS") ?\(offset + 1)"
         }

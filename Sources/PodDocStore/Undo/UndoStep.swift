@@ -10,8 +10,12 @@ enum UndoStep {
     /// insert), with its delete rules; the delete records how to bring it back. An object of
     /// an insert batch still staged in this context takes its whole batch out instead.
     case delete(ObjectID)
-    /// Stage a batch again (undoing it deletes the objects named by the IDs it handed out).
+    /// Stage a batch again (undoing it deletes the objects named by the IDs it handed out, or
+    /// reverts a keyed batch).
     case restage(StagedBatch)
+    /// Revert a keyed batch: take it out of the context while it is staged; once written,
+    /// delete the objects it created and put back the values it replaced.
+    case revertBatch(StagedBatch)
 }
 
 /// A deleted object's state, kept so the delete can be undone with the same instance.
