@@ -45,6 +45,7 @@ let package = Package(
         .target(
             name: "PodDocStore",
             dependencies: [
+                "PodDocJSON",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],

@@ -173,13 +173,13 @@ _poddoc() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    new|open|info|import|export|save|check|recover|serve|outline|pods|crash-test|help)
+    new|open|info|versions|import|export|save|check|recover|serve|outline|pods|crash-test|help)
         # Offer subcommand argument completions
         "_poddoc_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'new open info import export save check recover serve outline pods crash-test help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'new open info versions import export save check recover serve outline pods crash-test help' -- "${cur}"))
         ;;
     esac
 }
@@ -240,6 +240,29 @@ _poddoc_info() {
     repeating_options=()
     non_repeating_options=()
     __poddoc_offer_flags_options 1
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __poddoc_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_poddoc_versions() {
+    repeating_flags=()
+    non_repeating_flags=(--recover --discard --json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--last)
+    __poddoc_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--last')
+        return
+        ;;
+    esac
 
     # Offer positional completions
     case "${positional_number}" in

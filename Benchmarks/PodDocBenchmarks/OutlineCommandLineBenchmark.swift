@@ -63,6 +63,11 @@ enum OutlineCommandLineBenchmark {
         return Timed(seconds: seconds, peakMiB: kib / 1024)
     }
 
+    /// The release `poddoc` built beside this program.
+    static var poddocBinary: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appending(path: "poddoc")
+    }
+
     static func which(_ program: String) -> String? {
         for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
             let path = "\(folder)/\(program)"
@@ -75,9 +80,7 @@ enum OutlineCommandLineBenchmark {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else {
             return ["| outline import with the command line | skipped: GNU time (/usr/bin/time) is not installed | | |"]
         }
-        let poddoc = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appending(
-            path: "poddoc"
-        ).path
+        let poddoc = poddocBinary.path
         guard FileManager.default.isExecutableFile(atPath: poddoc) else {
             throw BenchmarkError("\(poddoc) is missing: `swift build -c release --product poddoc` first (make bench-e2e does)")
         }

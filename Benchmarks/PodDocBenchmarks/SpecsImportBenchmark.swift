@@ -74,6 +74,7 @@ enum SpecsImportBenchmark {
         // End to end, over loopback HTTP.
         var best = LoopbackRun(importSeconds: .infinity, closeSeconds: 0, stall: .zero, mainBusy: .zero)
         var bestUnfolded = Double.infinity
+        var bestWithoutHistory = Double.infinity
         for _ in 0..<3 {
             let run = try await importOverLoopback(catalog, folder: folder)
             print(
@@ -85,6 +86,10 @@ enum SpecsImportBenchmark {
             let unfolded = try await importOverLoopback(catalog, folder: folder, droppingFoldedNameIndex: true)
             print("import run without a name index: \(String(format: "%.2f", unfolded.importSeconds)) s")
             bestUnfolded = min(bestUnfolded, unfolded.importSeconds)
+            // And without recording the history: what the history costs the import.
+            let unrecorded = try await importOverLoopback(catalog, folder: folder, recordingHistory: false)
+            print("import run without history: \(String(format: "%.2f", unrecorded.importSeconds)) s")
+            bestWithoutHistory = min(bestWithoutHistory, unrecorded.importSeconds)
         }
         let slowerFloor = max(decoder, rawWithIndex)
         let fastestFloor = min(rawWithIndex, jsonEach)
@@ -113,6 +118,9 @@ enum SpecsImportBenchmark {
                 seconds: jsonEachBare, count: count, floorName: nil, floorSeconds: nil),
             Measurement(
                 name: "the same import without a name index", seconds: bestUnfolded, count: count, floorName: nil, floorSeconds: nil),
+            Measurement(
+                name: "the same import, recording its history, against the import with the history off", seconds: best.importSeconds,
+                count: count, floorName: "history off", floorSeconds: bestWithoutHistory),
             Measurement(
                 name:
                     "import over loopback HTTP into a pods document, pages of \(pageSize) (stall \(format(best.stall)), main thread busy at most \(format(best.mainBusy)); close \(String(format: "%.2f", best.closeSeconds)) s)",
@@ -260,7 +268,7 @@ enum SpecsImportBenchmark {
     /// hashes the store once, as autosaves do not).
     @MainActor
     static func importOverLoopback(
-        _ catalog: SyntheticCatalog, folder: URL, droppingFoldedNameIndex: Bool = false
+        _ catalog: SyntheticCatalog, folder: URL, droppingFoldedNameIndex: Bool = false, recordingHistory: Bool = true
     ) async throws -> LoopbackRun {
         let server = SpecsServer(catalog: catalog, configuration: .init(pageSize: pageSize))
         try await server.start()
@@ -271,6 +279,7 @@ enum SpecsImportBenchmark {
             try RawSQLite.exec(db, #"DROP INDEX "PodSpec_name_folded""#)
             sqlite3_close(db)
         }
+        if !recordingHistory { document.rootContext.store.historyRetention = nil }
         let client = SpecsClient(configuration: try SpecsServiceConfiguration(baseURL: server.baseURL!))
         let importer = SpecsImporter(document: document)
         let meter = StallMeter()

@@ -3,7 +3,9 @@ import PodDocBenchmarkSupport
 
 // Runs the benchmarks named on the command line (all when none) and prints Markdown rows.
 // Build in release: `make bench` (or `make bench BENCHMARKS="autosave archive"`).
-let available = ["find-or-create", "autosave", "archive", "specs-import", "specs-index", "outline", "outline-cli", "serve-load"]
+let available = [
+    "find-or-create", "autosave", "archive", "specs-import", "specs-index", "outline", "outline-cli", "serve-load", "versions",
+]
 if CommandLine.arguments.count == 3, CommandLine.arguments[1] == OutlineBenchmark.openCommand {
     // One open-and-print of the outline benchmark, in the fresh process it started.
     try OutlineBenchmark.openAndPrint(CommandLine.arguments[2])
@@ -32,6 +34,8 @@ func runChosen() async throws {
             for m in try await SpecsImportBenchmark.runWholeIndex() { print(m.row) }
         case "serve-load":
             for row in try await ServeLoadBenchmark.run() { print(row) }
+        case "versions":
+            for row in try await VersionsBenchmark.run() { print(row) }
         case "outline-cli":
             for row in try OutlineCommandLineBenchmark.run() { print(row) }
         case "outline":

@@ -127,12 +127,14 @@ final class AutosaveFixture {
         self.document = document
     }
 
-    /// Creates the document (autosave timer off) with its notes saved.
-    static func open() async throws -> AutosaveFixture {
+    /// Creates the document (autosave timer off) with its notes saved; `recordingHistory`
+    /// false turns the store's history off (what recording it costs).
+    static func open(recordingHistory: Bool = true) async throws -> AutosaveFixture {
         let folder = try scratchFolder("harness-autosave")
         let document = try await ManagedDocument.create(
             at: folder.appending(path: "Auto.poddoc"), kind: .outline,
             model: try DocumentBenchmarks.model(), options: DocumentBenchmarks.options(folder))
+        if !recordingHistory { document.rootContext.store.historyRetention = nil }
         for i in 0..<notes { document.mainContext.insert("Note")[DocumentBenchmarks.title] = "note \(i)" }
         try await document.save()
         let fixture = AutosaveFixture(folder: folder, document: document)

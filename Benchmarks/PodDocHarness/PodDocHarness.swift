@@ -196,6 +196,19 @@ let benchmarks: @Sendable () -> Void = {
         try await AutosaveFixture.closeCurrent()
     }
 
+    // The same autosave with the store's history off: what recording the history costs.
+    Benchmark("autosave-10k.floor-no-history", configuration: harnessConfiguration(iterations: 30)) {
+        (benchmark: Benchmark, autosave: AutosaveFixture) async throws in
+        try await autosave.changeEveryNote()
+        benchmark.startMeasurement()
+        try await autosave.autosave()
+        benchmark.stopMeasurement()
+    } setup: {
+        try await AutosaveFixture.open(recordingHistory: false)
+    } teardown: {
+        try await AutosaveFixture.closeCurrent()
+    }
+
     // The same autosave, for what it costs the main actor: the longest the main actor was busy
     // at a stretch during it (a ticker's allocations would blur the malloc counts above, so this
     // is a benchmark of its own, without a threshold).

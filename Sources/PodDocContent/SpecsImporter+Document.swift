@@ -1,3 +1,4 @@
+import Foundation
 public import PodDocDocument
 public import PodSpecs
 
@@ -13,8 +14,9 @@ extension SpecsImporter {
     ///   - options: How often to save.
     @MainActor
     public convenience init(document: ManagedDocument, options: Options = Options()) {
+        let run = UUID().uuidString
         self.init(worker: document.newWorkerContext(name: "specs importer"), options: options) {
-            try await document.autosave()
+            try await document.autosave(describing: "Import pod specs", run: run)
         }
     }
 }

@@ -22,7 +22,8 @@ final class ReadingTests: CommandLineTestCase {
     /// The reading commands, each expected to succeed, for a document of each kind.
     private func readingCommands(outline: String, pods: String, out: String) -> [[String]] {
         [
-            ["info", outline], ["outline", "ls", outline], ["outline", "tree", outline], ["outline", "find", outline, "milk"],
+            ["info", outline], ["versions", outline], ["versions", pods, "--json"], ["outline", "ls", outline],
+            ["outline", "tree", outline], ["outline", "find", outline, "milk"],
             ["check", outline], ["export", outline, out + "/n.opml", "--format", "opml"],
             ["export", outline, out + "/n.md", "--format", "markdown"], ["export", outline, out + "/n.zip", "--format", "archive"],
             ["info", pods], ["pods", "ls", pods, "AF"], ["pods", "search", pods, "json"], ["pods", "count", pods],

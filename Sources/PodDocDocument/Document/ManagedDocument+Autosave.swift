@@ -39,6 +39,15 @@ extension ManagedDocument {
         try await serializedSave(.autosave)
     }
 
+    /// Autosaves as ``autosave()`` does, describing the save in the document's history as
+    /// `description`; the saves of one `run` (an import saving batch after batch) make one
+    /// entry there.
+    ///
+    /// - Throws: ``DocumentError``, as `save()` does; the edits stay in memory.
+    public func autosave(describing description: String, run: String) async throws {
+        try await serializedSave(.autosave, describing: (description, run))
+    }
+
     /// Autosaves now if there are unsaved changes and nothing stands in the way (closed,
     /// read-only). A document in conflict autosaves into its working copy, which keeps the
     /// edits safe while the user chooses.

@@ -1,5 +1,6 @@
 import Foundation
 import PodDocArchive
+import PodDocFileSystem
 import PodDocStore
 
 // MARK: - Saving
@@ -84,7 +85,7 @@ extension ManagedDocument {
     // MARK: - The save protocol
 
     /// Runs one save at a time; a save asked for while another runs waits for it.
-    func serializedSave(_ kind: SaveKind, overwritingConflict: Bool = false) async throws {
+    func serializedSave(_ kind: SaveKind, overwritingConflict: Bool = false, describing work: (String, run: String)? = nil) async throws {
         try checkOpen()
         guard !state.contains(.editingDisabled) else {
             throw DocumentError(.readOnly, "\(displayName) was opened read-only; save a copy elsewhere instead.", path: fileURL?.path)
@@ -97,7 +98,7 @@ extension ManagedDocument {
         var needed = hasUnsavedChanges || state.contains(.savingError) || (kind == .save && workingCopyIsDirty) || overwritingConflict
         if !needed { needed = await rootContext.perform { $0.hasChanges } }
         guard needed else { return }
-        let task = Task { @MainActor in try await self.saveSteps(kind, overwritingConflict: overwritingConflict) }
+        let task = Task { @MainActor in try await self.saveSteps(kind, overwritingConflict: overwritingConflict, describing: work) }
         runningSave = task
         defer { if runningSave == task { runningSave = nil } }
         do {
@@ -109,8 +110,9 @@ extension ManagedDocument {
         }
     }
 
-    private func saveSteps(_ kind: SaveKind, overwritingConflict: Bool) async throws {
+    private func saveSteps(_ kind: SaveKind, overwritingConflict: Bool, describing work: (String, run: String)?) async throws {
         let workerSavesAtStart = unsavedWorkerSaves
+        let actionsAtStart = undoManager.actionCount
         // An autosave into a working copy (an archive's, or a package's after a conflict)
         // never writes the document: a change of the document elsewhere does not stand in its
         // way (the edits stay safe on disk while the user chooses), only the save that writes
@@ -141,7 +143,9 @@ extension ManagedDocument {
             }
             // Root → SQLite, on the root's queue: the commit point.
             let storeMetadata = recorded
-            try await rootContext.perform { try $0.save(storeMetadata: storeMetadata) }
+            let note = saveNote(describing: work)
+            try await rootContext.perform { try $0.save(storeMetadata: storeMetadata, note: note) }
+            savedActionCount = actionsAtStart
             rootHasUnsavedChanges = false
             unsavedWorkerSaves -= workerSavesAtStart
             if let additional {
@@ -225,6 +229,30 @@ extension ManagedDocument {
             try await Self.onDisk { try copy.markDirty(archivePath: archive, fileSystem: fs) }
         }
         stamp = try await Self.onDisk { stamped.flatMap(FileStamp.of) }
+    }
+
+    /// What the store's history records about a save: this machine, the user and program,
+    /// and what was done — `work` when given, else the undo action names since the last save.
+    private func saveNote(describing work: (String, run: String)?) -> SaveNote {
+        let description = work?.0 ?? Self.describe(undoManager.actionNames(since: savedActionCount))
+        return SaveNote(description: description, host: Self.thisProcess.host, writer: Self.thisProcess.writer, run: work?.run)
+    }
+
+    /// This machine's name, and the user and program (looked up once).
+    private static let thisProcess: (host: String, writer: String) = {
+        let process = LockHolder.currentProcess(toolVersion: PodDocVersion.writer)
+        return (process.host, "\(process.user), \(PodDocVersion.writer)")
+    }()
+
+    /// `Rename “Plans”, Delete “Old” and 2 items`; repeats of the same name once, with a count.
+    static func describe(_ names: [String]) -> String {
+        var order: [String] = []
+        var counts: [String: Int] = [:]
+        for name in names {
+            if counts[name] == nil { order.append(name) }
+            counts[name, default: 0] += 1
+        }
+        return order.map { counts[$0]! > 1 ? "\($0) (×\(counts[$0]!))" : $0 }.joined(separator: ", ")
     }
 
     /// The archive time stamp: `SOURCE_DATE_EPOCH` when set, else the last modification.

@@ -37,6 +37,8 @@ struct ChangeSet: Sendable {
 
     /// Key/value pairs a root save writes into the store's metadata, in the same transaction.
     var storeMetadata: [String: String] = [:]
+    /// What a root save records about itself in the store's history.
+    var note: SaveNote?
     /// Batch upserts staged in the saving context, in the order they were made.
     var batches: [StagedBatch] = []
 }

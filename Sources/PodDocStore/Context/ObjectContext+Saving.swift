@@ -18,18 +18,22 @@ extension ObjectContext {
     /// the same transaction as the objects (see ``PersistentStore/metadataValue(forKey:)``), so
     /// the two can never disagree after a crash.
     ///
-    /// - Precondition: `storeMetadata` is empty unless this is a root context.
+    /// A root save also records what it changed in the store's history
+    /// (``PersistentStore/history(limit:)``), with `note` saying when, where, by whom and why.
+    ///
+    /// - Precondition: `storeMetadata` is empty and `note` nil unless this is a root context.
     /// - Throws: as `save()`.
-    public func save(storeMetadata: [String: String]) throws {
+    public func save(storeMetadata: [String: String], note: SaveNote? = nil) throws {
         preconditionOnQueue()
         processPendingChanges()
         if case .context = parent {
-            precondition(storeMetadata.isEmpty, "only a root context writes store metadata")
+            precondition(storeMetadata.isEmpty && note == nil, "only a root context writes store metadata and history")
         }
         guard !changes.isEmpty || !stagedBatches.isEmpty || !storeMetadata.isEmpty else { return }
         let discards = batchDiscards
         var (changes, objects, flight) = makeChangeSet()
         changes.storeMetadata = storeMetadata
+        changes.note = note
         let outcome: PushOutcome
         do {
             try validateDeletes(objects.deleted)

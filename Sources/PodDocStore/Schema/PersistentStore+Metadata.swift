@@ -4,7 +4,7 @@ internal import GRDBSQLite
 // MARK: - Store metadata
 
 extension PersistentStore {
-    /// A value a root save wrote with ``ObjectContext/save(storeMetadata:)``, or nil.
+    /// A value a root save wrote with ``ObjectContext/save(storeMetadata:note:)``, or nil.
     ///
     /// The key `identifier` holds the store identifier; other keys belong to the application.
     ///

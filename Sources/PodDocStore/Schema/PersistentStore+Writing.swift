@@ -32,6 +32,7 @@ extension PersistentStore {
                         outcome.batches.append(written)
                     }
                     outcome.permanentIDs = assigned
+                    try recordHistory(of: changes, outcome, in: db)
                     return .commit
                 }
             }
@@ -53,6 +54,28 @@ extension PersistentStore {
             aliasGeneration.add(1, ordering: .releasing)
         }
         return outcome
+    }
+}
+
+extension PersistentStore {
+    /// Records what a save wrote in the store's history (see ``history(limit:)``), in its
+    /// transaction.
+    private func recordHistory(of changes: ChangeSet, _ outcome: PushOutcome, in db: Database) throws {
+        guard historyRetention != nil else { return }
+        var recorder = HistoryRecorder()
+        for row in outcome.inserted { recorder.inserted(row.id) }
+        for (pushed, written) in zip(changes.updated, outcome.updated) where written != nil {
+            recorder.updated(written!.id, fields: pushed.changedFields)
+        }
+        for (pushed, kept) in zip(changes.deleted, outcome.deleted) where kept == nil { recorder.deleted(resolve(pushed.id)) }
+        for id in outcome.displaced { recorder.deleted(id) }
+        for written in outcome.batches {
+            for id in written.result.created { recorder.inserted(id) }
+            let columns = FieldSet(written.batch.updateColumns)
+            for id in written.result.updated { recorder.updated(id, fields: columns) }
+        }
+        guard let retention = historyRetention else { return }
+        try recorder.record(in: db, model: model, note: changes.note ?? SaveNote(), retention: retention)
     }
 }
 

@@ -29,6 +29,10 @@ public final class PersistentStore: Sendable {
         public var synchronous: Synchronous = .full
         /// How long to wait for another connection's write lock.
         public var busyTimeout: TimeInterval = 10
+        /// How much history the store keeps (``PersistentStore/history(limit:)``); each root
+        /// save lets older entries go. Nil records none. (Changeable while the store is open:
+        /// ``PersistentStore/historyRetention``.)
+        public var historyRetention: HistoryRetention? = .standard
         /// Called with the text of every SQL statement run (for tests and diagnostics).
         public var traceSQL: (@Sendable (String) -> Void)?
 
@@ -67,6 +71,14 @@ public final class PersistentStore: Sendable {
     /// know when to rename their objects, and a read that saw the same even number before
     /// and after knows no ID became permanent while it ran.
     let aliasGeneration = Atomic<Int>(0)
+    private let retention: Mutex<HistoryRetention?>
+
+    /// How much history root saves keep from now on; nil records none (saves then leave the
+    /// recorded history as it is).
+    public var historyRetention: HistoryRetention? {
+        get { retention.withLock { $0 } }
+        set { retention.withLock { $0 = newValue } }
+    }
 
     /// Opens (or creates) a store.
     ///
@@ -82,6 +94,7 @@ public final class PersistentStore: Sendable {
     public init(url: URL?, model: ObjectModel, options: Options = Options()) throws {
         self.model = model
         self.options = options
+        self.retention = Mutex(options.historyRetention)
         if let url, !options.readOnly, FileManager.default.fileExists(atPath: url.path), !ReadAccess.canWrite(url) {
             throw StoreError(
                 .readOnly,

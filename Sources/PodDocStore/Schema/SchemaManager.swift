@@ -48,6 +48,7 @@ struct SchemaManager {
         try check(database, path: path)
         if !readOnly {
             try addMissingDerivedIndexes(database)
+            try database.write { db in try db.execute(sql: HistoryTable.createSQL) }
             try reindexFullTextInOlderForm(database)
         }
         return try database.read { db in
@@ -209,6 +210,16 @@ struct SchemaManager {
                         "\(path) has no full-text table '\(entity.fullTextTable)' for entity '\(entity.name)'; it does not match this model (a migration is missing)."
                     )
                 }
+            }
+            let history = Set(try Row.fetchAll(db, sql: "PRAGMA table_info(_poddoc_history)").map { $0["name"] as String })
+            let historyColumns = [
+                "save", "first_save", "time", "host", "writer", "description", "run", "inserted", "updated", "deleted", "entities",
+                "summary",
+                "changes",
+            ]
+            if !history.isEmpty, let missing = historyColumns.first(where: { !history.contains($0) }) {
+                throw StoreError(
+                    .corrupt, "\(path): the history table has no column '\(missing)'; the store was damaged or written by another program.")
             }
         }
     }

@@ -31,6 +31,8 @@ public final class ObjectUndoManager {
     private var openGroup: UndoGroup?
     private var explicitDepth = 0
     private var disabledCount = 0
+    /// The names of the last actions done, undone and redone (``actionNames(since:)``).
+    private var recentNames: [String] = []
 
     /// Makes an undo manager; attach it with ``ObjectContext/undoManager``.
     ///
@@ -89,7 +91,12 @@ public final class ObjectUndoManager {
 
     /// Names the current (or last) action, as shown by ``undoActionName``.
     public func setActionName(_ name: String) {
-        if openGroup != nil { openGroup?.name = name } else if !undoStack.isEmpty { undoStack[undoStack.count - 1].name = name }
+        if openGroup != nil {
+            openGroup?.name = name
+        } else if !undoStack.isEmpty {
+            if undoStack[undoStack.count - 1].name.isEmpty { noteAction(name) }
+            undoStack[undoStack.count - 1].name = name
+        }
     }
 
     /// Stops recording (nests with ``enableUndoRegistration()``).
@@ -145,6 +152,7 @@ public final class ObjectUndoManager {
         isUndoing = true
         defer { isUndoing = false }
         redoStack.append(apply(group))
+        noteAction(group.name.isEmpty ? "" : "Undo \(group.name)")
     }
 
     /// Repeats the last undone action.
@@ -156,6 +164,7 @@ public final class ObjectUndoManager {
         defer { isRedoing = false }
         undoStack.append(apply(group))
         trim()
+        noteAction(group.name.isEmpty ? "" : "Redo \(group.name)")
     }
 
     // MARK: - Internals
@@ -196,6 +205,28 @@ public final class ObjectUndoManager {
         guard !group.steps.isEmpty else { return }
         undoStack.append(group)
         trim()
+        noteAction(group.name)
+    }
+
+    private func noteAction(_ name: String) {
+        guard !name.isEmpty else { return }
+        actionCount += 1
+        recentNames.append(name)
+        if recentNames.count > Self.recentNameLimit { recentNames.removeFirst(recentNames.count - Self.recentNameLimit) }
+    }
+
+    private static let recentNameLimit = 20
+
+    // MARK: - What was done
+
+    /// How many named actions have been done, undone or redone so far.
+    public private(set) var actionCount = 0
+
+    /// The names of the actions done, undone (`Undo …`) and redone (`Redo …`) since
+    /// ``actionCount`` was `count`, oldest first; at most the last 20. A document describes a
+    /// save with them.
+    public func actionNames(since count: Int) -> [String] {
+        Array(recentNames.suffix(max(0, min(actionCount - count, recentNames.count))))
     }
 
     private func trim() {

@@ -118,6 +118,23 @@ struct RecoverShape: Decodable {
     let discarded: String?
 }
 
+struct VersionsShape: Decodable {
+    struct Entry: Decodable {
+        let save: Int
+        let firstSave: Int
+        let time: Date
+        let host: String
+        let writer: String
+        let description: String
+        let inserted: Int
+        let updated: Int
+        let deleted: Int
+        let summary: String
+    }
+    let path: String
+    let versions: [Entry]
+}
+
 struct ErrorShape: Decodable {
     struct Body: Decodable {
         let code: String

@@ -1,0 +1,90 @@
+import ArgumentParser
+import Foundation
+import PodDocDocument
+import PodDocStore
+
+/// `poddoc versions DOC`.
+struct VersionsCommand: PodDocCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "versions",
+        abstract: "List a document's saves, newest first: number, time, host, who, what was done and what changed.",
+        discussion: """
+            Every save records what it changed in the document's history, which travels with the \
+            document in archives: the objects inserted, updated (which properties) and deleted, \
+            when, on which host, by whom, and the undo action names of the edits it saved. An \
+            import that saves batch after batch is one entry. The document keeps its last 10,000 \
+            saves.
+
+            Examples:
+              poddoc versions Notes.poddoc
+              poddoc versions Notes.poddoc --last 5 --json
+            """)
+
+    @OptionGroup var location: DocumentArgument
+
+    @Option(name: .customLong("last"), help: ArgumentHelp("List only the newest N entries.", valueName: "N"))
+    var last: Int?
+
+    @OptionGroup var outputOptions: OutputOptions
+
+    /// What `versions` prints with `--json`: the entries, newest first.
+    struct Shape: Encodable {
+        struct Entry: Encodable {
+            let save: Int
+            let firstSave: Int
+            /// UTC, ISO 8601.
+            let time: String
+            let host: String
+            let writer: String
+            let description: String
+            let inserted: Int
+            let updated: Int
+            let deleted: Int
+            let summary: String
+        }
+        let path: String
+        let versions: [Entry]
+    }
+
+    func validate() throws {
+        if let last, last < 1 { throw ValidationError("--last takes a number of entries, 1 or more; \(last) lists nothing.") }
+    }
+
+    func execute() async throws {
+        let document = try await DocumentAccess.open(location, mode: .read, command: "poddoc versions")
+        let store = document.rootContext.store
+        let limit = last
+        let history: [HistoryEntry]
+        do {
+            history = try await Task.detached { try store.history(limit: limit) }.value
+        } catch {
+            try? await document.close()
+            throw error
+        }
+        try await document.close()
+        let shape = Shape(
+            path: location.document,
+            versions: history.map {
+                Shape.Entry(
+                    save: $0.save, firstSave: $0.firstSave, time: $0.timestamp, host: $0.host, writer: $0.writer,
+                    description: $0.description,
+                    inserted: $0.inserted, updated: $0.updated, deleted: $0.deleted, summary: $0.summary)
+            })
+        outputOptions.output.emit(shape, text: Self.text(shape))
+    }
+
+    private static func text(_ shape: Shape) -> String {
+        guard !shape.versions.isEmpty else {
+            return "\(shape.path): no saves recorded (the history starts with the first save by this version of poddoc)"
+        }
+        var lines: [String] = []
+        for entry in shape.versions {
+            let number = entry.firstSave == entry.save ? "save \(entry.save)" : "saves \(entry.firstSave)–\(entry.save)"
+            let who = [entry.host, entry.writer].filter { !$0.isEmpty }.joined(separator: ", ")
+            lines.append("\(number)  \(entry.time)\(who.isEmpty ? "" : "  \(who)")")
+            if !entry.description.isEmpty { lines.append("  \(entry.description)") }
+            lines.append("  \(entry.summary)")
+        }
+        return lines.joined(separator: "\n")
+    }
+}
