@@ -41,11 +41,33 @@ final class HistoryTests: StoreTestCase {
         XCTAssertEqual(history[2].changes, [#"{"Item":{"inserted":"1-3"}}"#])
         XCTAssertEqual(history[1].summary, "Item: 3 updated (title, order)")
         XCTAssertEqual(
-            history[1].changes, [#"{"Item":{"updated":[{"properties":["title"],"ids":"1-2"},{"properties":["order"],"ids":"3"}]}}"#])
+            history[1].changes,
+            [
+                #"{"Item":{"updated":[{"properties":["title"],"ids":"1-2","before":[["a"],["b"]]},{"properties":["order"],"ids":"3","before":[[0]]}]}}"#
+            ])
         XCTAssertEqual(history[0].summary, "Item: 1 deleted")
-        XCTAssertEqual(history[0].changes, [#"{"Item":{"deleted":"1"}}"#])
+        XCTAssertEqual(
+            history[0].changes,
+            [
+                #"{"Item":{"deleted":"1","deletedRows":{"properties":["title","order","note","done","created","parent"],"values":[["renamed",0,null,0,null,null]]}}}"#
+            ])
         XCTAssertEqual(try store.history(limit: 1).map(\.save), [3])
         XCTAssertLessThan(abs(history[0].time.timeIntervalSinceNow), 60)
+    }
+
+    func testValuesBeforeAreJSONThatKeepsTheirType() {
+        func json(_ value: StoreValue) -> String {
+            var bytes: [UInt8] = []
+            HistoryRecorder.appendJSON(value, to: &bytes)
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        XCTAssertEqual(json(.null), "null")
+        XCTAssertEqual(json(.integer(-3)), "-3")
+        XCTAssertEqual(json(.real(3)), "3.0")
+        XCTAssertEqual(json(.real(0.1)), "0.1")
+        XCTAssertEqual(json(.real(.infinity)), #"{"real":"inf"}"#)
+        XCTAssertEqual(json(.text("a\"b\n")), #""a\"b\n""#)
+        XCTAssertEqual(json(.blob(Data([1, 2]))), #"{"blob":"AQI="}"#)
     }
 
     func testTheSavesOfOneRunAreOneEntry() throws {
@@ -112,7 +134,9 @@ final class HistoryTests: StoreTestCase {
         let history = try store.history()
         XCTAssertEqual(history[1].summary, "Pod: 3 inserted")
         XCTAssertEqual(history[0].summary, "Pod: 1 inserted, 1 updated (name, version, summary)")
-        XCTAssertEqual(history[0].changes, [#"{"Pod":{"inserted":"4","updated":[{"properties":["name","version","summary"],"ids":"2"}]}}"#])
+        XCTAssertEqual(
+            history[0].changes,
+            [#"{"Pod":{"inserted":"4","updated":[{"properties":["name","version","summary"],"ids":"2","before":[["b","1","one"]]}]}}"#])
     }
 
     func testAStoreWithoutHistoryGetsItAndADamagedHistoryIsReported() throws {
@@ -139,9 +163,17 @@ final class HistoryTests: StoreTestCase {
             XCTAssertTrue("\(error)".contains("'inserted'"), "\(error)")
         }
         try store.close()
-        // A table of another shape: refused when the store opens.
+        // A table of another shape: refused for writing (saves could not record their
+        // history); read-only, the content reads and the history says what is wrong.
         try writeFromAnotherConnection("DROP TABLE _poddoc_history; CREATE TABLE _poddoc_history (save INTEGER PRIMARY KEY)")
         XCTAssertThrowsError(try makeStore()) { error in
+            XCTAssertEqual((error as? StoreError)?.code, .corrupt)
+            XCTAssertTrue("\(error)".contains("history table has no column 'first_save'"), "\(error)")
+            XCTAssertTrue("\(error)".contains("open it read-only to export its content"), "\(error)")
+        }
+        store = try makeStore(options: options)
+        XCTAssertEqual(try ObjectContext(store: store).performAndWait { try $0.count(for: FetchRequest("Item")) }, 2)
+        XCTAssertThrowsError(try store.history()) { error in
             XCTAssertEqual((error as? StoreError)?.code, .corrupt)
             XCTAssertTrue("\(error)".contains("history table has no column 'first_save'"), "\(error)")
         }

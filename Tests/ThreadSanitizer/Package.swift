@@ -8,16 +8,18 @@ let package = Package(
     name: "poddoc-tsan",
     platforms: [.macOS(.v14)],
     dependencies: [
-        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0")
     ],
     targets: [
         .target(
             name: "PodDocStore",
             dependencies: [
+                "PodDocJSON",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]),
+        .target(name: "PodDocJSON", swiftSettings: [.enableUpcomingFeature("ExistentialAny")]),
         .target(name: "PodDocRandom", swiftSettings: [.enableUpcomingFeature("ExistentialAny")]),
         .target(name: "PodDocTestSupport", path: "Tests/PodDocTestSupport", swiftSettings: [.enableUpcomingFeature("ExistentialAny")]),
         .testTarget(

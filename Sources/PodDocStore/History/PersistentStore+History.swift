@@ -15,6 +15,7 @@ extension PersistentStore {
     public func history(limit: Int? = nil) throws -> [HistoryEntry] {
         try unsafeRead { db in
             guard try HistoryTable.exists(db) else { return [] }
+            try HistoryTable.checkColumns(db)
             let statement = try RawStatement(
                 db,
                 """
@@ -48,6 +49,23 @@ enum HistoryTable {
     static func exists(_ db: Database) throws -> Bool {
         try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_poddoc_history')")
             ?? false
+    }
+
+    /// The columns this version reads and writes.
+    static let columns = [
+        "save", "first_save", "time", "host", "writer", "description", "run", "inserted", "updated", "deleted", "entities", "summary",
+        "changes",
+    ]
+
+    /// Throws ``StoreError`` (`.corrupt`) naming the first column the table lacks.
+    static func checkColumns(_ db: Database) throws {
+        let present = Set(try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info('_poddoc_history')"))
+        if let missing = columns.first(where: { !present.contains($0) }) {
+            throw StoreError(
+                .corrupt,
+                "The store's history table has no column '\(missing)'; the store was damaged or written by another program. Run `poddoc check`."
+            )
+        }
     }
 
     /// An entry from a row of `SELECT save, first_save, time, host, writer, description,
@@ -86,78 +104,165 @@ enum HistoryTable {
 // MARK: - Recording a save
 
 /// What one root save changed, gathered as the store writes it and recorded in the same
-/// transaction: object IDs by entity, updates grouped by the properties they changed.
+/// transaction: object IDs by entity, updates grouped by the properties they changed, with the
+/// values before. Values are kept flat (a group's rows one after another) and written as JSON
+/// bytes: an autosave of 10,000 objects records them in a few milliseconds.
 struct HistoryRecorder {
+    /// Rows of one kind: their ids, and `width` values before for each while all are known.
+    private struct Rows {
+        var ids: [Int64] = []
+        var values: [StoreValue] = []
+        var complete = true
+
+        mutating func append(_ id: Int64, _ before: [StoreValue]?) {
+            ids.append(id)
+            if let before, complete { values.append(contentsOf: before) } else { complete = false }
+        }
+
+        /// Appends a row with the values `fields` of `before` held (references by row id).
+        mutating func append(_ id: Int64, _ before: RowData?, _ fields: some Sequence<Int>, _ resolve: (ObjectID) -> ObjectID) {
+            ids.append(id)
+            guard let before, complete else {
+                complete = false
+                return
+            }
+            for field in fields {
+                switch before[field: field] {
+                case .value(let value): values.append(value)
+                case .ref(let target): values.append(target.flatMap { resolve($0).rowID }.map(StoreValue.integer) ?? .null)
+                }
+            }
+        }
+
+        /// The indexes of the rows in id order, each id once (its first row).
+        var order: [Int] {
+            if zip(ids, ids.dropFirst()).allSatisfy({ $0 < $1 }) { return Array(ids.indices) }
+            var pairs = ids.indices.map { (ids[$0], $0) }
+            pairs.sort { $0 < $1 }
+            var order: [Int] = []
+            order.reserveCapacity(pairs.count)
+            for (offset, pair) in pairs.enumerated() where offset == 0 || pairs[offset - 1].0 != pair.0 { order.append(pair.1) }
+            return order
+        }
+    }
     private struct Changes {
         var inserted: [Int64] = []
-        var updated: [FieldSet: [Int64]] = [:]
-        var deleted: [Int64] = []
+        var updated: [FieldSet: Rows] = [:]
+        var deleted = Rows()
     }
     private var byEntity: [String: Changes] = [:]
+    /// The group updates are going to: consecutive objects of a save mostly share their entity
+    /// and changed properties, so they skip the two dictionary lookups.
+    private var open: (entity: String, fields: FieldSet, rows: Rows)?
 
-    var isEmpty: Bool { byEntity.isEmpty }
+    var isEmpty: Bool { byEntity.isEmpty && open == nil }
+
+    private mutating func openGroup(_ entity: String, _ fields: FieldSet) {
+        if let current = open {
+            if current.entity == entity && current.fields == fields { return }
+            closeGroup()
+        }
+        open = (entity, fields, byEntity[entity]?.updated.removeValue(forKey: fields) ?? Rows())
+    }
+
+    private mutating func closeGroup() {
+        guard let current = open else { return }
+        open = nil
+        byEntity[current.entity, default: Changes()].updated[current.fields] = current.rows
+    }
 
     mutating func inserted(_ id: ObjectID) {
         guard let row = id.rowID else { return }
         byEntity[id.entityName, default: Changes()].inserted.append(row)
     }
 
-    mutating func updated(_ id: ObjectID, fields: FieldSet) {
+    /// An updated object, with the values `fields` held before the save (in their order).
+    mutating func updated(_ id: ObjectID, fields: FieldSet, before: [StoreValue]?) {
         guard let row = id.rowID, !fields.isEmpty else { return }
-        byEntity[id.entityName, default: Changes()].updated[fields, default: []].append(row)
+        openGroup(id.entityName, fields)
+        open!.rows.append(row, before)
     }
 
-    mutating func deleted(_ id: ObjectID) {
+    /// An updated object, with the row it was read at (`resolve` names references by their
+    /// permanent IDs).
+    mutating func updated(_ id: ObjectID, fields: FieldSet, readAt before: RowData?, resolve: (ObjectID) -> ObjectID) {
+        guard let row = id.rowID, !fields.isEmpty else { return }
+        openGroup(id.entityName, fields)
+        open!.rows.append(row, before, fields, resolve)
+    }
+
+    /// A deleted object, with the row it was read at (all of its fields are recorded).
+    mutating func deleted(_ id: ObjectID, readAt before: RowData?, fieldCount: Int, resolve: (ObjectID) -> ObjectID) {
         guard let row = id.rowID else { return }
-        byEntity[id.entityName, default: Changes()].deleted.append(row)
+        byEntity[id.entityName, default: Changes()].deleted.append(row, before, 0..<fieldCount, resolve)
     }
 
     /// Writes the save's entry (or adds it to the newest entry, of the same run), then lets
     /// go of entries beyond `retention`.
     func record(in db: Database, model: ObjectModel, note: SaveNote, retention: HistoryRetention, now: Date = Date()) throws {
         guard !isEmpty else { return }
+        var recorder = self
+        recorder.closeGroup()
+        let byEntity = recorder.byEntity
         var counts = EntityCounts()
-        var json = "{"
+        var out: [UInt8] = []
+        out.append(UInt8(ascii: "{"))
         for (offset, entity) in byEntity.keys.sorted(by: { Collation.compareUTF8($0, $1) < 0 }).enumerated() {
             let changes = byEntity[entity]!
             let layout = model.layout(entity)
-            if offset > 0 { json += "," }
-            JSONEscaping.appendQuoted(entity, to: &json)
-            json += ":{"
-            var parts: [String] = []
+            if offset > 0 { out.append(UInt8(ascii: ",")) }
+            JSONEscaping.appendQuoted(entity, to: &out)
+            out.append(contentsOf: ":{".utf8)
+            var separator = ""
             var count = EntityCounts.Count()
             if !changes.inserted.isEmpty {
-                parts.append("\"inserted\":\"\(Self.ranges(changes.inserted))\"")
-                count.inserted = Set(changes.inserted).count
+                let ids = Set(changes.inserted).sorted()
+                out.append(contentsOf: "\"inserted\":\"".utf8)
+                Self.appendRanges(ids, to: &out)
+                out.append(UInt8(ascii: "\""))
+                count.inserted = ids.count
+                separator = ","
             }
             if !changes.updated.isEmpty {
-                var groups: [String] = []
+                out.append(contentsOf: (separator + "\"updated\":[").utf8)
                 var all = FieldSet()
                 var ids = Set<Int64>()
-                for (fields, rows) in changes.updated.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
-                    var group = "{\"properties\":["
-                    group += fields.map { field in
-                        var name = ""
-                        JSONEscaping.appendQuoted(layout.fieldName(field), to: &name)
-                        return name
-                    }.joined(separator: ",")
-                    group += "],\"ids\":\"\(Self.ranges(rows))\"}"
-                    groups.append(group)
+                for (index, (fields, rows)) in changes.updated.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }).enumerated() {
+                    let order = rows.order
+                    out.append(contentsOf: (index > 0 ? ",{\"properties\":" : "{\"properties\":").utf8)
+                    Self.appendNames(fields.map(layout.fieldName), to: &out)
+                    out.append(contentsOf: ",\"ids\":\"".utf8)
+                    Self.appendRanges(order.map { rows.ids[$0] }, to: &out)
+                    out.append(UInt8(ascii: "\""))
+                    Self.appendValues(rows, order, width: Array(fields).count, key: "before", to: &out)
+                    out.append(UInt8(ascii: "}"))
                     all.formUnion(fields)
-                    ids.formUnion(rows)
+                    ids.formUnion(rows.ids)
                 }
-                parts.append("\"updated\":[" + groups.joined(separator: ",") + "]")
+                out.append(UInt8(ascii: "]"))
                 count.updated = ids.count
                 count.properties = all.map(layout.fieldName)
+                separator = ","
             }
-            if !changes.deleted.isEmpty {
-                parts.append("\"deleted\":\"\(Self.ranges(changes.deleted))\"")
-                count.deleted = Set(changes.deleted).count
+            if !changes.deleted.ids.isEmpty {
+                let rows = changes.deleted
+                let order = rows.order
+                out.append(contentsOf: (separator + "\"deleted\":\"").utf8)
+                Self.appendRanges(order.map { rows.ids[$0] }, to: &out)
+                out.append(UInt8(ascii: "\""))
+                if rows.complete {
+                    out.append(contentsOf: ",\"deletedRows\":{\"properties\":".utf8)
+                    Self.appendNames((0..<layout.fieldCount).map(layout.fieldName), to: &out)
+                    Self.appendValues(rows, order, width: layout.fieldCount, key: "values", to: &out)
+                    out.append(UInt8(ascii: "}"))
+                }
+                count.deleted = order.count
             }
-            json += parts.joined(separator: ",") + "}"
+            out.append(UInt8(ascii: "}"))
             counts.entities[entity] = count
         }
-        json += "}"
+        out.append(UInt8(ascii: "}"))
+        let json = String(decoding: out, as: UTF8.self)
 
         let last = try Int64.fetchOne(db, sql: "SELECT value FROM _poddoc_store WHERE key = ?", arguments: [HistoryTable.lastSaveKey]) ?? 0
         let save = max(last, try Int64.fetchOne(db, sql: "SELECT max(save) FROM _poddoc_history") ?? 0) + 1
@@ -205,18 +310,57 @@ struct HistoryRecorder {
         }
     }
 
-    /// Row ids as sorted ranges: `1-500,502`.
-    static func ranges(_ ids: [Int64]) -> String {
-        let sorted = Set(ids).sorted()
-        var parts: [String] = []
+    /// `["a","b"]`.
+    private static func appendNames(_ names: [String], to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "["))
+        for (offset, name) in names.enumerated() {
+            if offset > 0 { out.append(UInt8(ascii: ",")) }
+            JSONEscaping.appendQuoted(name, to: &out)
+        }
+        out.append(UInt8(ascii: "]"))
+    }
+
+    /// `,"<key>":[[v,…],…]`, one array a row in `order`, when every row's values are known.
+    private static func appendValues(_ rows: Rows, _ order: [Int], width: Int, key: String, to out: inout [UInt8]) {
+        guard rows.complete else { return }
+        out.append(contentsOf: ",\"\(key)\":[".utf8)
+        for (offset, row) in order.enumerated() {
+            out.append(contentsOf: (offset > 0 ? ",[" : "[").utf8)
+            for index in 0..<width {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                appendJSON(rows.values[row * width + index], to: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        }
+        out.append(UInt8(ascii: "]"))
+    }
+
+    /// A store value as JSON: null, an integer, a real (always with a `.` or an exponent;
+    /// `{"real":"inf"}` and the like when not finite), a string, or `{"blob":"<base64>"}`.
+    static func appendJSON(_ value: StoreValue, to out: inout [UInt8]) {
+        switch value {
+        case .null: out.append(contentsOf: "null".utf8)
+        case .integer(let v): out.append(contentsOf: String(v).utf8)
+        case .real(let v): out.append(contentsOf: (v.isFinite ? "\(v)" : "{\"real\":\"\(v)\"}").utf8)
+        case .text(let s): JSONEscaping.appendQuoted(s, to: &out)
+        case .blob(let d): out.append(contentsOf: "{\"blob\":\"\(d.base64EncodedString())\"}".utf8)
+        }
+    }
+
+    /// Sorted row ids as ranges: `1-500,502`.
+    static func appendRanges(_ sorted: [Int64], to out: inout [UInt8]) {
         var index = 0
         while index < sorted.count {
             var end = index
             while end + 1 < sorted.count && sorted[end + 1] == sorted[end] + 1 { end += 1 }
-            parts.append(end == index ? "\(sorted[index])" : "\(sorted[index])-\(sorted[end])")
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: String(sorted[index]).utf8)
+            if end > index {
+                out.append(UInt8(ascii: "-"))
+                out.append(contentsOf: String(sorted[end]).utf8)
+            }
             index = end + 1
         }
-        return parts.joined(separator: ",")
     }
 }
 

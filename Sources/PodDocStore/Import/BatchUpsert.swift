@@ -25,7 +25,7 @@ import Synchronization
 /// - Undo: a keyed batch staged in a context whose undo manager records is undone as one
 ///   step: while it is staged, undo takes it out of the context (redo stages it again); once
 ///   written, undo deletes the objects it created and puts back, in the batch's columns, the
-///   values it replaced (the store reads them as it writes each row), as changes of the
+///   values it replaced (the store reads a stored row before it updates it), as changes of the
 ///   context that its next save writes; redo makes those changes again. Undone while a save
 ///   carries the batch, before the store has written it, there is nothing to undo yet. An
 ///   insert batch records no undo by itself: name what undo deletes with
@@ -330,7 +330,7 @@ public final class BatchUpsertReceipt: Sendable {
     public var result: BatchUpsertResult? { outcome.withLock { $0?.result } }
 
     /// The result, and for each updated object the values its row held before in the batch's
-    /// update columns (``BatchUpsert/updateColumns``), when the batch was staged to be undone.
+    /// update columns (``BatchUpsert/updateColumns``).
     var written: (result: BatchUpsertResult, replaced: [ObjectID: [StoreValue]])? { outcome.withLock { $0 } }
 
     func fulfil(_ written: WrittenBatch) {
@@ -346,9 +346,6 @@ public final class BatchUpsertReceipt: Sendable {
 struct StagedBatch: Sendable {
     let batch: BatchUpsert
     let receipt: BatchUpsertReceipt
-    /// Whether the store reads the values each updated row held before (a keyed batch staged
-    /// in a context with undo), so that undo can put them back.
-    var readsReplacedValues = false
 }
 
 /// A batch as the store wrote it: for each row, the object it went to and that object's row
@@ -360,8 +357,7 @@ struct WrittenBatch: Sendable {
     /// The rows that held the stored values already (not written).
     let unchangedRows: Set<Int>
     let result: BatchUpsertResult
-    /// For each updated object, the values it held before in the batch's update columns
-    /// (when the batch was staged with ``StagedBatch/readsReplacedValues``).
+    /// For each updated object, the values it held before in the batch's update columns.
     var replaced: [ObjectID: [StoreValue]] = [:]
 
     /// The object of row `index`.

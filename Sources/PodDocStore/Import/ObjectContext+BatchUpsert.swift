@@ -23,11 +23,8 @@ extension ObjectContext {
         if batch.isEmpty {
             receipt.fulfil(BatchUpsertResult())
         } else {
-            var staged = StagedBatch(batch: batch, receipt: receipt)
-            if !batch.isInsertOnly, let undo = _undoManager, undo.isUndoRegistrationEnabled {
-                staged.readsReplacedValues = true
-                undo.register(.revertBatch(staged))
-            }
+            let staged = StagedBatch(batch: batch, receipt: receipt)
+            if !batch.isInsertOnly, let undo = _undoManager, undo.isUndoRegistrationEnabled { undo.register(.revertBatch(staged)) }
             stagedBatches.append(staged)
         }
         return receipt

@@ -3,9 +3,9 @@ internal import GRDBSQLite
 
 // MARK: - Writing batch upserts (inside a root save's transaction)
 
-/// Writes ``BatchUpsert`` rows with one prepared upsert per batch shape (`INSERT … ON
-/// CONFLICT(key) DO UPDATE … WHERE something differs`), the statement cached by the
-/// connection across saves. A row that holds the stored values already is not written.
+/// Writes ``BatchUpsert`` rows: a new key with one prepared insert, a stored key read (its
+/// values before, for undo and the history) and updated where a value differs; a row that holds
+/// the stored values already is not written.
 /// New rows get ids from the entity's sequence, so ids are never reused; the full-text index
 /// is kept in step in the same transaction: the new rows' text copied in one statement after
 /// the batch (their ids are consecutive), an updated row's text replaced as it is written.
@@ -14,10 +14,9 @@ struct BatchWriter {
     /// The permanent ID of an object inserted in the same save (or in an earlier one).
     let permanent: (ObjectID) -> ObjectID
 
-    /// Writes a staged batch; with `readingReplacedValues`, the values each updated row held
-    /// before in the batch's update columns come back in ``WrittenBatch/replaced`` (one more
-    /// lookup a row).
-    func write(_ batch: BatchUpsert, readingReplacedValues: Bool = false) throws -> WrittenBatch {
+    /// Writes a staged batch. The values each updated row held before in the batch's update
+    /// columns come back in ``WrittenBatch/replaced`` (for undo and the history).
+    func write(_ batch: BatchUpsert) throws -> WrittenBatch {
         guard let keyField = batch.keyField else { return try insert(batch) }
         let layout = batch.layout
         let width = layout.attributes.count
@@ -33,61 +32,58 @@ struct BatchWriter {
         var unchangedRows = Set<Int>()
         var unchangedIDs = Set<Int64>()
         var unchangedOrder: [Int64] = []
+        var replaced: [Int64: [StoreValue]] = [:]
 
-        let upsert = try RawStatement(db, upsertSQL(batch, keyField: keyField))
-        let lookup = try RawStatement(
-            db, "SELECT \"id\", \"_version\" FROM \(layout.table) WHERE \(SQL.quote(layout.attributes[keyField].name)) = ?")
+        let statements = try Statements(db, batch, keyField: keyField)
         let reindexes = layout.fullTextFields.contains(where: batch.columns.contains)
         let copyText: RawStatement? = try layout.fullTextFields.isEmpty ? nil : RawStatement(db, layout.fullTextCopySQL)
         let unindexText: RawStatement? = try reindexes ? RawStatement(db, "DELETE FROM \(layout.fullTextTable) WHERE \"rowid\" = ?") : nil
         let updateColumns = batch.updateColumns
-        let replacedColumns = ["\"id\""] + updateColumns.map { SQL.quote(layout.attributes[$0].name) }
-        let readReplaced: RawStatement? =
-            try readingReplacedValues
-            ? RawStatement(
-                db,
-                "SELECT \(replacedColumns.joined(separator: ", ")) FROM \(layout.table) WHERE \(SQL.quote(layout.attributes[keyField].name)) = ?"
-            ) : nil
-        var replaced: [Int64: [StoreValue]] = [:]
 
         for index in 0..<count {
-            if let readReplaced {
-                // The stored row this one may change, as it was before the batch touched it.
-                readReplaced.bind(batch.values[index * width + keyField], at: 1)
-                if try readReplaced.step(), case let id = readReplaced.int64(0), id <= baseline, replaced[id] == nil {
-                    replaced[id] = updateColumns.indices.map { readReplaced.value(Int32($0 + 1)) }
-                }
-                readReplaced.reset()
-            }
-            let candidate = last + 1
-            upsert.bind(.integer(candidate), at: 1)
             let base = index * width
-            for field in 0..<width { upsert.bind(batch.values[base + field], at: Int32(2 + field)) }
-            sqlite3_set_last_insert_rowid(db.sqliteConnection, 0)
-            try upsert.execute()
-            guard db.changesCount > 0 else {
-                // The row is stored with these very values: the upsert left it alone.
-                let (id, version) = try storedRow(lookup, key: batch.values[base + keyField])
-                rowIDs.append(id)
+            // A new key inserts (one statement, the common case of an import) ...
+            let candidate = last + 1
+            statements.insert.bind(.integer(candidate), at: 1)
+            for field in 0..<width { statements.insert.bind(batch.values[base + field], at: Int32(2 + field)) }
+            try statements.insert.execute()
+            if statements.insert.changes > 0 {
+                last = candidate
+                rowIDs.append(candidate)
+                versions.append(1)
+                result.created.append(ObjectID(entityName: layout.name, key: candidate))
+                continue
+            }
+            // ... a stored key is read (its values before), then updated where they differ.
+            statements.read.bind(batch.values[base + keyField], at: 1)
+            guard try statements.read.step() else {
+                statements.read.reset()
+                throw StoreError(.sqlite, "SQLite found no row for a key whose insert it has just refused.")
+            }
+            let id = statements.read.int64(0)
+            let version = statements.read.int64(1)
+            let before = updateColumns.indices.map { statements.read.value(Int32($0 + 2)) }
+            statements.read.reset()
+            statements.update.bind(.integer(id), at: 1)
+            for (offset, field) in updateColumns.enumerated() { statements.update.bind(batch.values[base + field], at: Int32(2 + offset)) }
+            try statements.update.execute()
+            rowIDs.append(id)
+            guard statements.update.changes > 0 else {
+                // The row is stored with these very values: left alone.
                 versions.append(version)
                 unchangedRows.insert(index)
                 if unchangedIDs.insert(id).inserted { unchangedOrder.append(id) }
                 continue
             }
-            // Inserted under `candidate` (the last inserted rowid was cleared), or updated.
-            let created = db.lastInsertedRowID == candidate
-            let (id, version) = created ? (candidate, 1) : try storedRow(lookup, key: batch.values[base + keyField])
-            rowIDs.append(id)
-            versions.append(version)
-            if created {
-                last = candidate
-                result.created.append(ObjectID(entityName: layout.name, key: id))
-            } else if id <= baseline, reportedUpdates.insert(id).inserted {
+            versions.append(version + 1)
+            guard id <= baseline else { continue }  // a row of this batch, updated again
+            if reportedUpdates.insert(id).inserted {
                 result.updated.append(ObjectID(entityName: layout.name, key: id))
+                replaced[id] = before
             }
             // A row stored before whose text changed: its text is replaced now. (Rows new in
             // this batch, updated again by a later row or not, are copied after the loop.)
-            if id <= baseline, let copyText, let unindexText {
+            if let copyText, let unindexText {
                 unindexText.bind(.integer(id), at: 1)
                 try unindexText.execute()
                 copyText.bind(.integer(id - 1), at: 1)
@@ -108,7 +104,7 @@ struct BatchWriter {
             ObjectID(entityName: layout.name, key: $0)
         }
         var written = WrittenBatch(batch: batch, rowIDs: rowIDs, versions: versions, unchangedRows: unchangedRows, result: result)
-        for id in reportedUpdates { written.replaced[ObjectID(entityName: layout.name, key: id)] = replaced[id] }
+        for (id, values) in replaced { written.replaced[ObjectID(entityName: layout.name, key: id)] = values }
         return written
     }
 
@@ -171,30 +167,35 @@ struct BatchWriter {
         return WrittenBatch(batch: batch, rowIDs: rowIDs, versions: Array(repeating: 1, count: count), unchangedRows: [], result: result)
     }
 
-    /// The id and version of the stored row with `key`, read by `lookup` (by key).
-    private func storedRow(_ lookup: RawStatement, key: StoreValue) throws -> (Int64, Int64) {
-        lookup.bind(key, at: 1)
-        defer { lookup.reset() }
-        guard try lookup.step() else { throw StoreError(.sqlite, "SQLite found no row for a key it has just upserted.") }
-        return (lookup.int64(0), lookup.int64(1))
-    }
+    /// The three statements of a keyed batch's shape, cached by the connection across saves:
+    /// `INSERT … ON CONFLICT(key) DO NOTHING` (every attribute), the stored row's id, version
+    /// and update columns by key, and `UPDATE … WHERE id = ? AND <a column differs>` (the
+    /// version bumped). No `RETURNING`: SQLite buffers a `RETURNING` statement's output in a
+    /// table of its own, as long again as the statement; `changes()` tells what happened.
+    private struct Statements {
+        let insert: RawStatement
+        let read: RawStatement
+        let update: RawStatement
 
-    /// The upsert for a batch: every attribute on insert, the batch's columns on update (the
-    /// row version bumped) when one of them differs from the stored value. Without
-    /// `RETURNING`, which makes SQLite buffer each row's output in a table of its own (as
-    /// long again as the upsert): `changes()` tells whether it wrote, `last_insert_rowid()`
-    /// whether it inserted, and an updated row's id and version are read by its key.
-    private func upsertSQL(_ batch: BatchUpsert, keyField: Int) -> String {
-        let layout = batch.layout
-        let names = layout.attributes.map { SQL.quote($0.name) }
-        let updated = batch.updateColumns
-        let assignments = updated.map { "\(names[$0]) = excluded.\(names[$0])" } + ["\"_version\" = \"_version\" + 1"]
-        let differs = updated.isEmpty ? "0" : updated.map { "\(names[$0]) IS NOT excluded.\(names[$0])" }.joined(separator: " OR ")
-        return """
-            INSERT INTO \(layout.table) ("id", "_version", \(names.joined(separator: ", "))) \
-            VALUES (?, 1\(String(repeating: ", ?", count: names.count))) \
-            ON CONFLICT(\(names[keyField])) DO UPDATE SET \(assignments.joined(separator: ", ")) WHERE \(differs)
-            """
+        init(_ db: Database, _ batch: BatchUpsert, keyField: Int) throws {
+            let layout = batch.layout
+            let names = layout.attributes.map { SQL.quote($0.name) }
+            let updated = batch.updateColumns
+            insert = try RawStatement(
+                db,
+                """
+                INSERT INTO \(layout.table) ("id", "_version", \(names.joined(separator: ", "))) \
+                VALUES (?, 1\(String(repeating: ", ?", count: names.count))) ON CONFLICT(\(names[keyField])) DO NOTHING
+                """)
+            read = try RawStatement(
+                db,
+                "SELECT \((["\"id\"", "\"_version\""] + updated.map { names[$0] }).joined(separator: ", ")) FROM \(layout.table) WHERE \(names[keyField]) = ?"
+            )
+            let assignments = updated.enumerated().map { "\(names[$1]) = ?\($0 + 2)" } + ["\"_version\" = \"_version\" + 1"]
+            let differs = updated.isEmpty ? "0" : updated.enumerated().map { "\(names[$1]) IS NOT ?\($0 + 2)" }.joined(separator: " OR ")
+            update = try RawStatement(
+                db, "UPDATE \(layout.table) SET \(assignments.joined(separator: ", ")) WHERE \"id\" = ?1 AND (\(differs))")
+        }
     }
 }
 

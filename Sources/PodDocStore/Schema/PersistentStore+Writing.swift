@@ -26,8 +26,7 @@ extension PersistentStore {
                     var assigned = outcome.permanentIDs
                     for staged in changes.batches {
                         let known = assigned
-                        let written = try BatchWriter(db: db) { id in id.isTemporary ? known[id] ?? id.resolved : id }
-                            .write(staged.batch, readingReplacedValues: staged.readsReplacedValues)
+                        let written = try BatchWriter(db: db) { id in id.isTemporary ? known[id] ?? id.resolved : id }.write(staged.batch)
                         for (row, temporary) in staged.batch.temporaryIDs { assigned[temporary] = written.id(ofRow: row) }
                         outcome.batches.append(written)
                     }
@@ -64,15 +63,21 @@ extension PersistentStore {
         guard historyRetention != nil else { return }
         var recorder = HistoryRecorder()
         for row in outcome.inserted { recorder.inserted(row.id) }
+        // Values before the save: the rows the objects were read at, which the version
+        // check of each update and delete proved current; the batches read theirs.
         for (pushed, written) in zip(changes.updated, outcome.updated) where written != nil {
-            recorder.updated(written!.id, fields: pushed.changedFields)
+            recorder.updated(written!.id, fields: pushed.changedFields, readAt: pushed.snapshot, resolve: resolve)
         }
-        for (pushed, kept) in zip(changes.deleted, outcome.deleted) where kept == nil { recorder.deleted(resolve(pushed.id)) }
-        for id in outcome.displaced { recorder.deleted(id) }
+        for (pushed, kept) in zip(changes.deleted, outcome.deleted) where kept == nil {
+            recorder.deleted(
+                resolve(pushed.id), readAt: pushed.snapshot ?? pushed.row, fieldCount: model.layout(pushed.id.entityName).fieldCount,
+                resolve: resolve)
+        }
+        for id in outcome.displaced { recorder.deleted(id, readAt: nil, fieldCount: 0, resolve: resolve) }
         for written in outcome.batches {
             for id in written.result.created { recorder.inserted(id) }
             let columns = FieldSet(written.batch.updateColumns)
-            for id in written.result.updated { recorder.updated(id, fields: columns) }
+            for id in written.result.updated { recorder.updated(id, fields: columns, before: written.replaced[id]) }
         }
         guard let retention = historyRetention else { return }
         try recorder.record(in: db, model: model, note: changes.note ?? SaveNote(), retention: retention)

@@ -211,15 +211,16 @@ struct SchemaManager {
                     )
                 }
             }
-            let history = Set(try Row.fetchAll(db, sql: "PRAGMA table_info(_poddoc_history)").map { $0["name"] as String })
-            let historyColumns = [
-                "save", "first_save", "time", "host", "writer", "description", "run", "inserted", "updated", "deleted", "entities",
-                "summary",
-                "changes",
-            ]
-            if !history.isEmpty, let missing = historyColumns.first(where: { !history.contains($0) }) {
-                throw StoreError(
-                    .corrupt, "\(path): the history table has no column '\(missing)'; the store was damaged or written by another program.")
+            // Saves could not record their history: refused for writing only, so that the
+            // content can still be read and exported.
+            if !readOnly, try HistoryTable.exists(db) {
+                do {
+                    try HistoryTable.checkColumns(db)
+                } catch let error as StoreError {
+                    throw StoreError(
+                        .corrupt,
+                        "\(path): \(error.message) Saves could not record what they change; open it read-only to export its content.")
+                }
             }
         }
     }
