@@ -63,6 +63,7 @@ printf '    %s\n' "${first[@]}" '(a two-second pause: autosave runs)' "${then[@]
   printf '%s\n' "${then[@]}"
 } | "$poddoc" open Notes.poddoc --autosave-interval 1 2>&1
 run outline tree Notes.poddoc
+run versions Notes.poddoc
 run export Notes.poddoc Notes.opml --format opml
 run check Notes.poddoc
 

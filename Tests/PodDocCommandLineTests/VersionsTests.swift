@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import XCTest
 
 /// `poddoc versions`, through the binary: every save's entry, an import's saves as one, the
@@ -36,6 +37,33 @@ final class VersionsTests: CommandLineTestCase {
 
         try fail(64, "versions", doc, "--last", "0")
         try fail(66, "versions", path("Missing.poddoc"))
+    }
+
+    func testADamagedHistoryIsReportedAndTheContentStaysReadable() throws {
+        let doc = path("Notes.poddoc")
+        try succeed("new", doc, "--kind", "outline")
+        try succeed("outline", "add", doc, "Work")
+        let store = path("Notes.poddoc/StoreContent/persistentStore")
+        func change(_ sql: String) throws {
+            let db = try DatabaseQueue(path: store)
+            try db.write { try $0.execute(sql: sql) }
+            try db.close()
+        }
+        // A value of the wrong type, and escape sequences: a clean error, a safe listing.
+        try change("UPDATE _poddoc_history SET inserted = 'many'")
+        XCTAssertTrue(try fail(76, "versions", doc).stderr.contains("wrong type in 'inserted'"))
+        try change("UPDATE _poddoc_history SET inserted = 1, description = 'x' || char(27) || '[31mred'")
+        let listing = try succeed("versions", doc).stdout
+        XCTAssertFalse(listing.contains("\u{1B}"), listing)
+
+        // A table of another shape: reads work, the listing says what is wrong, edits are refused.
+        try change("DROP TABLE _poddoc_history; CREATE TABLE _poddoc_history (x)")
+        XCTAssertTrue(try fail(76, "versions", doc).stderr.contains("history table has no column 'save'"))
+        try succeed("outline", "tree", doc)
+        try succeed("export", doc, path("out.opml"), "--format", "opml")
+        let refused = try run(["outline", "add", doc, "More"])
+        XCTAssertNotEqual(refused.status, 0)
+        XCTAssertTrue(refused.stderr.contains("export its content into a new document"), refused.stderr)
     }
 
     func testAnImportIsOneEntry() throws {

@@ -169,7 +169,7 @@ final class HistoryTests: StoreTestCase {
         XCTAssertThrowsError(try makeStore()) { error in
             XCTAssertEqual((error as? StoreError)?.code, .corrupt)
             XCTAssertTrue("\(error)".contains("history table has no column 'first_save'"), "\(error)")
-            XCTAssertTrue("\(error)".contains("open it read-only to export its content"), "\(error)")
+            XCTAssertTrue("\(error)".contains("it opens read-only only: export its content into a new document"), "\(error)")
         }
         store = try makeStore(options: options)
         XCTAssertEqual(try ObjectContext(store: store).performAndWait { try $0.count(for: FetchRequest("Item")) }, 2)

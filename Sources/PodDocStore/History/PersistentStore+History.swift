@@ -63,7 +63,7 @@ enum HistoryTable {
         if let missing = columns.first(where: { !present.contains($0) }) {
             throw StoreError(
                 .corrupt,
-                "The store's history table has no column '\(missing)'; the store was damaged or written by another program. Run `poddoc check`."
+                "The store's history table has no column '\(missing)'; it was damaged or written by another program. The objects are not affected."
             )
         }
     }
@@ -96,7 +96,7 @@ enum HistoryTable {
         let names = ["save", "first_save", "time", "host", "writer", "description", "inserted", "updated", "deleted", "summary", "changes"]
         return StoreError(
             .corrupt,
-            "The store's history holds a value of the wrong type in '\(names[Int(column)])'; the store was damaged or written by another program. Run `poddoc check`."
+            "The store's history holds a value of the wrong type in '\(names[Int(column)])'; it was damaged or written by another program. The objects are not affected."
         )
     }
 }

@@ -219,7 +219,8 @@ struct SchemaManager {
                 } catch let error as StoreError {
                     throw StoreError(
                         .corrupt,
-                        "\(path): \(error.message) Saves could not record what they change; open it read-only to export its content.")
+                        "\(path): \(error.message) Saves could not record what they change, so it opens read-only only: export its content into a new document."
+                    )
                 }
             }
         }
