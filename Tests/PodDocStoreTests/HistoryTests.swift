@@ -133,10 +133,10 @@ final class HistoryTests: StoreTestCase {
         }
         let history = try store.history()
         XCTAssertEqual(history[1].summary, "Pod: 3 inserted")
-        XCTAssertEqual(history[0].summary, "Pod: 1 inserted, 1 updated (name, version, summary)")
+        XCTAssertEqual(history[0].summary, "Pod: 1 inserted, 1 updated (summary)", "only the properties whose values changed")
         XCTAssertEqual(
             history[0].changes,
-            [#"{"Pod":{"inserted":"4","updated":[{"properties":["name","version","summary"],"ids":"2","before":[["b","1","one"]]}]}}"#])
+            [#"{"Pod":{"inserted":"4","updated":[{"properties":["summary"],"ids":"2","before":[["one"]]}]}}"#])
     }
 
     func testAStoreWithoutHistoryGetsItAndADamagedHistoryIsReported() throws {

@@ -76,8 +76,28 @@ extension PersistentStore {
         for id in outcome.displaced { recorder.deleted(id, readAt: nil, fieldCount: 0, resolve: resolve) }
         for written in outcome.batches {
             for id in written.result.created { recorder.inserted(id) }
-            let columns = FieldSet(written.batch.updateColumns)
-            for id in written.result.updated { recorder.updated(id, fields: columns, before: written.replaced[id]) }
+            guard !written.result.updated.isEmpty else { continue }
+            // An updated object's changed properties: the batch's columns whose values, as its
+            // last row for the object left them, differ from the values before.
+            let batch = written.batch
+            let columns = batch.updateColumns
+            let width = batch.layout.attributes.count
+            var lastRow: [Int64: Int] = [:]
+            for (row, id) in written.rowIDs.enumerated() { lastRow[id] = row }
+            var changedValues: [StoreValue] = []
+            for id in written.result.updated {
+                guard let before = written.replaced[id], let row = id.rowID.flatMap({ lastRow[$0] }) else {
+                    recorder.updated(id, fields: FieldSet(columns), before: nil)
+                    continue
+                }
+                var changed = FieldSet()
+                changedValues.removeAll(keepingCapacity: true)
+                for (offset, field) in columns.enumerated() where before[offset] != batch.values[row * width + field] {
+                    changed.insert(field)
+                    changedValues.append(before[offset])
+                }
+                recorder.updated(id, fields: changed, before: changedValues)
+            }
         }
         guard let retention = historyRetention else { return }
         try recorder.record(in: db, model: model, note: changes.note ?? SaveNote(), retention: retention)
