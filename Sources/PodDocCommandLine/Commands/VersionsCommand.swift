@@ -41,6 +41,13 @@ struct VersionsCommand: PodDocCommand {
             let updated: Int
             let deleted: Int
             let summary: String
+
+            init(_ entry: HistoryEntry) {
+                (save, firstSave, time, host, writer) = (entry.save, entry.firstSave, entry.timestamp, entry.host, entry.writer)
+                (description, inserted, updated, deleted, summary) = (
+                    entry.description, entry.inserted, entry.updated, entry.deleted, entry.summary
+                )
+            }
         }
         let path: String
         let versions: [Entry]
@@ -64,12 +71,7 @@ struct VersionsCommand: PodDocCommand {
         try await document.close()
         let shape = Shape(
             path: location.document,
-            versions: history.map {
-                Shape.Entry(
-                    save: $0.save, firstSave: $0.firstSave, time: $0.timestamp, host: $0.host, writer: $0.writer,
-                    description: $0.description,
-                    inserted: $0.inserted, updated: $0.updated, deleted: $0.deleted, summary: $0.summary)
-            })
+            versions: history.map(Shape.Entry.init))
         outputOptions.output.emit(shape, text: Self.text(shape))
     }
 

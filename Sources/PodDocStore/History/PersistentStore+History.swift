@@ -19,8 +19,7 @@ extension PersistentStore {
             let statement = try RawStatement(
                 db,
                 """
-                SELECT save, first_save, time, host, writer, description, inserted, updated, deleted, summary, changes \
-                FROM _poddoc_history ORDER BY save DESC LIMIT ?
+                SELECT \(HistoryTable.entryColumns.joined(separator: ", ")) FROM _poddoc_history ORDER BY save DESC LIMIT ?
                 """)
             statement.bind(.integer(Int64(limit ?? -1)), at: 1)
             defer { statement.reset() }
@@ -68,9 +67,13 @@ enum HistoryTable {
         }
     }
 
-    /// An entry from a row of `SELECT save, first_save, time, host, writer, description,
-    /// inserted, updated, deleted, summary, changes`; the row came from a file that may have
-    /// been made elsewhere, so every value's type is checked.
+    /// The columns an entry is read from, in the order ``entry(_:)`` reads them.
+    static let entryColumns = [
+        "save", "first_save", "time", "host", "writer", "description", "inserted", "updated", "deleted", "summary", "changes",
+    ]
+
+    /// An entry from a row of ``entryColumns``; the row came from a file that may have been
+    /// made elsewhere, so every value's type is checked.
     static func entry(_ row: RawStatement) throws -> HistoryEntry {
         func integer(_ column: Int32) throws -> Int {
             guard case .integer(let value) = row.value(column) else { throw corrupt(column) }
@@ -93,10 +96,9 @@ enum HistoryTable {
     }
 
     private static func corrupt(_ column: Int32) -> StoreError {
-        let names = ["save", "first_save", "time", "host", "writer", "description", "inserted", "updated", "deleted", "summary", "changes"]
-        return StoreError(
+        StoreError(
             .corrupt,
-            "The store's history holds a value of the wrong type in '\(names[Int(column)])'; it was damaged or written by another program. The objects are not affected."
+            "The store's history holds a value of the wrong type in '\(entryColumns[Int(column)])'; it was damaged or written by another program. The objects are not affected."
         )
     }
 }

@@ -60,7 +60,7 @@ extension PersistentStore {
     /// Records what a save wrote in the store's history (see ``history(limit:)``), in its
     /// transaction.
     private func recordHistory(of changes: ChangeSet, _ outcome: PushOutcome, in db: Database) throws {
-        guard historyRetention != nil else { return }
+        guard let retention = historyRetention else { return }
         var recorder = HistoryRecorder()
         for row in outcome.inserted { recorder.inserted(row.id) }
         // Values before the save: the rows the objects were read at, which the version
@@ -99,7 +99,6 @@ extension PersistentStore {
                 recorder.updated(id, fields: changed, before: changedValues)
             }
         }
-        guard let retention = historyRetention else { return }
         try recorder.record(in: db, model: model, note: changes.note ?? SaveNote(), retention: retention)
     }
 }
