@@ -173,13 +173,13 @@ _poddoc() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    new|open|info|versions|import|export|save|check|recover|serve|outline|pods|crash-test|help)
+    new|open|info|versions|diff|import|export|save|revert|check|recover|serve|outline|pods|crash-test|help)
         # Offer subcommand argument completions
         "_poddoc_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'new open info versions import export save check recover serve outline pods crash-test help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'new open info versions diff import export save revert check recover serve outline pods crash-test help' -- "${cur}"))
         ;;
     esac
 }
@@ -273,6 +273,36 @@ _poddoc_versions() {
     esac
 }
 
+_poddoc_diff() {
+    repeating_flags=()
+    non_repeating_flags=(--recover --discard --json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--from --to)
+    __poddoc_offer_flags_options 2
+
+    # Offer option value completions
+    case "${prev}" in
+    '--from')
+        return
+        ;;
+    '--to')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __poddoc_add_completions -f
+        return
+        ;;
+    2)
+        __poddoc_add_completions -f
+        return
+        ;;
+    esac
+}
+
 _poddoc_import() {
     repeating_flags=()
     non_repeating_flags=(--recover --discard --resume --json --read-only --version -h --help)
@@ -319,13 +349,16 @@ _poddoc_export() {
     repeating_flags=()
     non_repeating_flags=(--recover --discard --force --json --read-only --version -h --help)
     repeating_options=()
-    non_repeating_options=(--format)
+    non_repeating_options=(--format --at)
     __poddoc_offer_flags_options 2
 
     # Offer option value completions
     case "${prev}" in
     '--format')
         __poddoc_add_completions -W 'archive'$'\n''json'$'\n''opml'$'\n''markdown'$'\n''text'$'\n''csv'$'\n''specs'
+        return
+        ;;
+    '--at')
         return
         ;;
     esac
@@ -357,6 +390,29 @@ _poddoc_save() {
         return
         ;;
     '--format')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __poddoc_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_poddoc_revert() {
+    repeating_flags=()
+    non_repeating_flags=(--recover --discard --json --read-only --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--to)
+    __poddoc_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--to')
         return
         ;;
     esac

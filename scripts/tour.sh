@@ -64,7 +64,10 @@ printf '    %s\n' "${first[@]}" '(a two-second pause: autosave runs)' "${then[@]
 } | "$poddoc" open Notes.poddoc --autosave-interval 1 2>&1
 run outline tree Notes.poddoc
 run versions Notes.poddoc
+run diff Notes.poddoc --from 1
 run export Notes.poddoc Notes.opml --format opml
+run revert Notes.poddoc --to 1
+run outline tree Notes.poddoc
 run check Notes.poddoc
 
 step "Done: every command above is in \`poddoc --help\`; docs/CLI.md has the --json shapes."

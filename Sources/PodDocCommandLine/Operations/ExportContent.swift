@@ -30,6 +30,13 @@ struct ExportContent: DocumentOperation {
     )
     var force = false
 
+    @Option(
+        name: .customLong("at"),
+        help: ArgumentHelp(
+            "Export the document as it was after save N (`poddoc versions` lists them) rather than as it is now; an archive then holds the history up to that save.",
+            valueName: "N"))
+    var save: Int?
+
     /// What `export` prints with `--json`.
     struct Shape: Encodable {
         let output: String
@@ -39,7 +46,27 @@ struct ExportContent: DocumentOperation {
         let bytes: Int?
     }
 
+    func validate() throws {
+        if let save, save < 0 { throw ValidationError("--at takes a save number, 0 or more; `poddoc versions` lists them.") }
+    }
+
     func perform(in session: DocumentSession) async throws {
+        let name = session.document.fileURL?.lastPathComponent ?? "the document"
+        guard let save else { return try await export(session, name: name) }
+        // The output is checked against the document itself before anything is copied.
+        _ = try OutputPath(output, document: session.document, replacing: force)
+        let copies = try PastCopies(for: "export")
+        do {
+            let copy = try await Progress.watching("export") { try await copies.document(session.document, at: save) }
+            try await export(DocumentSession(document: copy, output: session.output), name: "\(name) as of save \(save)")
+            await copies.close()
+        } catch {
+            await copies.close()
+            throw error
+        }
+    }
+
+    @MainActor private func export(_ session: DocumentSession, name: String) async throws {
         let document = session.document
         let url = try OutputPath(output, document: document, replacing: force).url
         let replacing = force
@@ -96,7 +123,7 @@ struct ExportContent: DocumentOperation {
                 "A\(kind == .outline ? "n outline" : " pods") document does not export as \(format.rawValue); use \(kind == .pods ? "archive, json, csv or specs" : "archive, opml, markdown, text or json")."
             )
         }
-        var text = "Exported \(document.fileURL?.lastPathComponent ?? "the document") to \(output) (\(shape.format)"
+        var text = "Exported \(name) to \(output) (\(shape.format)"
         if let specs = shape.specs { text += ", \(specs) specs" }
         session.output.emit(shape, text: text + ").")
     }

@@ -174,6 +174,11 @@ final class Shell {
     private func run(_ words: [String]) async throws {
         let name = words[0]
         let arguments = Array(words.dropFirst())
+        if name == "revert" && arguments.isEmpty {
+            try await document.revert()
+            output.line("Reverted to the last save.")
+            return
+        }
         if let operation = operations[name] {
             try await perform(operation, arguments)
             return
@@ -182,9 +187,6 @@ final class Shell {
         case "help": help(arguments.first)
         case "cd": try changeItem(arguments.first)
         case "undo", "redo": try undoOrRedo(name == "undo")
-        case "revert":
-            try await document.revert()
-            output.line("Reverted to the last save.")
         case "status": status()
         case "keep-mine": try await resolve(.keepMine)
         case "take-theirs": try await resolve(.takeTheirs)
@@ -221,7 +223,6 @@ final class Shell {
         ("cd [PATH]", "Make an item the current one (.. goes up, no path goes to the top); outlines only."),
         ("undo", "Undo the last edit."),
         ("redo", "Redo the last undone edit."),
-        ("revert", "Drop every change since the last save or autosave."),
         ("status", "Show unsaved changes, autosave and the document's state."),
         ("keep-mine", "In conflict (changed on disk by someone else): save yours over theirs."),
         ("take-theirs", "In conflict: reload theirs from disk, dropping your unsaved changes (save --as PATH keeps yours as a copy)."),

@@ -43,6 +43,7 @@ struct CommandFailure: Error, Sendable, CustomStringConvertible {
         case let error as FileSystemError:
             return CommandFailure(.document, code: "fileSystem", error.message)
         case let error as StoreError:
+            if error.code == .notInHistory { return CommandFailure(.badInput, code: "notInHistory", error.message) }
             return CommandFailure(error.code == .corrupt ? .integrity : .document, code: "store", error.message)
         case let error as ArchiveError:
             return CommandFailure(.document, code: "archive", error.message)

@@ -16,7 +16,7 @@ public struct StoreError: Error, Sendable {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Kind: String {
             case invalidModel, notAStore, newerSchema, migrationFailed, schemaMismatch
-            case corrupt, sqlite, mergeConflict, validation, uniqueConstraint, readOnly
+            case corrupt, sqlite, mergeConflict, validation, uniqueConstraint, readOnly, notInHistory
         }
         private let kind: Kind
         private init(_ kind: Kind) { self.kind = kind }
@@ -43,6 +43,9 @@ public struct StoreError: Error, Sendable {
         public static let uniqueConstraint = Code(.uniqueConstraint)
         /// The store was opened read-only.
         public static let readOnly = Code(.readOnly)
+        /// The history does not reach back to the save asked for (let go by the retention, or
+        /// a save that recorded no values before).
+        public static let notInHistory = Code(.notInHistory)
 
         public var description: String { kind.rawValue }
     }

@@ -3,7 +3,7 @@
 /// Objects present in both lists stay put when they keep their section and their order
 /// relative to the others; the fewest moves are reported by keeping the longest increasing
 /// subsequence of old positions.
-enum ResultsDiff {
+package enum ResultsDiff {
     struct Entry {
         let id: ObjectID
         let section: StoreValue
@@ -92,7 +92,7 @@ enum ResultsDiff {
     }
 
     /// Positions (into `values`) of one longest strictly increasing subsequence.
-    static func longestIncreasingSubsequence(_ values: [Int]) -> Set<Int> {
+    package static func longestIncreasingSubsequence(_ values: [Int]) -> Set<Int> {
         var tails: [Int] = []  // positions of the smallest tail of each length
         var previous = [Int](repeating: -1, count: values.count)
         for (i, v) in values.enumerated() {

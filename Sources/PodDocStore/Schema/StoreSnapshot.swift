@@ -154,6 +154,34 @@ public struct StoredRow: Sendable {
         self.layout = layout
     }
 
+    /// The destination of a to-one relationship that this entity holds the key of; nil for
+    /// none.
+    ///
+    /// - Precondition: the relationship is one of the entity's to-one relationships.
+    public subscript(_ key: ToOne) -> ObjectID? {
+        guard let index = layout.foreignKeyIndex[key.name] else {
+            preconditionFailure("\(layout.name) holds no key of a relationship '\(key.name)'")
+        }
+        return values.refs[index]
+    }
+
+    /// The names of the attributes whose values differ from `other`'s, and of the to-one
+    /// relationships whose destinations do (by row id: the rows may come from two copies of
+    /// one store), in the model's order.
+    ///
+    /// - Precondition: both rows are of the same entity.
+    public func differingProperties(from other: StoredRow) -> [String] {
+        precondition(layout.name == other.layout.name, "rows of \(layout.name) and \(other.layout.name) do not compare")
+        var names: [String] = []
+        for (index, attribute) in layout.attributes.enumerated() where values.values[index] != other.values.values[index] {
+            names.append(attribute.name)
+        }
+        for (index, key) in layout.foreignKeys.enumerated() where values.refs[index]?.rowID != other.values.refs[index]?.rowID {
+            names.append(key.name)
+        }
+        return names
+    }
+
     /// The value of a typed attribute, as ``ManagedObject`` reads it.
     ///
     /// - Precondition: the stored value is of the attribute's type (the schema enforces it).

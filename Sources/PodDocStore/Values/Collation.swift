@@ -48,7 +48,8 @@ public enum Collation: String, Sendable, Hashable, CaseIterable {
 
     // MARK: - Byte comparisons
 
-    static func compareUTF8(_ lhs: String, _ rhs: String) -> Int {
+    /// Compares two texts byte by byte, as SQLite's `BINARY` collation: -1, 0 or 1.
+    package static func compareUTF8(_ lhs: String, _ rhs: String) -> Int {
         var lhs = lhs
         var rhs = rhs
         return lhs.withUTF8 { a in rhs.withUTF8 { b in compareBuffers(a, b) } }

@@ -150,3 +150,32 @@ struct StatusShape: Decodable {
     let saveSequence: Int
     let undo: String?
 }
+
+struct RevertShape: Decodable {
+    let save: Int
+    let restored: Int
+    let changed: Int
+    let removed: Int
+}
+
+struct DiffShape: Decodable {
+    struct Item: Decodable, Equatable {
+        let kind: String
+        let title: String
+        let path: String
+        let from: String?
+        let below: Int?
+        let properties: [String]?
+    }
+    struct Spec: Decodable, Equatable {
+        let kind: String
+        let name: String
+        let version: String
+        let fields: [String]?
+    }
+    let from: String
+    let to: String
+    let kind: String
+    let items: [Item]?
+    let specs: [Spec]?
+}

@@ -1,0 +1,296 @@
+import Foundation
+internal import GRDB
+import PodDocJSON
+
+// MARK: - What objects held after an earlier save
+
+/// What the objects that later saves changed held right after an earlier save: what a store
+/// needs to go back to that save. Read with ``PersistentStore/pastState(after:)`` and applied
+/// with ``ObjectContext/revert(to:)``.
+///
+/// It is made from the history alone, walking back from the newest save: an object a later
+/// save inserted did not exist; a property a later save updated held that save's value
+/// before; an object a later save deleted held the values recorded with the delete. Objects
+/// no later save touched are not in it: they are as they were.
+public struct PastState: Sendable {
+    /// One object, as it was after the save.
+    enum Object: Sendable {
+        /// It did not exist.
+        case absent
+        /// It existed. `fields` holds the fields it held that later saves changed (by field
+        /// index: attributes, then foreign keys); `whole` says that every field is there (it
+        /// was deleted later, so nothing of it is left now).
+        case present(fields: [Int: FieldValue], whole: Bool)
+    }
+
+    /// The save whose state this is.
+    public let save: Int
+    /// The newest save in the history: the current state's.
+    public let latestSave: Int
+    /// By entity, by row id.
+    let objects: [String: [Int64: Object]]
+
+    /// How many objects differ from now (or may: a property may have been changed and
+    /// changed back).
+    public var objectCount: Int { objects.values.reduce(0) { $0 + $1.count } }
+}
+
+extension PersistentStore {
+    /// What the objects changed after save `save` held right after it (see ``PastState``).
+    ///
+    /// - Parameter save: A save number ``history(limit:)`` lists (or one inside a run), or the
+    ///   number just before the oldest one kept: the state before it.
+    /// - Throws: ``StoreError``: `.notInHistory` when the history does not reach back that far
+    ///   (saves let go by the retention, a save that recorded no values before), `.corrupt`
+    ///   when an entry does not describe this store's model.
+    public func pastState(after save: Int) throws -> PastState {
+        try unsafeRead { db in
+            guard try HistoryTable.exists(db) else {
+                throw StoreError(.notInHistory, "This store keeps no history yet, so it has no earlier saves to go back to.")
+            }
+            try HistoryTable.checkColumns(db)
+            let bounds = try Row.fetchOne(db, sql: "SELECT min(first_save), max(save) FROM _poddoc_history")
+            guard let oldest = bounds?[0] as Int64?, let latest = bounds?[1] as Int64? else {
+                throw StoreError(.notInHistory, "This store's history is empty, so it has no earlier saves to go back to.")
+            }
+            guard save >= Int(oldest) - 1 && save <= Int(latest) else {
+                throw StoreError(
+                    .notInHistory,
+                    "Save \(save) is not in this store's history, which goes from save \(oldest - 1) (before save \(oldest)) to save \(latest); `poddoc versions` lists them."
+                )
+            }
+            var rewind = Rewind(model: model)
+            let statement = try RawStatement(db, "SELECT save, first_save, changes FROM _poddoc_history WHERE save > ? ORDER BY save DESC")
+            statement.bind(.integer(Int64(save)), at: 1)
+            defer { statement.reset() }
+            var expected = latest
+            while try statement.step() {
+                guard case .integer(let last) = statement.value(0), case .integer(let first) = statement.value(1),
+                    case .text(let changes) = statement.value(2), first <= last
+                else { throw Rewind.corrupt("an entry's save numbers or changes are of the wrong type") }
+                guard last == expected else {
+                    throw StoreError(
+                        .notInHistory,
+                        "The history lacks save \(expected) (damaged, or written by another program), so the store cannot go back to save \(save)."
+                    )
+                }
+                expected = first - 1
+                let lines = changes.split(separator: "\n", omittingEmptySubsequences: false)
+                guard lines.count == Int(last - first + 1) else {
+                    throw Rewind.corrupt("save \(last) records \(lines.count) saves for \(last - first + 1)")
+                }
+                // A save inside a run: the run's saves after it are undone, those up to it kept.
+                for (offset, line) in lines.enumerated().reversed() where Int(first) + offset > save {
+                    try rewind.undo(String(line), save: Int(first) + offset)
+                }
+            }
+            return PastState(save: save, latestSave: Int(latest), objects: rewind.objects)
+        }
+    }
+}
+
+/// Walks the history back, save by save, keeping what each object held before.
+private struct Rewind {
+    let model: ObjectModel
+    var objects: [String: [Int64: PastState.Object]] = [:]
+
+    init(model: ObjectModel) { self.model = model }
+
+    static func corrupt(_ what: String) -> StoreError {
+        StoreError(.corrupt, "The store's history is damaged or written by another program (\(what)); the objects are not affected.")
+    }
+
+    /// Takes one save's changes back (one line of `changes`, docs/FORMAT.md "History").
+    mutating func undo(_ line: String, save: Int) throws {
+        var bytes = Array(line.utf8)
+        let value: JSONValue
+        do {
+            value = try bytes.withUnsafeMutableBufferPointer { buffer in
+                var scanner = JSONScanner(UnsafeBufferPointer(buffer))
+                let value = try scanner.parseValue()
+                guard scanner.isAtEnd() else { throw Self.corrupt("text after save \(save)'s changes") }
+                return value
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw Self.corrupt("save \(save)'s changes are not JSON")
+        }
+        guard case .object(let entities) = value else { throw Self.corrupt("save \(save)'s changes are not an object") }
+        for (entity, changes) in entities {
+            guard model.entity(named: entity) != nil else { throw Self.corrupt("save \(save) names an entity '\(entity)' the model lacks") }
+            guard case .object(let members) = changes else { throw Self.corrupt("save \(save)'s \(entity) changes are not an object") }
+            try undo(entity, members, save: save)
+        }
+    }
+
+    private mutating func undo(_ entity: String, _ members: [(key: String, value: JSONValue)], save: Int) throws {
+        let layout = model.layout(entity)
+        func member(_ key: String) -> JSONValue? { members.first { $0.key == key }?.value }
+        var objects = self.objects[entity] ?? [:]
+        defer { self.objects[entity] = objects }
+
+        // Deleted: it held every recorded value.
+        if let deleted = member("deleted") {
+            let ids = try Self.ids(deleted, save: save)
+            guard case .object(let rows)? = member("deletedRows") else {
+                throw StoreError(
+                    .notInHistory,
+                    "Save \(save) deleted \(entity) objects without recording their values (they gave way to an object with the same unique value), so the store cannot go back before it."
+                )
+            }
+            let (fields, values) = try rowsOf(.object(rows), layout, count: ids.count, save: save)
+            guard Set(fields) == Set(0..<layout.fieldCount) else { throw Self.corrupt("save \(save)'s deleted \(entity) rows lack fields") }
+            for (offset, id) in ids.enumerated() {
+                var whole: [Int: FieldValue] = [:]
+                for (column, field) in fields.enumerated() { whole[field] = values[offset][column] }
+                objects[id] = .present(fields: whole, whole: true)
+            }
+        }
+        // Updated: the properties held the values before.
+        if let updated = member("updated") {
+            guard case .array(let groups) = updated else { throw Self.corrupt("save \(save)'s \(entity) updates are not a list") }
+            for group in groups {
+                guard case .object(let parts) = group, let idsValue = parts.first(where: { $0.key == "ids" })?.value else {
+                    throw Self.corrupt("save \(save)'s \(entity) update group is not an object with ids")
+                }
+                let ids = try Self.ids(idsValue, save: save)
+                guard parts.contains(where: { $0.key == "before" }) else {
+                    throw StoreError(
+                        .notInHistory,
+                        "Save \(save) updated \(entity) objects without recording their values before, so the store cannot go back before it."
+                    )
+                }
+                let (fields, values) = try rowsOf(.object(parts), layout, count: ids.count, save: save, valuesKey: "before")
+                for (offset, id) in ids.enumerated() {
+                    var known: [Int: FieldValue]
+                    var whole = false
+                    switch objects[id] {
+                    case nil: known = [:]
+                    case .present(let fields, let isWhole)?: (known, whole) = (fields, isWhole)
+                    case .absent?: throw Self.corrupt("save \(save) updated \(entity) \(id), which a later save inserted")
+                    }
+                    for (column, field) in fields.enumerated() { known[field] = values[offset][column] }
+                    objects[id] = .present(fields: known, whole: whole)
+                }
+            }
+        }
+        // Inserted: it did not exist.
+        if let inserted = member("inserted") {
+            for id in try Self.ids(inserted, save: save) { objects[id] = .absent }
+        }
+    }
+
+    /// `{"properties": [...], "<valuesKey>": [[...], ...]}` as field indexes and one row of
+    /// field values per id.
+    private func rowsOf(
+        _ value: JSONValue, _ layout: EntityLayout, count: Int, save: Int, valuesKey: String = "values"
+    ) throws -> ([Int], [[FieldValue]]) {
+        guard case .object(let parts) = value, case .array(let names)? = parts.first(where: { $0.key == "properties" })?.value,
+            case .array(let rows)? = parts.first(where: { $0.key == valuesKey })?.value, rows.count == count
+        else { throw Self.corrupt("save \(save)'s \(layout.name) values do not match its ids") }
+        var fields: [Int] = []
+        for name in names {
+            guard case .string(let name) = name, let field = (0..<layout.fieldCount).first(where: { layout.fieldName($0) == name }) else {
+                throw Self.corrupt("save \(save) names a \(layout.name) property the model lacks")
+            }
+            fields.append(field)
+        }
+        let values = try rows.map { row -> [FieldValue] in
+            guard case .array(let items) = row, items.count == fields.count else {
+                throw Self.corrupt("save \(save)'s \(layout.name) rows are not \(fields.count) values each")
+            }
+            return try zip(fields, items).map { field, item in try fieldValue(item, field: field, layout: layout, save: save) }
+        }
+        return (fields, values)
+    }
+
+    /// A recorded value, of the field's kind: an attribute's store value, or a to-one
+    /// relationship's destination (by row id).
+    private func fieldValue(_ value: JSONValue, field: Int, layout: EntityLayout, save: Int) throws -> FieldValue {
+        if field >= layout.attributes.count {
+            let destination = layout.foreignKeys[field - layout.attributes.count].destination
+            switch value {
+            case .null: return .ref(nil)
+            case .number(let text):
+                guard let row = Int64(text), row > 0 else { throw Self.corrupt("save \(save) holds a reference that is not a row id") }
+                return .ref(.permanent(entity: destination, rowID: row))
+            default: throw Self.corrupt("save \(save) holds a reference that is not a row id")
+            }
+        }
+        guard let stored = Self.storeValue(value) else {
+            throw Self.corrupt("save \(save) holds a \(value.kindName) where a value belongs")
+        }
+        return .value(stored)
+    }
+
+    /// A value written by ``HistoryRecorder/appendJSON(_:to:)``.
+    static func storeValue(_ value: JSONValue) -> StoreValue? {
+        switch value {
+        case .null: return .null
+        case .string(let text): return .text(text)
+        case .number(let text):
+            if !text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }), let integer = Int64(text) { return .integer(integer) }
+            return Double(text).map(StoreValue.real)
+        case .object(let members) where members.count == 1:
+            switch (members[0].key, members[0].value) {
+            case ("real", .string(let text)):
+                switch text {
+                case "inf": return .real(.infinity)
+                case "-inf": return .real(-.infinity)
+                case "nan": return .real(.nan)
+                default: return nil
+                }
+            case ("blob", .string(let base64)): return Data(base64Encoded: base64).map(StoreValue.blob)
+            default: return nil
+            }
+        default: return nil
+        }
+    }
+
+    /// `"1-3,7"` as `[1, 2, 3, 7]`, checked to be increasing.
+    static func ids(_ value: JSONValue, save: Int) throws -> [Int64] {
+        guard case .string(let text) = value else { throw corrupt("save \(save)'s ids are not a string") }
+        var ids: [Int64] = []
+        for part in text.split(separator: ",") {
+            let bounds = part.split(separator: "-", maxSplits: 1).map { Int64($0) }
+            guard let low = bounds.first ?? nil, low > 0, ids.last.map({ $0 < low }) ?? true else {
+                throw corrupt("save \(save)'s ids '\(text.prefix(40))' are not increasing ranges")
+            }
+            let high = bounds.count == 2 ? bounds[1] : low
+            guard let high, high >= low, high - low < 100_000_000 else {
+                throw corrupt("save \(save)'s ids '\(text.prefix(40))' are not ranges")
+            }
+            ids.append(contentsOf: low...high)
+        }
+        return ids
+    }
+}
+
+extension PersistentStore {
+    /// Lets go of the history after save `save`: for a copy made to be the store as it was
+    /// after that save (``ObjectContext/revert(to:)``, then this), whose history then ends
+    /// there. Save numbers are still never given again.
+    ///
+    /// - Throws: ``StoreError`` when the store cannot be written.
+    public func removeHistory(after save: Int) throws {
+        do {
+            try database.write { db in
+                guard try HistoryTable.exists(db) else { return }
+                try db.execute(sql: "DELETE FROM _poddoc_history WHERE first_save > ?", arguments: [save])
+                // A run that went on past `save`: its later saves go, its earlier ones stay.
+                let rows = try Row.fetchAll(
+                    db, sql: "SELECT save, first_save, changes FROM _poddoc_history WHERE save > ?", arguments: [save])
+                for row in rows {
+                    guard let first = row["first_save"] as Int64?, let changes = row["changes"] as String? else { continue }
+                    let kept = changes.split(separator: "\n", omittingEmptySubsequences: false).prefix(save - Int(first) + 1)
+                    try db.execute(
+                        sql: "UPDATE _poddoc_history SET save = ?, changes = ? WHERE save = ?",
+                        arguments: [save, kept.joined(separator: "\n"), row["save"] as Int64?])
+                }
+            }
+        } catch {
+            throw StoreError.sqlite(error, while: "letting go of the history after save \(save)")
+        }
+    }
+}
