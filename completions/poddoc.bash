@@ -173,13 +173,13 @@ _poddoc() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    new|open|info|versions|diff|import|export|save|revert|check|recover|serve|outline|pods|crash-test|help)
+    new|open|info|versions|diff|import|export|save|revert|merge|check|recover|serve|outline|pods|crash-test|help)
         # Offer subcommand argument completions
         "_poddoc_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'new open info versions diff import export save revert check recover serve outline pods crash-test help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'new open info versions diff import export save revert merge check recover serve outline pods crash-test help' -- "${cur}"))
         ;;
     esac
 }
@@ -420,6 +420,34 @@ _poddoc_revert() {
     # Offer positional completions
     case "${positional_number}" in
     1)
+        __poddoc_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_poddoc_merge() {
+    repeating_flags=()
+    non_repeating_flags=(--recover --discard --json --read-only --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--prefer)
+    __poddoc_offer_flags_options 2
+
+    # Offer option value completions
+    case "${prev}" in
+    '--prefer')
+        __poddoc_add_completions -W 'mine'$'\n''theirs'
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __poddoc_add_completions -f
+        return
+        ;;
+    2)
         __poddoc_add_completions -f
         return
         ;;

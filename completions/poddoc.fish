@@ -40,6 +40,8 @@ function __poddoc_parse_tokens -S
             __poddoc_parse_subcommand 1 'recover' 'discard' 'as=' 'format=' 'json' 'read-only' 'version' 'h/help'
         case 'revert'
             __poddoc_parse_subcommand 1 'recover' 'discard' 'to=' 'json' 'read-only' 'version' 'h/help'
+        case 'merge'
+            __poddoc_parse_subcommand 2 'recover' 'discard' 'prefer=' 'json' 'read-only' 'version' 'h/help'
         case 'check'
             __poddoc_parse_subcommand 1 'recover' 'discard' 'read-only' 'json' 'version' 'h/help'
         case 'recover'
@@ -152,6 +154,7 @@ complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddo
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc" -eq 1' -fa 'export' -d 'Export: archive (both kinds); json, csv, specs (pods); opml, markdown, text, json (outline).'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc" -eq 1' -fa 'save' -d 'Save; with --as, save to a new place (package or archive) and continue there.'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc" -eq 1' -fa 'revert' -d 'Go back to save N (--to N; poddoc versions lists them) as a new save that can be undone; in the shell, revert alone drops unsaved changes.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc" -eq 1' -fa 'merge' -d 'Merge another copy\'s changes since their common save into this one, as one save; conflicts are listed and nothing changes (exit 75) unless --prefer resolves them.'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc" -eq 1' -fa 'check' -d 'Check a document: archive entries and manifest, SQLite integrity, the store\'s hash and the additional content against the metadata.'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc" -eq 1' -fa 'recover' -d 'List autosaved work waiting for recovery, or recover (or --discard) the work of one archive document.'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc" -eq 1' -fa 'serve' -d 'Serve specs over HTTP (GET /specs?page=N) from a pods document, a Specs folder or a page file.'
@@ -238,6 +241,15 @@ complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options 
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc revert" read-only' -l 'read-only' -d 'Open the document read-only: no lock, so it works while another process edits it. Commands that only read always do; one that changes the document refuses it.'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc revert" version' -l 'version' -d 'Show the version.'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc revert" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc merge" -eq 1' -F
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc merge" recover' -l 'recover' -d 'Open the autosaved work waiting in the working copy.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc merge" discard' -l 'discard' -d 'Discard the autosaved work waiting in the working copy.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc merge" -eq 2' -F
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc merge" prefer' -l 'prefer' -d 'Resolve every conflict one way: mine (keep this copy\'s) or theirs (take the other\'s).' -rfka 'mine theirs'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc merge" json' -l 'json' -d 'Print the result as JSON (shapes in docs/CLI.md).'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc merge" read-only' -l 'read-only' -d 'Open the document read-only: no lock, so it works while another process edits it. Commands that only read always do; one that changes the document refuses it.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc merge" version' -l 'version' -d 'Show the version.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc merge" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc check" -eq 1' -F
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc check" recover' -l 'recover' -d 'Open the autosaved work waiting in the working copy.'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc check" discard' -l 'discard' -d 'Discard the autosaved work waiting in the working copy.'

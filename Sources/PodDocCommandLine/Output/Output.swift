@@ -25,6 +25,13 @@ struct Output: Sendable {
         line(json ? Output.encode(value) : text())
     }
 
+    /// Prints `value` as JSON, or `text`, on standard output now, even when the output is
+    /// held for a save: data a command reports as it fails (a merge's conflicts).
+    func emitNow<T: Encodable>(_ value: T, text: @autoclosure () -> String) {
+        let text = json ? Output.encode(value) : TerminalText.safe(text())
+        Output.write(text.hasSuffix("\n") ? text : text + "\n", to: .standardOutput)
+    }
+
     /// Prints data text on standard output; nothing for an empty text. Human text is made
     /// safe for a terminal (``TerminalText``); JSON is written as it is.
     func line(_ text: String) {

@@ -1,4 +1,5 @@
 import Foundation
+import PodDocStore
 
 // MARK: - Autosave
 
@@ -45,7 +46,16 @@ extension ManagedDocument {
     ///
     /// - Throws: ``DocumentError``, as `save()` does; the edits stay in memory.
     public func autosave(describing description: String, run: String) async throws {
-        try await serializedSave(.autosave, describing: (description, run))
+        try await serializedSave(.autosave, describing: SaveWork(description: description, run: run))
+    }
+
+    /// Autosaves a merge of another copy applied to the main context
+    /// (`ObjectContext.apply(_:)`), recording the state it makes so that the
+    /// other copy recognises it.
+    ///
+    /// - Throws: ``DocumentError``, as `save()` does; the edits stay in memory.
+    public func autosave(merging merge: CopyMerge, describing description: String) async throws {
+        try await serializedSave(.autosave, describing: SaveWork(description: description, state: merge.state))
     }
 
     /// Autosaves now if there are unsaved changes and nothing stands in the way (closed,

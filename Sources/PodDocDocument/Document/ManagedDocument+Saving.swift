@@ -85,7 +85,7 @@ extension ManagedDocument {
     // MARK: - The save protocol
 
     /// Runs one save at a time; a save asked for while another runs waits for it.
-    func serializedSave(_ kind: SaveKind, overwritingConflict: Bool = false, describing work: (String, run: String)? = nil) async throws {
+    func serializedSave(_ kind: SaveKind, overwritingConflict: Bool = false, describing work: SaveWork? = nil) async throws {
         try checkOpen()
         guard !state.contains(.editingDisabled) else {
             throw DocumentError(.readOnly, "\(displayName) was opened read-only; save a copy elsewhere instead.", path: fileURL?.path)
@@ -110,7 +110,7 @@ extension ManagedDocument {
         }
     }
 
-    private func saveSteps(_ kind: SaveKind, overwritingConflict: Bool, describing work: (String, run: String)?) async throws {
+    private func saveSteps(_ kind: SaveKind, overwritingConflict: Bool, describing work: SaveWork?) async throws {
         let workerSavesAtStart = unsavedWorkerSaves
         let actionsAtStart = undoManager.actionCount
         // An autosave into a working copy (an archive's, or a package's after a conflict)
@@ -231,11 +231,20 @@ extension ManagedDocument {
         stamp = try await Self.onDisk { stamped.flatMap(FileStamp.of) }
     }
 
+    /// What a save did, for the history, when it is not the undo names: an import's batch,
+    /// a merge.
+    struct SaveWork {
+        var description: String
+        var run: String?
+        var state: SaveNote.State?
+    }
+
     /// What the store's history records about a save: this machine, the user and program,
     /// and what was done — `work` when given, else the undo action names since the last save.
-    private func saveNote(describing work: (String, run: String)?) -> SaveNote {
-        let description = work?.0 ?? Self.describe(undoManager.actionNames(since: savedActionCount))
-        return SaveNote(description: description, host: Self.thisProcess.host, writer: Self.thisProcess.writer, run: work?.run)
+    private func saveNote(describing work: SaveWork?) -> SaveNote {
+        let description = work?.description ?? Self.describe(undoManager.actionNames(since: savedActionCount))
+        return SaveNote(
+            description: description, host: Self.thisProcess.host, writer: Self.thisProcess.writer, run: work?.run, state: work?.state)
     }
 
     /// This machine's name, and the user and program (looked up once).

@@ -31,11 +31,30 @@ extension ObjectContext {
     ///   puts back an object it does not hold whole.
     @discardableResult
     public func revert(to past: PastState) throws -> RevertSummary {
+        try apply(past.objects, describing: "after save \(past.save)")
+    }
+
+    /// Applies a merge of another copy worked out by ``CopyMerge/plan(mine:theirs:trees:latest:preferring:)``
+    /// from what this context's store holds, as changes of this context (undoable, like
+    /// ``revert(to:)``); saving makes it one save. Give the save the merge's state
+    /// (`SaveNote(state: merge.state)`), so that the other copy, merging the other way,
+    /// recognises the result.
+    ///
+    /// - Precondition: ``CopyMerge/canApply``.
+    /// - Throws: ``StoreError`` when the store cannot be read.
+    @discardableResult
+    public func apply(_ merge: CopyMerge) throws -> RevertSummary {
+        precondition(merge.canApply, "a merge with conflicts and no preference is not applied")
+        return try apply(merge.targets, describing: "in the merged copy")
+    }
+
+    /// Makes the objects of `targets` what they say: absent, or holding the fields given.
+    private func apply(_ targets: [String: [Int64: PastState.Object]], describing state: String) throws -> RevertSummary {
         preconditionOnQueue()
         var summary = RevertSummary()
         var removed: [ManagedObject] = []
-        for entity in past.objects.keys.sorted() {
-            let objects = past.objects[entity]!
+        for entity in targets.keys.sorted() {
+            let objects = targets[entity]!
             let ids = objects.keys.sorted()
             let existing = Dictionary(
                 uniqueKeysWithValues: try sourceRows(for: ids.map { .permanent(entity: entity, rowID: $0) }, entity: entity)
@@ -56,7 +75,7 @@ extension ObjectContext {
                     guard whole else {
                         throw StoreError(
                             .corrupt,
-                            "The history says \(entity) \(id) existed after save \(past.save) but holds only some of its values; the store cannot put it back."
+                            "\(entity) \(id) exists \(state) but only some of its values are known; the store cannot put it back."
                         )
                     }
                     let object = self.object(with: objectID)

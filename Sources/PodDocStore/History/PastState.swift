@@ -278,6 +278,9 @@ extension PersistentStore {
             try database.write { db in
                 guard try HistoryTable.exists(db) else { return }
                 try db.execute(sql: "DELETE FROM _poddoc_history WHERE first_save > ?", arguments: [save])
+                try db.execute(
+                    sql: "DELETE FROM _poddoc_store WHERE key GLOB 'history.state.*' AND CAST(substr(key, 15) AS INTEGER) > ?",
+                    arguments: [save])
                 // A run that went on past `save`: its later saves go, its earlier ones stay.
                 let rows = try Row.fetchAll(
                     db, sql: "SELECT save, first_save, changes FROM _poddoc_history WHERE save > ?", arguments: [save])

@@ -44,6 +44,28 @@ enum HistoryTable {
         """
     /// The `_poddoc_store` key of the last save number given (numbers are never reused).
     static let lastSaveKey = "history.lastSave"
+    /// The `_poddoc_store` keys `history.state.<save>`: the state a save made when another
+    /// copy can reach it too (a merge), as JSON `{"identity": "...", "holds": ["...", ...]}`.
+    static let stateKeyPrefix = "history.state."
+
+    static func encodeState(_ state: SaveNote.State) -> String {
+        var json = "{\"identity\":"
+        JSONEscaping.appendQuoted(state.identity, to: &json)
+        json += ",\"holds\":["
+        for (offset, held) in state.holds.enumerated() {
+            if offset > 0 { json += "," }
+            JSONEscaping.appendQuoted(held, to: &json)
+        }
+        return json + "]}"
+    }
+
+    /// Reads ``encodeState(_:)``'s JSON; nil when it is not that.
+    static func decodeState(_ json: String) -> SaveNote.State? {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any],
+            let identity = object["identity"] as? String, let holds = object["holds"] as? [String]
+        else { return nil }
+        return SaveNote.State(identity: identity, holds: holds)
+    }
 
     static func exists(_ db: Database) throws -> Bool {
         try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_poddoc_history')")
@@ -303,6 +325,11 @@ struct HistoryRecorder {
                     counts.total(\.inserted), counts.total(\.updated), counts.total(\.deleted), counts.json, counts.summary, json,
                 ])
         }
+        if let state = note.state {
+            try db.execute(
+                sql: "INSERT INTO _poddoc_store (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                arguments: [HistoryTable.stateKeyPrefix + String(save), HistoryTable.encodeState(state)])
+        }
         try db.execute(
             sql: "DELETE FROM _poddoc_history WHERE save <= (SELECT save FROM _poddoc_history ORDER BY save DESC LIMIT 1 OFFSET ?)",
             arguments: [retention.maximumSaves])
@@ -310,6 +337,11 @@ struct HistoryRecorder {
             let oldest = now.timeIntervalSince1970 - Double(age.components.seconds)
             try db.execute(sql: "DELETE FROM _poddoc_history WHERE time < ? AND save < ?", arguments: [oldest, save])
         }
+        // The states of saves let go.
+        try db.execute(
+            sql:
+                "DELETE FROM _poddoc_store WHERE key GLOB 'history.state.*' AND CAST(substr(key, 15) AS INTEGER) < (SELECT min(first_save) FROM _poddoc_history)"
+        )
     }
 
     /// `["a","b"]`.

@@ -21,13 +21,17 @@ public struct SaveNote: Sendable, Hashable {
     /// Saves of one long piece of work (an import saving every few thousand specs) share a
     /// run: ``PersistentStore/history(limit:)`` shows them as one entry.
     public var run: String?
+    /// The state the save makes, when another copy can reach the same state (a merge): see
+    /// ``CopyMerge``.
+    public var state: State?
 
     /// Makes a note.
-    public init(description: String = "", host: String = "", writer: String = "", run: String? = nil) {
+    public init(description: String = "", host: String = "", writer: String = "", run: String? = nil, state: State? = nil) {
         self.description = description
         self.host = host
         self.writer = writer
         self.run = run
+        self.state = state
     }
 }
 

@@ -1,0 +1,165 @@
+import ArgumentParser
+import Foundation
+import Outliner
+import PodDocDocument
+import PodDocStore
+
+extension MergeSide: ExpressibleByArgument {}
+
+/// `merge THEIRS [--prefer mine|theirs]`: the changes another copy of the document made since
+/// their common save, onto this one, as one save.
+struct MergeDocument: DocumentOperation {
+    static let name = "merge"
+    static let abstract =
+        "Merge another copy's changes since their common save into this one, as one save; conflicts are listed and nothing changes (exit 75) unless --prefer resolves them."
+    static let kind: DocumentKind? = nil
+    static let changesDocument = true
+
+    @Argument(help: "The other copy of the document (a package or an archive); it is only read.", completion: .file())
+    var theirs: String
+
+    @Option(help: "Resolve every conflict one way: mine (keep this copy's) or theirs (take the other's).")
+    var prefer: MergeSide?
+
+    /// What `merge` prints with `--json`.
+    struct Shape: Encodable {
+        struct Conflict: Encodable {
+            let kind: String
+            let entity: String
+            let id: Int64
+            let title: String?
+            let properties: [String]
+            let mine: [String]
+            let theirs: [String]
+        }
+        let outcome: String
+        let commonSave: Int
+        let changed: Int
+        let conflicts: [Conflict]
+        let preferred: String?
+        let notes: [String]
+    }
+
+    func perform(in session: DocumentSession) async throws {
+        let document = session.document
+        // The merge works from what the copies' stores hold: edits not yet saved are saved first.
+        if document.hasUnsavedChanges { try await document.autosave() }
+        let other = try await DocumentAccess.open(try DocumentArgument.parse([theirs]), mode: .read, command: "poddoc merge")
+        let plan: CopyMerge
+        do {
+            guard other.metadata.kind == document.metadata.kind, other.metadata.documentID == document.metadata.documentID else {
+                throw CommandFailure(
+                    .badInput, code: "notACopy",
+                    "\(theirs) is not a copy of this document (its document ID differs); merge joins copies of one document. `poddoc diff` compares any two pods documents."
+                )
+            }
+            let (mine, theirsStore) = (document.rootContext.store, other.rootContext.store)
+            let outline = document.metadata.kind == .outline
+            let trees =
+                outline ? [OrderedTree(entity: OutlineSchema.entityName, parent: OutlineSchema.parent, order: OutlineSchema.order)] : []
+            let latest = outline ? [LatestValue(entity: OutlineSchema.entityName, attribute: OutlineSchema.modified)] : []
+            let prefer = self.prefer
+            plan = try await Progress.watching("merge") {
+                try await Task.detached {
+                    try CopyMerge.plan(mine: mine, theirs: theirsStore, trees: trees, latest: latest, preferring: prefer)
+                }.value
+            }
+            try await other.close()
+        } catch {
+            try? await other.close()
+            throw error
+        }
+        let conflicts = plan.conflicts.map { conflict in
+            Shape.Conflict(
+                kind: conflict.kind.rawValue, entity: conflict.objectID.entityName, id: conflict.objectID.rowID ?? 0,
+                title: title(of: conflict.objectID, in: session), properties: conflict.properties, mine: conflict.mine.map(Self.display),
+                theirs: conflict.theirs.map(Self.display))
+        }
+        guard plan.canApply else {
+            // The conflicts are the command's data (standard output); the failure is one line.
+            let shape = Shape(
+                outcome: "conflicts", commonSave: plan.commonSave.mine, changed: 0, conflicts: conflicts, preferred: nil, notes: [])
+            session.output.emitNow(shape, text: conflicts.map { "conflict: " + Self.describe($0) }.joined(separator: "\n"))
+            throw CommandFailure(
+                .locked, code: "mergeConflict",
+                "\(conflicts.count) conflict\(conflicts.count == 1 ? "" : "s") (listed on standard output): the same thing changed differently in both copies, so nothing was merged. Run again with --prefer mine or --prefer theirs to resolve them all one way."
+            )
+        }
+        let name = "Merge \(URL(fileURLWithPath: theirs).lastPathComponent)"
+        var changed = 0
+        if plan.outcome != .upToDate {
+            let context = document.mainContext
+            let summary = try document.undoManager.group(name) { try context.apply(plan) }
+            changed = summary.inserted + summary.updated + summary.deleted
+            try await document.autosave(merging: plan, describing: name)
+            session.currentItem = nil
+        }
+        let notes = plan.moved.map { moved in
+            let place =
+                moved.parent.map { parent in
+                    title(of: parent, in: session).map { $0.isEmpty ? "the top level" : "\"\($0)\"" }
+                        ?? "\(parent.entityName) \(parent.rowID ?? 0)"
+                } ?? "the top level"
+            let object =
+                title(of: moved.objectID, in: session).map { "\"\($0)\"" } ?? "\(moved.objectID.entityName) \(moved.objectID.rowID ?? 0)"
+            return "\(object) was put under \(place): the item it was under was deleted in one of the copies"
+        }
+        for note in notes { session.output.message("poddoc: note: \(note).") }
+        let shape = Shape(
+            outcome: plan.outcome.rawValue, commonSave: plan.commonSave.mine, changed: changed, conflicts: conflicts,
+            preferred: conflicts.isEmpty ? nil : plan.preference?.rawValue, notes: notes)
+        session.output.emit(shape, text: Self.text(shape, theirs: theirs))
+    }
+
+    /// An item's title, for outlines: what a user recognises.
+    @MainActor private func title(of id: ObjectID, in session: DocumentSession) -> String? {
+        guard session.document.metadata.kind == .outline, let object = try? session.document.mainContext.existingObject(with: id) else {
+            return nil
+        }
+        return object[OutlineSchema.title]
+    }
+
+    private static func display(_ value: StoreValue) -> String {
+        switch value {
+        case .null: return "none"
+        case .integer(let v): return String(v)
+        case .real(let v): return String(v)
+        case .text(let s): return "\"" + (s.count > 60 ? s.prefix(57) + "…" : s) + "\""
+        case .blob(let d): return "\(d.count) bytes"
+        }
+    }
+
+    private static func describe(_ conflict: Shape.Conflict) -> String {
+        let object = "\(conflict.entity) \(conflict.id)" + (conflict.title.map { " \"\($0)\"" } ?? "")
+        let properties = conflict.properties.joined(separator: ", ")
+        switch conflict.kind {
+        case "changedHereDeletedThere": return "\(object): changed here (\(properties)), deleted in the other copy"
+        case "deletedHereChangedThere": return "\(object): deleted here, changed in the other copy (\(properties))"
+        case "movedIntoEachOther": return "\(object): each copy moved it under the other's item"
+        default:
+            let pairs = conflict.properties.indices.map { index in
+                "\(conflict.properties[index]): mine \(conflict.mine[safe: index] ?? "?"), theirs \(conflict.theirs[safe: index] ?? "?")"
+            }
+            return "\(object): \(pairs.joined(separator: "; "))"
+        }
+    }
+
+    private static func text(_ shape: Shape, theirs: String) -> String {
+        switch shape.outcome {
+        case "upToDate": return "Nothing to merge: this copy already holds everything \(theirs) saved."
+        case "fastForward":
+            return "Took \(theirs)'s content: it already held everything this copy saved (\(shape.changed) objects changed)."
+        default:
+            var text = "Merged \(theirs) (common save \(shape.commonSave)): \(shape.changed) object\(shape.changed == 1 ? "" : "s") changed"
+            if let preferred = shape.preferred {
+                text += "; \(shape.conflicts.count) conflict\(shape.conflicts.count == 1 ? "" : "s") resolved as \(preferred)"
+                text += shape.conflicts.map { "\n  " + describe($0) }.joined()
+            }
+            return text + "."
+        }
+    }
+}
+
+extension Array {
+    fileprivate subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
+}

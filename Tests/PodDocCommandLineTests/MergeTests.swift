@@ -1,0 +1,175 @@
+import Foundation
+import XCTest
+
+/// `poddoc merge`, through the binary: two copies of an outline edited apart come back
+/// together (both ways to the same logical hash), merging again changes nothing, conflicts are
+/// listed with nothing changed until `--prefer` resolves them, an item under an item deleted
+/// on the other side is put in a stated place, pods imports of different pages combine, copies
+/// of other documents are refused, and the shell undoes a merge.
+final class MergeTests: CommandLineTestCase {
+    private struct Info: Decodable { let storeHash: String? }
+    private struct Shape: Decodable {
+        struct Conflict: Decodable {
+            let kind: String
+            let title: String?
+            let properties: [String]
+        }
+        let outcome: String
+        let changed: Int
+        let conflicts: [Conflict]
+        let preferred: String?
+        let notes: [String]
+    }
+
+    private func hash(_ doc: String) throws -> String? { try succeed("info", doc, "--json").json(Info.self).storeHash }
+
+    /// An outline and an archive copy of it: Work, Home (Garden, Shed), Later.
+    private func twoCopies() throws -> (mine: String, theirs: String) {
+        let mine = try makeOutline("Notes.poddoc", holding: "Work", "Home", "Later")
+        try succeed("outline", "add", mine, "Garden", "--under", "2")
+        try succeed("outline", "add", mine, "Shed", "--under", "2")
+        let theirs = path("Notes-laptop.poddoc.tar.zst")
+        try succeed("export", mine, theirs, "--format", "archive")
+        return (mine, theirs)
+    }
+
+    func testEditsOfBothCopiesCombineTheSameBothWays() throws {
+        let (mine, theirs) = try twoCopies()
+        try succeed("outline", "add", mine, "Desk", "--under", "1")
+        try succeed("outline", "rename", mine, "1", "Office")
+        try succeed("outline", "mv", mine, "2.2", "--under", "1")
+        try succeed("outline", "add", theirs, "Roses", "--under", "2.1")
+        try succeed("outline", "note", theirs, "2", "the house")
+        try succeed("outline", "add", theirs, "Errands")
+        try succeed("outline", "rm", theirs, "3")
+        let mineBefore = path("Notes-before.poddoc.tar.zst")
+        try succeed("export", mine, mineBefore, "--format", "archive")
+        let theirsBefore = path("Laptop-before.poddoc.tar.zst")
+        try succeed("export", theirs, theirsBefore, "--format", "archive")
+
+        let merged = try succeed("merge", mine, theirs, "--json").json(Shape.self)
+        XCTAssertEqual(merged.outcome, "merged")
+        XCTAssertEqual(merged.conflicts.count, 0)
+        XCTAssertEqual(
+            try succeed("outline", "tree", mine).stdout,
+            """
+            1. Office
+              1. Desk
+              2. Shed
+            2. Home
+              1. Garden
+                1. Roses
+            3. Errands
+
+            """)
+        XCTAssertTrue(try succeed("outline", "ls", mine, "--json").stdout.contains("the house"), "the note theirs wrote")
+        try succeed("check", mine)
+        let versions = try succeed("versions", mine, "--json").json(VersionsShape.self).versions
+        XCTAssertEqual(versions.first?.description, "Merge Notes-laptop.poddoc.tar.zst")
+
+        // Again: nothing to do. The other way, from the copies as they were: the same rows.
+        XCTAssertTrue(try succeed("merge", mine, theirs).stdout.contains("Nothing to merge"))
+        try succeed("merge", theirsBefore, mineBefore)
+        XCTAssertEqual(try hash(theirsBefore), try hash(mine))
+        // And the copy merged into takes the merge back whole.
+        let back = try succeed("merge", theirs, mine).stdout
+        XCTAssertTrue(back.contains("Took"), "theirs holds nothing mine lacks: \(back)")
+        XCTAssertEqual(try hash(theirs), try hash(mine))
+        XCTAssertTrue(try succeed("merge", mine, theirs).stdout.contains("Nothing to merge"))
+    }
+
+    func testConflictsAreListedAndChangeNothingUntilResolved() throws {
+        let (mine, theirs) = try twoCopies()
+        try succeed("outline", "rename", mine, "1", "Office")
+        try succeed("outline", "rename", theirs, "1", "Studio")
+        try succeed("outline", "note", mine, "3", "soon")
+        try succeed("outline", "rm", theirs, "3")
+        let mineBefore = path("Notes-before.poddoc.tar.zst")
+        try succeed("export", mine, mineBefore, "--format", "archive")
+        let theirsBefore = path("Laptop-before.poddoc.tar.zst")
+        try succeed("export", theirs, theirsBefore, "--format", "archive")
+        let before = try hashes(mine)
+
+        let refused = try fail(75, "merge", mine, theirs)
+        XCTAssertTrue(refused.stdout.contains(#"conflict: OutlineItem"#), refused.stdout)
+        XCTAssertTrue(refused.stdout.contains(#""Office": title: mine "Office", theirs "Studio""#), refused.stdout)
+        XCTAssertTrue(refused.stdout.contains(#""Later": changed here (note), deleted in the other copy"#), refused.stdout)
+        XCTAssertTrue(refused.stderr.contains("--prefer mine or --prefer theirs"), refused.stderr)
+        XCTAssertFalse(refused.stdout.contains("modified"), "a change time alone is no conflict: \(refused.stdout)")
+        let listed = try fail(75, "merge", mine, theirs, "--json")
+        let shape = try JSONDecoder().decode(Shape.self, from: Data(listed.stdout.utf8))
+        XCTAssertEqual(shape.outcome, "conflicts")
+        XCTAssertEqual(shape.conflicts.map(\.title), ["Office", "Later"].sorted().reversed().map { $0 })
+        XCTAssertEqual(try hashes(mine), before, "a refused merge changes nothing")
+
+        let resolved = try succeed("merge", mine, theirs, "--prefer", "theirs", "--json").json(Shape.self)
+        XCTAssertEqual(resolved.preferred, "theirs")
+        XCTAssertEqual(resolved.conflicts.map(\.kind).sorted(), ["bothChanged", "changedHereDeletedThere"])
+        XCTAssertEqual(try succeed("outline", "tree", mine).stdout, "1. Studio\n2. Home\n  1. Garden\n  2. Shed\n")
+        // The other way, preferring the same copy's values: the same rows.
+        try succeed("merge", theirsBefore, mineBefore, "--prefer", "mine")
+        XCTAssertEqual(try hash(theirsBefore), try hash(mine))
+        try fail(64, "merge", mine, theirs, "--prefer", "both")
+    }
+
+    func testAnItemUnderAnItemDeletedOnTheOtherSideIsPutWhereThatItemWas() throws {
+        let (mine, theirs) = try twoCopies()
+        try succeed("outline", "add", mine, "Tools", "--under", "2.2")
+        try succeed("outline", "rm", theirs, "2")
+        let result = try succeed("merge", mine, theirs)
+        XCTAssertTrue(
+            result.stderr.contains(
+                #"poddoc: note: "Tools" was put under the top level: the item it was under was deleted in one of the copies."#),
+            result.stderr)
+        // At the top level, at its own position (0): after Work, which was there first.
+        XCTAssertEqual(try succeed("outline", "tree", mine).stdout, "1. Work\n2. Tools\n3. Later\n")
+        try succeed("check", mine)
+    }
+
+    func testPodsImportsOfDifferentPagesCombine() throws {
+        // The sample's specs as two page files.
+        let sample = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: Self.sampleSpecs))) as! [String: Any]
+        let specs = sample["result"] as! [Any]
+        func page(_ name: String, _ part: ArraySlice<Any>) throws -> String {
+            let data = try JSONSerialization.data(withJSONObject: ["number_of_pages": 1, "result": Array(part)])
+            try data.write(to: URL(fileURLWithPath: path(name)))
+            return path(name)
+        }
+        let first = try page("first.json", specs[..<(specs.count / 2)])
+        let second = try page("second.json", specs[(specs.count / 2)...])
+        let mine = path("Specs.poddoc")
+        try succeed("new", mine, "--kind", "pods")
+        let theirs = path("Specs-copy.poddoc")
+        try succeed("save", mine, "--as", theirs)
+        try succeed("import", mine, "--from", first)
+        try succeed("import", theirs, "--from", second)
+        let theirsBefore = path("Specs-copy-before.poddoc.tar.zst")
+        try succeed("export", theirs, theirsBefore, "--format", "archive")
+        try succeed("merge", mine, theirs)
+        let keys = Set(
+            specs.map { spec -> String in
+                let fields = spec as! [String: Any]
+                return "\(fields["name"]!)/\(fields["version"]!)"
+            })
+        let count = try succeed("pods", "count", mine, "--json").stdout
+        XCTAssertTrue(count.contains("\(keys.count)"), count)
+        try succeed("check", mine)
+        XCTAssertFalse(try succeed("pods", "search", mine, "api").stdout.isEmpty, "the search index holds the merged specs")
+    }
+
+    func testCopiesOfOtherDocumentsAreRefused() throws {
+        let mine = try makeOutline("Notes.poddoc", holding: "Work")
+        let other = try makeOutline("Other.poddoc", holding: "Work")
+        XCTAssertTrue(try fail(65, "merge", mine, other).stderr.contains("not a copy of this document"))
+        try fail(66, "merge", mine, path("Missing.poddoc"))
+    }
+
+    func testTheShellUndoesAMerge() throws {
+        let (mine, theirs) = try twoCopies()
+        try succeed("outline", "add", theirs, "Errands")
+        let tree = try succeed("outline", "tree", mine).stdout
+        let out = try succeed("open", mine, "-c", "merge \(theirs); tree; undo; tree; quit").stdout
+        XCTAssertTrue(out.contains("4. Errands"), out)
+        XCTAssertTrue(out.hasSuffix(tree), out)
+    }
+}

@@ -1,0 +1,364 @@
+import Foundation
+import PodDocRandom
+import XCTest
+
+@testable import PodDocStore
+
+/// Merging two copies of one store: 1,000 seeded pairs of random edit sequences on two copies
+/// of one common state, each merged both ways and checked against a reference merge written
+/// plainly below, the ordered-tree invariant, and merging again changing nothing.
+final class CopyMergeTests: StoreTestCase {
+    // MARK: The plain model
+
+    /// An item as the reference sees it: its identity is its `created` value.
+    private struct Node: Equatable {
+        var title: String
+        var note: String?
+        var done: Bool
+        var parent: Int?
+        var position: Int
+
+        /// What a merge compares property by property (the position is merged apart).
+        var properties: [String] { [title, note ?? "∅", done ? "1" : "0", parent.map(String.init) ?? "∅"] }
+    }
+
+    private let tree = OrderedTree(entity: "Item", parent: Item.parent, order: Item.order)
+
+    /// The items of a store by identity.
+    private func snapshot(_ store: PersistentStore) throws -> [Int: Node] {
+        try ObjectContext(store: store).performAndWait { ctx in
+            var nodes: [Int: Node] = [:]
+            for item in try ctx.fetch(FetchRequest("Item")) {
+                let identity = Int(item[Item.created]!.timeIntervalSince1970)
+                let parent = (item[Item.parent] as ManagedObject?).map { Int($0[Item.created]!.timeIntervalSince1970) }
+                nodes[identity] = Node(
+                    title: item[Item.title], note: item[Item.note], done: item[Item.done], parent: parent, position: item[Item.order])
+            }
+            return nodes
+        }
+    }
+
+    /// The reference merge of `theirs` into `mine` from their common state `base`, resolving
+    /// conflicts `preferTheirs` or not; the identities of `primary`'s new items sort before the
+    /// other copy's. Returns nil when there are conflicts and no preference.
+    private func reference(
+        base: [Int: Node], mine: [Int: Node], theirs: [Int: Node], preferTheirs: Bool?, mineFirst: Bool
+    ) -> (nodes: [Int: Node], conflicts: Int)? {
+        var result: [Int: Node] = [:]
+        var keys: [Int: Int] = [:]  // the merged position of each item, before numbering
+        var conflicts = 0
+        func choose(_ b: String, _ m: String, _ t: String) -> (String, clash: Bool) {
+            if t == b || m == t { return (m, false) }
+            if m == b { return (t, false) }
+            return (preferTheirs == true ? t : m, true)
+        }
+        for x in Set(base.keys).union(mine.keys).union(theirs.keys).sorted() {
+            switch (base[x], mine[x], theirs[x]) {
+            case (nil, let m?, nil):
+                result[x] = m
+            case (nil, nil, let t?):
+                result[x] = t
+            case (_?, nil, nil), (nil, nil, nil):
+                continue
+            case (nil, _?, _?):
+                preconditionFailure("the copies' new items have identities of their own")
+            case (let b?, let m?, nil):
+                if m.properties == b.properties {
+                    continue
+                }
+                conflicts += 1
+                if preferTheirs != true { result[x] = m }
+            case (let b?, nil, let t?):
+                if t.properties == b.properties { continue }
+                conflicts += 1
+                if preferTheirs == true { result[x] = t }
+            case (let b?, let m?, let t?):
+                var chosen: [String] = []
+                var clashed = false
+                for (bp, (mp, tp)) in zip(b.properties, zip(m.properties, t.properties)) {
+                    let (value, clash) = choose(bp, mp, tp)
+                    chosen.append(value)
+                    clashed = clashed || clash
+                }
+                if clashed { conflicts += 1 }
+                var node = m
+                node.title = chosen[0]
+                node.note = chosen[1] == "∅" ? nil : chosen[1]
+                node.done = chosen[2] == "1"
+                node.parent = chosen[3] == "∅" ? nil : Int(chosen[3])
+                let (movedByMine, movedByTheirs) = (m.parent != b.parent, t.parent != b.parent)
+                let (bo, mo, to) = (b.position, m.position, t.position)
+                if movedByMine && movedByTheirs && m.parent == t.parent {
+                    keys[x] = min(mo, to)
+                } else if movedByMine && node.parent == m.parent {
+                    keys[x] = mo
+                } else if movedByTheirs && node.parent == t.parent {
+                    keys[x] = to
+                } else {
+                    keys[x] = to == bo ? mo : mo == bo ? to : mo == to ? mo : bo + (mo - bo) + (to - bo)
+                }
+                result[x] = node
+            }
+        }
+        // An item under a parent that is gone goes under that parent's nearest surviving
+        // ancestor (in the common state), or to the top level.
+        for x in result.keys.sorted() {
+            guard let parent = result[x]!.parent, result[parent] == nil else { continue }
+            var place: Int? = parent
+            var seen: Set<Int> = []
+            while let node = place, result[node] == nil, seen.insert(node).inserted { place = base[node]?.parent }
+            result[x]!.parent = place.flatMap { result[$0] == nil ? nil : $0 }
+        }
+        // Each copy moving an item under the other's: a conflict; the items on a cycle take
+        // the preferred copy's places until none is left.
+        var firstCycle = true
+        while true {
+            var onCycle: [Int] = []
+            for x in result.keys.sorted() {
+                var seen: Set<Int> = [x]
+                var current = result[x]!.parent
+                while let node = current {
+                    if node == x {
+                        onCycle.append(x)
+                        break
+                    }
+                    guard seen.insert(node).inserted else { break }
+                    current = result[node]?.parent
+                }
+            }
+            guard !onCycle.isEmpty else { break }
+            if firstCycle { conflicts += onCycle.count }
+            firstCycle = false
+            guard let preferTheirs else { return nil }
+            var switched = false
+            for x in onCycle {
+                guard let place = preferTheirs ? theirs[x] : mine[x], result[x]!.parent != place.parent else { continue }
+                result[x]!.parent = place.parent
+                keys[x] = place.position
+                switched = true
+            }
+            if !switched { break }
+        }
+        if conflicts > 0 && preferTheirs == nil { return nil }
+        // Sibling lists numbered 0…n-1: by merged position, then the order the merge gives
+        // new rows ids in (the common state's items, then the first saver's new ones, then
+        // the other's; identities grow in that order when mine saved first).
+        func tiebreak(_ x: Int) -> Int {
+            if base[x] != nil || mineFirst { return x }
+            return x >= 2000 ? x - 1000 : x + 1000  // theirs' items first when they saved first
+        }
+        var lists: [Int?: [Int]] = [:]
+        for (x, node) in result { lists[node.parent, default: []].append(x) }
+        for (_, members) in lists {
+            let sorted = members.sorted {
+                ((keys[$0] ?? result[$0]!.position), tiebreak($0)) < ((keys[$1] ?? result[$1]!.position), tiebreak($1))
+            }
+            for (position, x) in sorted.enumerated() { result[x]!.position = position }
+        }
+        return (result, conflicts)
+    }
+
+    // MARK: Random edits
+
+    /// One save of random edits on a copy, keeping every sibling list numbered 0…n-1 (as the
+    /// outliner does); new items get identities from `next`.
+    private func randomSave(_ store: PersistentStore, _ random: inout SeededRandom, next: inout Int) throws {
+        try ObjectContext(store: store).performAndWait { ctx in
+            for _ in 0..<(1 + random.below(3)) {
+                let items = try ctx.fetch(FetchRequest("Item")).filter { !$0.isDeleted }
+                func siblings(of parent: ManagedObject?) -> [ManagedObject] {
+                    items.filter { !$0.isDeleted && ($0[Item.parent] as ManagedObject?) === parent }.sorted {
+                        $0[Item.order] < $1[Item.order]
+                    }
+                }
+                func renumber(_ list: [ManagedObject]) {
+                    for (i, item) in list.enumerated() where item[Item.order] != i { item[Item.order] = i }
+                }
+                let target = items.randomElement(using: &random)
+                switch random.below(7) {
+                case 0, 1:
+                    let parent = random.oneIn(3) ? nil : items.randomElement(using: &random)
+                    var list = siblings(of: parent)
+                    let item = ctx.insert("Item")
+                    next += 1
+                    item[Item.created] = Date(timeIntervalSince1970: Double(next))
+                    item[Item.title] = "n\(next)"
+                    item[Item.parent] = parent
+                    list.insert(item, at: random.below(list.count + 1))
+                    renumber(list)
+                case 2:
+                    target?[Item.title] = "t\(random.below(4))"
+                case 3:
+                    target?[Item.note] = random.oneIn(3) ? nil : "note \(random.below(3))"
+                    if random.oneIn(2) { target.map { $0[Item.done] = !$0[Item.done] } }
+                case 4:
+                    guard let target else { continue }
+                    let parent = target[Item.parent] as ManagedObject?
+                    ctx.delete(target)
+                    renumber(siblings(of: parent))
+                default:
+                    guard let target else { continue }
+                    var newParent = random.oneIn(3) ? nil : items.randomElement(using: &random)
+                    var up = newParent
+                    while let node = up {
+                        if node === target { newParent = nil }
+                        up = node[Item.parent]
+                    }
+                    let oldParent = target[Item.parent] as ManagedObject?
+                    target[Item.parent] = newParent
+                    renumber(siblings(of: oldParent).filter { $0 !== target })
+                    var list = siblings(of: newParent).filter { $0 !== target }
+                    list.insert(target, at: random.below(list.count + 1))
+                    renumber(list)
+                }
+            }
+            if ctx.hasChanges { try ctx.save() }
+        }
+    }
+
+    private func copy(_ store: PersistentStore, named name: String) throws -> PersistentStore {
+        try store.checkpoint()
+        let url = folder.appending(path: name)
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+        try FileManager.default.copyItem(at: store.url!, to: url)
+        return try PersistentStore(url: url, model: testModel)
+    }
+
+    private func merge(_ mine: PersistentStore, _ theirs: PersistentStore, prefer: MergeSide?) throws -> CopyMerge {
+        let plan = try CopyMerge.plan(mine: mine, theirs: theirs, trees: [tree], preferring: prefer)
+        guard plan.canApply, plan.outcome != .upToDate else { return plan }
+        try ObjectContext(store: mine).performAndWait { ctx in
+            try ctx.apply(plan)
+            try ctx.save(storeMetadata: [:], note: SaveNote(description: "merge", state: plan.state))
+        }
+        return plan
+    }
+
+    private func logicalContent(_ store: PersistentStore) throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        try store.streamLogicalContent { bytes += $0 }
+        return bytes
+    }
+
+    /// Every parent exists, no cycle, every sibling list is 0…n-1.
+    private func checkTree(_ nodes: [Int: Node], _ message: String) {
+        var lists: [Int?: [Int]] = [:]
+        for (x, node) in nodes {
+            if let parent = node.parent { XCTAssertNotNil(nodes[parent], "\(message): \(x)'s parent \(parent) is gone") }
+            lists[node.parent, default: []].append(nodes[x]!.position)
+            var seen: Set<Int> = [x]
+            var up = node.parent
+            while let p = up, nodes[p] != nil {
+                guard seen.insert(p).inserted else {
+                    XCTFail("\(message): a cycle through \(x)")
+                    break
+                }
+                up = nodes[p]!.parent
+            }
+        }
+        for (parent, positions) in lists {
+            XCTAssertEqual(positions.sorted(), Array(0..<positions.count), "\(message): the children of \(String(describing: parent))")
+        }
+    }
+
+    // MARK: The test
+
+    func testAThousandRandomPairsMergeAsTheReferenceDoes() throws {
+        var merged = 0
+        var withConflicts = 0
+        let only = ProcessInfo.processInfo.environment["MERGE_SEED"].flatMap { UInt64($0) }
+        for seed in only.map({ $0...$0 }) ?? UInt64(1)...1_000 {
+            var random = SeededRandom(seed: seed)
+            let base = try PersistentStore(url: folder.appending(path: "base"), model: testModel)
+            var next = 0
+            for _ in 0..<(1 + random.below(3)) { try randomSave(base, &random, next: &next) }
+            let baseNodes = try snapshot(base)
+            let baseSave = try base.history(limit: 1).first?.save ?? 0
+            let mine = try copy(base, named: "mine")
+            let theirs = try copy(base, named: "theirs")
+            try base.close()
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: folder.appending(path: "base").path + suffix) }
+            var mineNext = 1000
+            var theirsNext = 2000
+            let mineFirst = random.oneIn(2)
+            let (first, second) = mineFirst ? (mine, theirs) : (theirs, mine)
+            for _ in 0..<(1 + random.below(3)) {
+                // Now and then one copy is not edited at all.
+                if mineFirst {
+                    try randomSave(first, &random, next: &mineNext)
+                    if !random.oneIn(10) { try randomSave(second, &random, next: &theirsNext) }
+                } else {
+                    try randomSave(first, &random, next: &theirsNext)
+                    if !random.oneIn(10) { try randomSave(second, &random, next: &mineNext) }
+                }
+            }
+            // The copy whose first save since the common state came first keeps its ids.
+            func firstSave(_ store: PersistentStore) throws -> Date? {
+                try store.history().last { $0.save > baseSave }?.time
+            }
+            let mineFirstSave = try firstSave(mine)
+            let theirsFirstSave = try firstSave(theirs)
+            let mineKeeps = mineFirstSave.map { m in theirsFirstSave.map { m < $0 } ?? true } ?? false
+            let mineNodes = try snapshot(mine)
+            let theirsNodes = try snapshot(theirs)
+            let mine2 = try copy(mine, named: "mine2")
+            let theirs2 = try copy(theirs, named: "theirs2")
+
+            let message = "seed \(seed)"
+            let plain = reference(base: baseNodes, mine: mineNodes, theirs: theirsNodes, preferTheirs: nil, mineFirst: mineKeeps)
+            let refused = try CopyMerge.plan(mine: mine, theirs: theirs, trees: [tree])
+            XCTAssertEqual(refused.canApply, plain != nil, "\(message): conflicts found as the reference finds them")
+            let prefer: MergeSide? = plain == nil ? .theirs : nil
+            if plain == nil { withConflicts += 1 }
+            let expected =
+                plain ?? reference(base: baseNodes, mine: mineNodes, theirs: theirsNodes, preferTheirs: true, mineFirst: mineKeeps)!
+
+            _ = try merge(mine, theirs, prefer: prefer)
+            let result = try snapshot(mine)
+            XCTAssertEqual(result, expected.nodes, message)
+            if only != nil || result != expected.nodes {
+                func show(_ nodes: [Int: Node]) -> String {
+                    nodes.sorted { $0.key < $1.key }.map {
+                        "\($0.key):\($0.value.title)/\($0.value.note ?? "-")/\($0.value.done)/p\($0.value.parent.map(String.init) ?? "-")@\($0.value.position)"
+                    }.joined(separator: " ")
+                }
+                print(
+                    "SEED \(seed) mineKeeps \(mineKeeps)\n base \(show(baseNodes))\n mine \(show(mineNodes))\n theirs \(show(theirsNodes))\n want \(show(expected.nodes))\n got  \(show(result))"
+                )
+                if only == nil { break }
+            }
+            checkTree(result, message)
+            XCTAssertEqual(try mine.integrityProblems(), [], message)
+            // Merging again changes nothing.
+            let again = try CopyMerge.plan(mine: mine, theirs: theirs, trees: [tree])
+            XCTAssertTrue(again.outcome == .upToDate || (again.conflicts.isEmpty && again.changedObjects == 0), message)
+            // The other way (preferring the same copy's values): the same rows.
+            _ = try merge(theirs2, mine2, prefer: prefer == .theirs ? .mine : nil)
+            checkTree(try snapshot(theirs2), "\(message), the other way")
+            if try logicalContent(theirs2) != logicalContent(mine) {
+                XCTFail("\(message): both ways give the same rows")
+                if only != nil {
+                    print(
+                        "OTHER WAY",
+                        try ObjectContext(store: theirs2).performAndWait { ctx in
+                            try ctx.fetch(FetchRequest("Item")).map {
+                                "\($0.objectID.rowID!):\($0[Item.created]!.timeIntervalSince1970)@\($0[Item.order])"
+                            }
+                        })
+                    print(
+                        "THIS WAY ",
+                        try ObjectContext(store: mine).performAndWait { ctx in
+                            try ctx.fetch(FetchRequest("Item")).map {
+                                "\($0.objectID.rowID!):\($0[Item.created]!.timeIntervalSince1970)@\($0[Item.order])"
+                            }
+                        })
+                }
+            }
+            merged += 1
+            for store in [mine, theirs, mine2, theirs2] { try store.close() }
+        }
+        XCTAssertEqual(merged, 1_000)
+        XCTAssertGreaterThan(withConflicts, 50, "the pairs exercise conflicts too")
+        XCTAssertLessThan(withConflicts, 900, "and merges without them")
+    }
+}
