@@ -68,6 +68,24 @@ enum OutlineCommandLineBenchmark {
         URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appending(path: "poddoc")
     }
 
+    /// Runs the release `poddoc` with `arguments` (its state in `state`, output dropped) and
+    /// returns how long it took; throws when it fails.
+    static func timedRun(_ arguments: [String], state: URL) throws -> Double {
+        let process = Process()
+        process.executableURL = poddocBinary
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_STATE_HOME"] = state.path
+        process.environment = environment
+        let clock = ContinuousClock()
+        let start = clock.now
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw BenchmarkError("poddoc \(arguments.joined(separator: " ")) failed") }
+        return (clock.now - start).seconds
+    }
+
     static func which(_ program: String) -> String? {
         for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
             let path = "\(folder)/\(program)"

@@ -61,22 +61,7 @@ enum VersionsBenchmark {
         guard count == saves else { throw BenchmarkError("the history holds \(count) entries, not \(saves)") }
 
         func best(_ arguments: [String]) throws -> Double {
-            var best = Double.infinity
-            for _ in 0..<5 {
-                let process = Process()
-                process.executableURL = poddoc
-                process.arguments = arguments
-                process.standardOutput = FileHandle.nullDevice
-                var environment = ProcessInfo.processInfo.environment
-                environment["XDG_STATE_HOME"] = folder.appending(path: "state").path
-                process.environment = environment
-                let start = clock.now
-                try process.run()
-                process.waitUntilExit()
-                guard process.terminationStatus == 0 else { throw BenchmarkError("poddoc \(arguments.joined(separator: " ")) failed") }
-                best = min(best, (clock.now - start).seconds)
-            }
-            return best
+            try (0..<5).map { _ in try OutlineCommandLineBenchmark.timedRun(arguments, state: folder.appending(path: "state")) }.min()!
         }
         let text = try best(["versions", url.path])
         let json = try best(["versions", url.path, "--json"])

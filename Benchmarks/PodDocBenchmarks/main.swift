@@ -4,7 +4,7 @@ import PodDocBenchmarkSupport
 // Runs the benchmarks named on the command line (all when none) and prints Markdown rows.
 // Build in release: `make bench` (or `make bench BENCHMARKS="autosave archive"`).
 let available = [
-    "find-or-create", "autosave", "archive", "specs-import", "specs-index", "outline", "outline-cli", "serve-load", "versions",
+    "find-or-create", "autosave", "archive", "specs-import", "specs-index", "outline", "outline-cli", "serve-load", "versions", "merge",
 ]
 if CommandLine.arguments.count == 3, CommandLine.arguments[1] == OutlineBenchmark.openCommand {
     // One open-and-print of the outline benchmark, in the fresh process it started.
@@ -36,6 +36,8 @@ func runChosen() async throws {
             for row in try await ServeLoadBenchmark.run() { print(row) }
         case "versions":
             for row in try await VersionsBenchmark.run() { print(row) }
+        case "merge":
+            for row in try await MergeBenchmark.run() { print(row) }
         case "outline-cli":
             for row in try OutlineCommandLineBenchmark.run() { print(row) }
         case "outline":

@@ -143,18 +143,76 @@ final class MergeTests: CommandLineTestCase {
         try succeed("save", mine, "--as", theirs)
         try succeed("import", mine, "--from", first)
         try succeed("import", theirs, "--from", second)
+        // One new spec imported the same on both copies: one object, no conflict.
+        func probe(_ name: String, summary: String) throws -> String {
+            let spec: [String: Any] = [
+                "name": "MergeProbe", "version": "1.0.0", "summary": summary, "homepage": "https://example.org/probe", "license": "MIT",
+                "authors": ["A": "a@example.org"], "source": ["git": "https://example.org/probe.git", "tag": "1.0.0"],
+                "platforms": ["ios": "8.0"],
+            ]
+            return try page(name, [spec])
+        }
+        let same = try probe("same.json", summary: "The same on both")
+        try succeed("import", mine, "--from", same)
+        try succeed("import", theirs, "--from", same)
         let theirsBefore = path("Specs-copy-before.poddoc.tar.zst")
         try succeed("export", theirs, theirsBefore, "--format", "archive")
-        try succeed("merge", mine, theirs)
+        let merged = try succeed("merge", mine, theirs, "--json").json(Shape.self)
+        XCTAssertEqual(merged.conflicts.count, 0, "the spec both imported alike is one object")
         let keys = Set(
             specs.map { spec -> String in
                 let fields = spec as! [String: Any]
                 return "\(fields["name"]!)/\(fields["version"]!)"
             })
         let count = try succeed("pods", "count", mine, "--json").stdout
-        XCTAssertTrue(count.contains("\(keys.count)"), count)
+        XCTAssertTrue(count.contains("\(keys.count + 1)"), count)
+        XCTAssertEqual(try hash(theirsBefore).map { _ in true }, true)
+        try succeed("merge", theirsBefore, mine)
+        XCTAssertEqual(try hash(theirsBefore), try hash(mine), "the copy merged into takes the merge back whole")
         try succeed("check", mine)
         XCTAssertFalse(try succeed("pods", "search", mine, "api").stdout.isEmpty, "the search index holds the merged specs")
+    }
+
+    func testASpecImportedDifferentlyOnBothCopiesIsAConflict() throws {
+        let mine = path("Specs.poddoc")
+        try succeed("new", mine, "--kind", "pods")
+        let theirs = path("Specs-copy.poddoc")
+        try succeed("save", mine, "--as", theirs)
+        for (doc, summary) in [(mine, "Mine"), (theirs, "Theirs")] {
+            let spec: [String: Any] = [
+                "name": "MergeProbe", "version": "1.0.0", "summary": summary, "homepage": "https://example.org/probe", "license": "MIT",
+                "authors": ["A": "a@example.org"], "source": ["git": "https://example.org/probe.git", "tag": "1.0.0"],
+                "platforms": ["ios": "8.0"],
+            ]
+            let file = path("\(summary).json")
+            try JSONSerialization.data(withJSONObject: ["number_of_pages": 1, "result": [spec]]).write(to: URL(fileURLWithPath: file))
+            try succeed("import", doc, "--from", file)
+        }
+        let refused = try fail(75, "merge", mine, theirs)
+        XCTAssertTrue(refused.stdout.contains(#"summary: mine "Mine", theirs "Theirs""#), refused.stdout)
+        try succeed("merge", mine, theirs, "--prefer", "theirs")
+        XCTAssertTrue(try succeed("pods", "show", mine, "MergeProbe").stdout.contains("Theirs"))
+        XCTAssertTrue(try succeed("pods", "count", mine).stdout.contains("1"))
+        try succeed("check", mine)
+    }
+
+    func testCopiesASyncToolKeptAreNamedByInfoAndOpen() throws {
+        let doc = try makeOutline("Notes.poddoc", holding: "Work")
+        let syncthing = path("Notes.sync-conflict-20261125-120000-ABCDEFG.poddoc")
+        let dropbox = path("Notes (Alice's conflicted copy 2026-11-25).poddoc")
+        for copy in [syncthing, dropbox, path("Notes-old.poddoc"), path("Other.sync-conflict-20261125-120000-ABCDEFG.poddoc")] {
+            try succeed("save", doc, "--as", copy)
+        }
+        try succeed("outline", "add", syncthing, "From the laptop")
+        struct Copies: Decodable { let conflictCopies: [String] }
+        XCTAssertEqual(try succeed("info", doc, "--json").json(Copies.self).conflictCopies, [dropbox, syncthing])
+        XCTAssertTrue(try succeed("info", doc).stdout.contains("`poddoc merge \(doc) \(syncthing)` merges it in"))
+        let opened = try succeed("open", doc, "-c", "merge '\(syncthing)'; tree; quit")
+        XCTAssertTrue(
+            opened.stderr.contains("Notes.sync-conflict-20261125-120000-ABCDEFG.poddoc beside this document is a copy a sync tool kept"),
+            opened.stderr)
+        XCTAssertTrue(opened.stdout.contains("2. From the laptop"), opened.stdout)
+        XCTAssertEqual(try succeed("info", path("Notes-old.poddoc"), "--json").json(Copies.self).conflictCopies, [])
     }
 
     func testCopiesOfOtherDocumentsAreRefused() throws {
@@ -162,6 +220,27 @@ final class MergeTests: CommandLineTestCase {
         let other = try makeOutline("Other.poddoc", holding: "Work")
         XCTAssertTrue(try fail(65, "merge", mine, other).stderr.contains("not a copy of this document"))
         try fail(66, "merge", mine, path("Missing.poddoc"))
+    }
+
+    func testTheShellAsksConflictByConflict() throws {
+        let (mine, theirs) = try twoCopies()
+        try succeed("outline", "rename", mine, "1", "Office")
+        try succeed("outline", "rename", theirs, "1", "Studio")
+        try succeed("outline", "note", mine, "3", "soon")
+        try succeed("outline", "rm", theirs, "3")
+        // Standard input, not -c: the shell reads the answers as it reads commands.
+        let answered = try succeed("open", mine, input: "merge \(theirs)\nt\nm\ntree\nquit\n")
+        XCTAssertTrue(answered.stdout.contains("2 conflicts resolved one by one"), answered.stdout)
+        XCTAssertTrue(answered.stdout.contains("1. Studio\n2. Home\n  1. Garden\n  2. Shed\n3. Later\n"), answered.stdout)
+        XCTAssertEqual(try succeed("outline", "tree", mine).stdout, "1. Studio\n2. Home\n  1. Garden\n  2. Shed\n3. Later\n")
+        // An answer that is neither stops the merge, and nothing changes.
+        let (again, other) = (try makeOutline("Again.poddoc", holding: "Work"), path("Again-copy.poddoc"))
+        try succeed("save", again, "--as", other)
+        try succeed("outline", "rename", again, "1", "A")
+        try succeed("outline", "rename", other, "1", "B")
+        let stopped = try run(["open", again], input: "merge \(other)\nperhaps\nquit\n")
+        XCTAssertTrue(stopped.stderr.contains("Merge stopped"), stopped.stderr)
+        XCTAssertEqual(try succeed("outline", "tree", again).stdout, "1. A\n")
     }
 
     func testTheShellUndoesAMerge() throws {

@@ -49,6 +49,8 @@ struct InfoCommand: PodDocCommand {
         let storeBytes: Int?
         let lock: Lock?
         let recovery: Recovery?
+        /// Copies a file-sync tool kept beside the document after a conflict.
+        let conflictCopies: [String]
     }
 
     func execute() async throws {
@@ -73,7 +75,8 @@ struct InfoCommand: PodDocCommand {
             lock: holder.map { Shape.Lock(pid: $0.pid, host: $0.host, user: $0.user, since: $0.acquiredAt, running: $0.isRunning) },
             recovery: recovery.map {
                 Shape.Recovery(workingCopy: $0.workingCopy.path, autosaved: $0.modified, bytes: Self.bytes(at: $0.workingCopy))
-            })
+            },
+            conflictCopies: ManagedDocument.syncConflictCopies(of: url).map(\.path))
         try await document?.close()
         outputOptions.output.emit(shape, text: Self.text(shape))
     }
@@ -101,6 +104,9 @@ struct InfoCommand: PodDocCommand {
             shape.recovery.map {
                 "work autosaved \($0.autosaved.formatted(.iso8601)) (\($0.bytes) bytes) waits for recovery in \($0.workingCopy); run `poddoc recover \(shape.path)` (the lines above describe the document as it is on disk)"
             } ?? "nothing waiting")
+        for copy in shape.conflictCopies {
+            add("conflict copy", "\(copy): a copy a sync tool kept after a conflict; `poddoc merge \(shape.path) \(copy)` merges it in")
+        }
         if shape.kind == nil { lines.append("  (the document is open in another process; its content was not read)") }
         return lines.joined(separator: "\n")
     }

@@ -13,6 +13,9 @@ final class DocumentSession {
     let output: Output
     /// The item `ls`, `tree` and `add` use when given no path (the shell's `cd`).
     var currentItem: ObjectID?
+    /// Asks the user a question and waits for the answer (the next line typed); nil when
+    /// there is nobody to ask (a one-shot command, a `-c` script) or the input ended.
+    var ask: ((String) async -> String?)?
     private var outlineStore: OutlineStore?
 
     init(document: ManagedDocument, output: Output) {

@@ -45,7 +45,7 @@ struct MergeDocument: DocumentOperation {
         // The merge works from what the copies' stores hold: edits not yet saved are saved first.
         if document.hasUnsavedChanges { try await document.autosave() }
         let other = try await DocumentAccess.open(try DocumentArgument.parse([theirs]), mode: .read, command: "poddoc merge")
-        let plan: CopyMerge
+        var plan: CopyMerge
         do {
             guard other.metadata.kind == document.metadata.kind, other.metadata.documentID == document.metadata.documentID else {
                 throw CommandFailure(
@@ -59,22 +59,36 @@ struct MergeDocument: DocumentOperation {
                 outline ? [OrderedTree(entity: OutlineSchema.entityName, parent: OutlineSchema.parent, order: OutlineSchema.order)] : []
             let latest = outline ? [LatestValue(entity: OutlineSchema.entityName, attribute: OutlineSchema.modified)] : []
             let prefer = self.prefer
-            plan = try await Progress.watching("merge") {
-                try await Task.detached {
-                    try CopyMerge.plan(mine: mine, theirs: theirsStore, trees: trees, latest: latest, preferring: prefer)
-                }.value
+            func makePlan(_ choices: [ObjectID: MergeSide]) async throws -> CopyMerge {
+                try await Progress.watching("merge") {
+                    try await Task.detached {
+                        try CopyMerge.plan(
+                            mine: mine, theirs: theirsStore, trees: trees, latest: latest, preferring: prefer, choices: choices)
+                    }.value
+                }
+            }
+            plan = try await makePlan([:])
+            // In the shell, the conflicts are resolved one at a time.
+            if !plan.canApply, let ask = session.ask {
+                var choices: [ObjectID: MergeSide] = [:]
+                for (index, conflict) in plan.conflicts.enumerated() {
+                    let shown = Self.describe(conflictShape(of: conflict, in: session))
+                    let answer = await ask("conflict \(index + 1) of \(plan.conflicts.count): \(shown)\nkeep mine or take theirs? [m/t] ")
+                    switch answer?.trimmingCharacters(in: .whitespaces).lowercased() {
+                    case "m", "mine": choices[conflict.objectID] = .mine
+                    case "t", "theirs": choices[conflict.objectID] = .theirs
+                    default:
+                        throw CommandFailure(.usage, code: "usage", "Merge stopped (answer m or t to each conflict); nothing was merged.")
+                    }
+                }
+                plan = try await makePlan(choices)
             }
             try await other.close()
         } catch {
             try? await other.close()
             throw error
         }
-        let conflicts = plan.conflicts.map { conflict in
-            Shape.Conflict(
-                kind: conflict.kind.rawValue, entity: conflict.objectID.entityName, id: conflict.objectID.rowID ?? 0,
-                title: title(of: conflict.objectID, in: session), properties: conflict.properties, mine: conflict.mine.map(Self.display),
-                theirs: conflict.theirs.map(Self.display))
-        }
+        let conflicts = plan.conflicts.map { conflictShape(of: $0, in: session) }
         guard plan.canApply else {
             // The conflicts are the command's data (standard output); the failure is one line.
             let shape = Shape(
@@ -107,8 +121,15 @@ struct MergeDocument: DocumentOperation {
         for note in notes { session.output.message("poddoc: note: \(note).") }
         let shape = Shape(
             outcome: plan.outcome.rawValue, commonSave: plan.commonSave.mine, changed: changed, conflicts: conflicts,
-            preferred: conflicts.isEmpty ? nil : plan.preference?.rawValue, notes: notes)
+            preferred: conflicts.isEmpty ? nil : plan.choices.isEmpty ? plan.preference?.rawValue : "each", notes: notes)
         session.output.emit(shape, text: Self.text(shape, theirs: theirs))
+    }
+
+    @MainActor private func conflictShape(of conflict: CopyConflict, in session: DocumentSession) -> Shape.Conflict {
+        Shape.Conflict(
+            kind: conflict.kind.rawValue, entity: conflict.objectID.entityName, id: conflict.objectID.rowID ?? 0,
+            title: title(of: conflict.objectID, in: session), properties: conflict.properties, mine: conflict.mine.map(Self.display),
+            theirs: conflict.theirs.map(Self.display))
     }
 
     /// An item's title, for outlines: what a user recognises.
@@ -151,8 +172,9 @@ struct MergeDocument: DocumentOperation {
             return "Took \(theirs)'s content: it already held everything this copy saved (\(shape.changed) objects changed)."
         default:
             var text = "Merged \(theirs) (common save \(shape.commonSave)): \(shape.changed) object\(shape.changed == 1 ? "" : "s") changed"
-            if let preferred = shape.preferred {
-                text += "; \(shape.conflicts.count) conflict\(shape.conflicts.count == 1 ? "" : "s") resolved as \(preferred)"
+            if !shape.conflicts.isEmpty {
+                let how = shape.preferred == "each" ? "one by one" : "as \(shape.preferred ?? "")"
+                text += "; \(shape.conflicts.count) conflict\(shape.conflicts.count == 1 ? "" : "s") resolved \(how)"
                 text += shape.conflicts.map { "\n  " + describe($0) }.joined()
             }
             return text + "."

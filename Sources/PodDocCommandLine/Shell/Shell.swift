@@ -32,6 +32,13 @@ final class Shell {
     /// - Returns: The exit status: success, or the status of the first failure.
     func run(script: String?) async -> ExitStatus {
         watchDocument()
+        if let url = document.fileURL {
+            for copy in ManagedDocument.syncConflictCopies(of: url) {
+                output.message(
+                    "poddoc: \(copy.lastPathComponent) beside this document is a copy a sync tool kept after a conflict; `merge \(copy.path)` merges it in."
+                )
+            }
+        }
         if await document.checkForChangesOnDisk() {
             output.message(
                 "poddoc: \(document.fileURL?.lastPathComponent ?? "the document") has changed on disk since this work was autosaved. Choose: keep-mine, take-theirs, or save --as PATH."
@@ -41,7 +48,12 @@ final class Shell {
             await execute(script)
         } else {
             let source = LineSource(interactive: interactive)
-            var lines = source.lines.makeAsyncIterator()
+            let lines = LineQueue(source)
+            // A command that needs an answer (merge, a conflict at a time) reads the next line.
+            session.ask = { question in
+                source.requestLine(prompt: question)
+                return await lines.next()
+            }
             if interactive {
                 output.message(
                     "\(document.fileURL?.lastPathComponent ?? "document"): \(document.metadata.kind.rawValue) document. Type help for commands, quit or Ctrl-D to leave."
@@ -309,5 +321,22 @@ final class Shell {
         if let undo = shape.undo { lines.append("  undo: \(undo)") }
         if let redo = shape.redo { lines.append("  redo: \(redo)") }
         output.emit(shape, text: lines.joined(separator: "\n"))
+    }
+}
+
+/// The lines of a ``LineSource``, read one at a time by the shell's loop and by commands that
+/// ask a question.
+@MainActor
+private final class LineQueue {
+    private var iterator: AsyncStream<String>.Iterator
+
+    init(_ source: LineSource) { iterator = source.lines.makeAsyncIterator() }
+
+    func next() async -> String? {
+        // The iterator is a handle on the stream's shared storage: a copy reads the same lines.
+        var reader = iterator
+        let line = await reader.next(isolation: #isolation)
+        iterator = reader
+        return line
     }
 }

@@ -45,3 +45,32 @@ extension ManagedDocument {
         }
     }
 }
+
+// MARK: - Copies a sync tool kept
+
+extension ManagedDocument {
+    /// Copies of the document at `url` that file-sync tools left beside it after a conflict:
+    /// Syncthing's `Notes.sync-conflict-20261125-120000-ABCDEFG.poddoc` (the marker before any
+    /// of the name's extensions) and Dropbox's `Notes (conflicted copy 2026-11-25).poddoc` or
+    /// `Notes (Alice's conflicted copy 2026-11-25).poddoc`. Merge them in with `poddoc merge`.
+    ///
+    /// - Returns: Their locations, sorted by name; none when the folder cannot be read.
+    public nonisolated static func syncConflictCopies(of url: URL) -> [URL] {
+        let folder = url.deletingLastPathComponent()
+        let name = url.lastPathComponent
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [] }
+        return names.filter { $0 != name && isSyncConflictCopy($0, of: name) }.sorted().map { folder.appendingPathComponent($0) }
+    }
+
+    /// Whether `candidate`, once its conflict marker is taken out, is `name`.
+    private nonisolated static func isSyncConflictCopy(_ candidate: String, of name: String) -> Bool {
+        let syncthing = /\.sync-conflict-[0-9]{8}-[0-9]{6}-[A-Z0-9]{7}/
+        let dropbox = /\ \([^()]*conflicted copy[^()]*\)/
+        for marker in [candidate.firstRange(of: syncthing), candidate.firstRange(of: dropbox)].compactMap({ $0 }) {
+            var plain = candidate
+            plain.removeSubrange(marker)
+            if plain == name { return true }
+        }
+        return false
+    }
+}

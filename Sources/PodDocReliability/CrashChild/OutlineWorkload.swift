@@ -7,7 +7,8 @@ import PodDocStore
 
 /// Random tree edits of an outline document: add, rename, note, move, indent, outdent,
 /// delete (with the subtree), an import as rows (saved by the document's autosave, as the
-/// command line imports), undo.
+/// command line imports), undo, and merges of a copy edited apart (as `poddoc merge` does: one
+/// save).
 @MainActor
 final class OutlineWorkload: ChildWorkload {
     private let document: ManagedDocument
@@ -18,6 +19,11 @@ final class OutlineWorkload: ChildWorkload {
 
     /// Most items the outline grows to before deletions take over.
     private static let largestOutline = 150
+    /// The copy merged in now and then, beside the document; made on the first merge.
+    private var theirs: URL {
+        let url = document.fileURL!
+        return url.deletingLastPathComponent().appending(path: "Theirs-" + url.deletingPathExtension().lastPathComponent + ".poddoc")
+    }
 
     init(document: ManagedDocument, log: OperationLog) throws {
         self.document = document
@@ -36,6 +42,10 @@ final class OutlineWorkload: ChildWorkload {
         let number = random.below(1_000_000)
         let position = random.below(1_000)
         let parent = underRoot ? outline.rootID : other
+        if random.oneIn(30) {
+            try await merge(edits: 1 + random.below(5), using: &random)
+            return
+        }
         log.record(describe(choice, target: target, other: parent, number: number, position: position))
         do {
             if choice == 19 {
@@ -67,6 +77,70 @@ final class OutlineWorkload: ChildWorkload {
         case 19: "import \(number % 60 + 1) items as rows under \(other), then autosave"
         default: "undo \(document.undoManager.undoActionName.map { "'\($0)'" } ?? "(nothing to undo)")"
         }
+    }
+
+    /// Edits the copy apart (making it first, as a copy of the document), then merges it into
+    /// the document as one save, preferring the document's values where both changed.
+    private func merge(edits: Int, using random: inout SeededRandom) async throws {
+        var options = ManagedDocument.OpenOptions()
+        options.autosaveInterval = nil
+        options.recovery = .recover
+        if !FileManager.default.fileExists(atPath: theirs.path) {
+            log.record("copy the document to \(theirs.lastPathComponent)")
+            try await document.save(to: theirs, format: .package)
+            CrashChild.reportSave(of: document)
+        }
+        let copy = try await ManagedDocument.open(theirs, model: document.model, options: options)
+        do {
+            let copyOutline = try OutlineStore(context: copy.mainContext)
+            let copyItems = try copy.mainContext.fetchIDs(FetchRequest(OutlineSchema.entityName)).filter { $0 != copyOutline.rootID }
+            log.record("edit the copy \(edits) times")
+            for _ in 0..<edits {
+                let number = random.below(1_000_000)
+                let target = copyItems.isEmpty ? nil : copyItems[random.below(copyItems.count)]
+                switch (random.below(3), target) {
+                case (0, let target?): try? copyOutline.rename(target, to: "theirs \(number)")
+                case (1, let target?): try? copyOutline.setNote(target, to: "theirs \(number)")
+                default: _ = try copyOutline.add(OutlineItem(title: "theirs \(number)"), under: copyOutline.rootID)
+                }
+            }
+            try await copy.save()
+            try await copy.close()
+        } catch {
+            try? await copy.close()
+            throw error
+        }
+        // The merge reads what the stores hold: the document's edits are saved first.
+        try await document.autosave()
+        CrashChild.reportSave(of: document)
+        let reader = try await ManagedDocument.open(
+            theirs, model: document.model,
+            options: {
+                var readOnly = options
+                readOnly.readOnly = true
+                return readOnly
+            }())
+        let (mine, other) = (document.rootContext.store, reader.rootContext.store)
+        let plan: CopyMerge
+        do {
+            plan = try await Task.detached {
+                try CopyMerge.plan(
+                    mine: mine, theirs: other,
+                    trees: [OrderedTree(entity: OutlineSchema.entityName, parent: OutlineSchema.parent, order: OutlineSchema.order)],
+                    latest: [LatestValue(entity: OutlineSchema.entityName, attribute: OutlineSchema.modified)], preferring: .mine)
+            }.value
+            try await reader.close()
+        } catch {
+            try? await reader.close()
+            throw error
+        }
+        log.record("merge the copy: \(plan.outcome.rawValue), \(plan.changedObjects) objects, \(plan.conflicts.count) conflicts")
+        guard plan.outcome != .upToDate else { return }
+        let context = document.mainContext
+        _ = try document.undoManager.group("Merge") { try context.apply(plan) }
+        try await document.autosave(merging: plan, describing: "Merge \(theirs.lastPathComponent)")
+        CrashChild.reportSave(of: document)
+        items = try context.fetchIDs(FetchRequest(OutlineSchema.entityName)).filter { $0 != outline.rootID }
     }
 
     /// Imports a tree of `count` items (top-level items of up to five children) at the end of

@@ -34,7 +34,7 @@ extension ObjectContext {
         try apply(past.objects, describing: "after save \(past.save)")
     }
 
-    /// Applies a merge of another copy worked out by ``CopyMerge/plan(mine:theirs:trees:latest:preferring:)``
+    /// Applies a merge of another copy worked out by ``CopyMerge/plan(mine:theirs:trees:latest:preferring:choices:)``
     /// from what this context's store holds, as changes of this context (undoable, like
     /// ``revert(to:)``); saving makes it one save. Give the save the merge's state
     /// (`SaveNote(state: merge.state)`), so that the other copy, merging the other way,

@@ -81,7 +81,7 @@ public struct CopyConflict: Sendable, Hashable {
     public let theirs: [StoreValue]
 }
 
-/// A merge of one copy of a store into another (``plan(mine:theirs:trees:latest:preferring:)``),
+/// A merge of one copy of a store into another (``plan(mine:theirs:trees:latest:preferring:choices:)``),
 /// worked out from the two histories and applied with ``ObjectContext/apply(_:)`` as one
 /// save.
 ///
@@ -112,6 +112,8 @@ public struct CopyMerge: Sendable {
     public let conflicts: [CopyConflict]
     /// The preference the conflicts were resolved with, if any.
     public let preference: MergeSide?
+    /// The resolution of the conflicts of these objects, before ``preference``.
+    public let choices: [ObjectID: MergeSide]
     /// Objects the merge moved on its own: their parent was deleted in the other copy.
     public let moved: [MovedObject]
     /// The common save, in mine's history and in theirs'.
@@ -125,7 +127,7 @@ public struct CopyMerge: Sendable {
     public var changedObjects: Int { targets.values.reduce(0) { $0 + $1.count } }
 
     /// Whether it can be applied: no conflicts, or a preference that resolved them.
-    public var canApply: Bool { conflicts.isEmpty || preference != nil }
+    public var canApply: Bool { conflicts.allSatisfy { choices[$0.objectID] != nil || preference != nil } }
 }
 
 extension SaveNote {
@@ -158,32 +160,36 @@ extension CopyMerge {
     ///   - trees: The entities that form ordered trees.
     ///   - latest: The attributes that take the later value.
     ///   - preferring: How to resolve conflicts; nil lists them and changes nothing.
+    ///   - choices: How to resolve the conflicts of these objects (a shell asks one by one);
+    ///     before `preferring`.
     /// - Throws: ``StoreError``: `.notInHistory` when the histories share no save (the
     ///   common one was let go by the retention, or the copies are not of one document);
     ///   `.corrupt` when a history is damaged.
     public static func plan(
-        mine: PersistentStore, theirs: PersistentStore, trees: [OrderedTree] = [], latest: [LatestValue] = [], preferring: MergeSide? = nil
+        mine: PersistentStore, theirs: PersistentStore, trees: [OrderedTree] = [], latest: [LatestValue] = [], preferring: MergeSide? = nil,
+        choices: [ObjectID: MergeSide] = [:]
     ) throws -> CopyMerge {
         let mineLine = try HistoryLine(mine)
         let theirsLine = try HistoryLine(theirs)
         guard let theirsLatest = theirsLine.entries.last else {
             return CopyMerge(
-                outcome: .upToDate, conflicts: [], preference: preferring, moved: [], commonSave: (mineLine.latest, 0),
+                outcome: .upToDate, conflicts: [], preference: preferring, choices: choices, moved: [], commonSave: (mineLine.latest, 0),
                 state: SaveNote.State(identity: "", holds: []), targets: [:])
         }
         let common = try commonSave(mineLine, theirsLine)
         if mineLine.reaches(theirsLatest.identity) {
             return CopyMerge(
-                outcome: .upToDate, conflicts: [], preference: preferring, moved: [], commonSave: common,
+                outcome: .upToDate, conflicts: [], preference: preferring, choices: choices, moved: [], commonSave: common,
                 state: SaveNote.State(identity: theirsLatest.identity, holds: []), targets: [:])
         }
-        var planner = try Planner(mine: mine, theirs: theirs, common: common, trees: trees, latest: latest, preferring: preferring)
+        var planner = try Planner(
+            mine: mine, theirs: theirs, common: common, trees: trees, latest: latest, preferring: preferring, choices: choices)
         if let mineLatest = mineLine.entries.last, theirsLine.reaches(mineLatest.identity) {
             // Theirs holds everything mine did: mine takes theirs' content (and ids).
             try planner.takeTheirs()
             let holds = Array(Set(theirsLatest.holds + [mineLatest.identity]))
             return CopyMerge(
-                outcome: .fastForward, conflicts: [], preference: preferring, moved: [], commonSave: common,
+                outcome: .fastForward, conflicts: [], preference: preferring, choices: choices, moved: [], commonSave: common,
                 state: SaveNote.State(identity: theirsLatest.identity, holds: holds.sorted()), targets: planner.targets)
         }
         let mineFirst = mineLine.entries.first { $0.save > common.mine }
@@ -192,12 +198,19 @@ extension CopyMerge {
         try planner.merge(mineKeepsIDs: mineKeepsIDs)
         let mineIdentity = mineLine.entries.last?.identity ?? "0"
         let identities = [mineIdentity, theirsLatest.identity].sorted()
+        // How the conflicts were resolved, as whose values won: the same when the other copy
+        // merges this way the other way round.
+        func winner(_ side: MergeSide?) -> String { side == .mine ? mineIdentity : side == .theirs ? theirsLatest.identity : "none" }
         let preferred =
-            planner.conflicts.isEmpty ? "none" : preferring == .mine ? mineIdentity : preferring == .theirs ? theirsLatest.identity : "none"
+            planner.conflicts.isEmpty
+            ? "none"
+            : planner.conflicts.map { "\($0.objectID.entityName)/\($0.objectID.rowID ?? 0)=\(winner(choices[$0.objectID] ?? preferring))" }
+                .sorted().joined(separator: ",")
         let identity = "merge:" + HistoryLine.digest(identities.joined(separator: "+") + "|" + preferred)
         let holds = Set(identities + (mineLine.entries.last?.holds ?? []) + theirsLatest.holds)
         return CopyMerge(
-            outcome: .merged, conflicts: planner.conflicts, preference: preferring, moved: planner.moved, commonSave: common,
+            outcome: .merged, conflicts: planner.conflicts, preference: preferring, choices: choices, moved: planner.moved,
+            commonSave: common,
             state: SaveNote.State(identity: identity, holds: holds.sorted()), targets: planner.targets)
     }
 
@@ -289,7 +302,8 @@ private struct Planner {
     let theirs: PersistentStore
     let model: ObjectModel
     let trees: [String: OrderedTree]
-    let preferring: MergeSide?
+    private let preferring: MergeSide?
+    private let choices: [ObjectID: MergeSide]
     /// What mine's and theirs' saves since the common one changed, with the values before.
     let pastMine: [String: [Int64: PastState.Object]]
     let pastTheirs: [String: [Int64: PastState.Object]]
@@ -301,13 +315,14 @@ private struct Planner {
 
     init(
         mine: PersistentStore, theirs: PersistentStore, common: (mine: Int, theirs: Int), trees: [OrderedTree], latest: [LatestValue],
-        preferring: MergeSide?
+        preferring: MergeSide?, choices: [ObjectID: MergeSide]
     ) throws {
         self.mine = mine
         self.theirs = theirs
         model = mine.model
         self.trees = Dictionary(trees.map { ($0.entity, $0) }, uniquingKeysWith: { first, _ in first })
         self.preferring = preferring
+        self.choices = choices
         let model = mine.model
         self.latest = Dictionary(
             latest.map { ($0.entity, Set([model.layout($0.entity).attributeIndex(of: $0.attribute)])) }, uniquingKeysWith: { $0.union($1) })
@@ -353,6 +368,7 @@ private struct Planner {
         var theirsRowsByEntity: [String: [Int64: RowData]] = [:]
         var mineMap: [String: [Int64: Int64]] = [:]
         var theirsMap: [String: [Int64: Int64]] = [:]
+        var paired: [String: [(mine: Int64, theirs: Int64)]] = [:]
         for entity in entities {
             let layout = model.layout(entity)
             let m = pastMine[entity] ?? [:]
@@ -376,6 +392,42 @@ private struct Planner {
                 }
                 if insertedByMine && mineRows[id] != nil { mineInserted.append(id) }
                 if insertedByTheirs && theirsRows[id] != nil { theirsInserted.append(id) }
+            }
+            // Objects both copies inserted with the same unique value (a spec imported on both)
+            // are one object: it keeps the id of the copy that keeps its ids.
+            let uniqueFields = layout.attributes.indices.filter { layout.attributes[$0].isUnique }
+            if !uniqueFields.isEmpty && !mineInserted.isEmpty && !theirsInserted.isEmpty {
+                var mineByValue: [Int: [StoreValue: Int64]] = [:]
+                for id in mineInserted {
+                    for field in uniqueFields {
+                        if case .value(let value) = mineRows[id]![field: field], !value.isNull {
+                            mineByValue[field, default: [:]][value] = id
+                        }
+                    }
+                }
+                var pairs: [(mine: Int64, theirs: Int64)] = []
+                for id in theirsInserted {
+                    let match = uniqueFields.lazy.compactMap { field -> Int64? in
+                        guard case .value(let value) = theirsRows[id]![field: field] else { return nil }
+                        return mineByValue[field]?[value]
+                    }.first
+                    if let match, !pairs.contains(where: { $0.mine == match }) { pairs.append((match, id)) }
+                }
+                if !pairs.isEmpty {
+                    let pairedMine = Set(pairs.map(\.mine))
+                    let pairedTheirs = Set(pairs.map(\.theirs))
+                    mineInserted.removeAll { pairedMine.contains($0) }
+                    theirsInserted.removeAll { pairedTheirs.contains($0) }
+                    for pair in pairs {
+                        if mineKeepsIDs {
+                            if pair.theirs != pair.mine { theirsMap[entity, default: [:]][pair.theirs] = pair.mine }
+                        } else {
+                            if pair.mine != pair.theirs { mineMap[entity, default: [:]][pair.mine] = pair.theirs }
+                            targets[entity, default: [:]][pair.mine] = .absent  // takes theirs' id below
+                        }
+                    }
+                    paired[entity] = pairs
+                }
             }
             let next = max(
                 try mine.unsafeRead { try RowIDSequence.last($0, layout) }, try theirs.unsafeRead { try RowIDSequence.last($0, layout) })
@@ -411,12 +463,49 @@ private struct Planner {
             let t = pastTheirs[entity] ?? [:]
             let mineRows = mineRowsByEntity[entity]!
             let theirsRows = theirsRowsByEntity[entity]!
+            let pairs = paired[entity] ?? []
+            let pairedMine = Set(pairs.map(\.mine))
+            let pairedTheirs = Set(pairs.map(\.theirs))
+            let later = self.latest[entity] ?? []
+            // One object inserted by both: no common value, so any difference is a conflict.
+            for pair in pairs {
+                let mineRow = mineRows[pair.mine]!
+                let theirsRow = theirsRows[pair.theirs]!
+                let final = mineKeepsIDs ? pair.mine : pair.theirs
+                var chosen: [Int: FieldValue] = [:]
+                var clashes: [Int] = []
+                for field in 0..<layout.fieldCount {
+                    let mv = fromMine(mineRow[field: field])
+                    let tv = fromTheirs(theirsRow[field: field])
+                    if later.contains(field) {
+                        if case .value(let m) = mv, case .value(let t) = tv, Self.isLater(t, than: m) {
+                            chosen[field] = tv
+                        } else {
+                            chosen[field] = mv
+                        }
+                        continue
+                    }
+                    if mv != tv && field != orderField { clashes.append(field) }
+                    chosen[field] = mv != tv && side(entity, final) == .theirs ? tv : mv
+                }
+                if !clashes.isEmpty {
+                    conflicts.append(
+                        conflict(
+                            .bothChanged, .permanent(entity: entity, rowID: final), layout, clashes, mine: mineRow, theirs: theirsRow))
+                }
+                if mineKeepsIDs {
+                    let changed = chosen.filter { $0.value != mineRow[field: $0.key] }
+                    if !changed.isEmpty { targets[entity, default: [:]][pair.mine] = .present(fields: changed, whole: false) }
+                } else {
+                    targets[entity, default: [:]][pair.theirs] = .present(fields: chosen, whole: true)
+                }
+            }
             for id in Set(m.keys).union(t.keys).sorted() {
                 let insertedByMine = Self.isAbsent(m[id])
                 let insertedByTheirs = Self.isAbsent(t[id])
                 if insertedByMine || insertedByTheirs {
                     // New objects: theirs' come over; mine's stay (under their new ids).
-                    if insertedByTheirs, let row = theirsRows[id] {
+                    if insertedByTheirs, let row = theirsRows[id], !pairedTheirs.contains(id) {
                         let final = theirsMap[entity]?[id] ?? id
                         targets[entity, default: [:]][final] = .present(
                             fields: Self.fields(of: row, layout, translate: fromTheirs), whole: true)
@@ -424,7 +513,7 @@ private struct Planner {
                             orders[entity, default: [:]][final] = (Int(order), true)
                         }
                     }
-                    if insertedByMine, let row = mineRows[id], let final = mineMap[entity]?[id] {
+                    if insertedByMine, let row = mineRows[id], !pairedMine.contains(id), let final = mineMap[entity]?[id] {
                         targets[entity, default: [:]][final] = .present(
                             fields: Self.fields(of: row, layout, translate: fromMine), whole: true)
                         if let orderField, case .value(.integer(let order)) = row[field: orderField] {
@@ -440,7 +529,6 @@ private struct Planner {
                     return theirsRows[id].map { $0[field: field] } ?? mineRows[id].map { $0[field: field] }
                 }
                 let objectID = ObjectID.permanent(entity: entity, rowID: id)
-                let later = self.latest[entity] ?? []
                 let ordinary = (0..<layout.fieldCount).filter { $0 != orderField && !later.contains($0) }
                 switch (mineRows[id], theirsRows[id]) {
                 case (nil, nil):
@@ -448,7 +536,7 @@ private struct Planner {
                 case (let mineRow?, nil):
                     // Theirs deleted it: unless mine changed it since, it goes.
                     let changed = ordinary.filter { field in m[id] != nil && fromMine(mineRow[field: field]) != base(field) }
-                    if changed.isEmpty || preferring == .theirs {
+                    if changed.isEmpty || side(entity, id) == .theirs {
                         targets[entity, default: [:]][id] = .absent
                     } else {
                         // Kept: its references to mine's new objects follow them to their ids.
@@ -466,7 +554,7 @@ private struct Planner {
                     let changed = ordinary.filter { field in t[id] != nil && fromTheirs(theirsRow[field: field]) != base(field) }
                     guard !changed.isEmpty else { continue }
                     conflicts.append(conflict(.deletedHereChangedThere, objectID, layout, changed, mine: nil, theirs: theirsRow))
-                    if preferring == .theirs {
+                    if side(entity, id) == .theirs {
                         targets[entity, default: [:]][id] = .present(
                             fields: Self.fields(of: theirsRow, layout, translate: fromTheirs), whole: true)
                         if let orderField, case .value(.integer(let order)) = theirsRow[field: orderField] {
@@ -489,7 +577,7 @@ private struct Planner {
                                 chosen = tv
                             } else {
                                 clashes.append(field)
-                                if preferring == .theirs { chosen = tv }
+                                if side(entity, id) == .theirs { chosen = tv }
                             }
                         }
                         if field == parentField {
@@ -531,7 +619,12 @@ private struct Planner {
         for (entity, tree) in trees { try keepTree(entity, tree, orders: orders[entity] ?? [:]) }
     }
 
-    private var canApply: Bool { conflicts.isEmpty || preferring != nil }
+    private var canApply: Bool { conflicts.allSatisfy { choices[$0.objectID] != nil || preferring != nil } }
+
+    /// How a conflict on this object is resolved: its choice, else the preference.
+    private func side(_ entity: String, _ id: Int64) -> MergeSide? {
+        choices[.permanent(entity: entity, rowID: id)] ?? preferring
+    }
 
     // MARK: Ordered trees
 
@@ -539,6 +632,10 @@ private struct Planner {
     /// gone goes where that parent was, and is noted), no cycle (reported as a conflict), and
     /// every sibling list touched numbered 0…n-1 by merged position, then id.
     private mutating func keepTree(_ entity: String, _ tree: OrderedTree, orders: [Int64: (value: Int, changedParent: Bool)]) throws {
+        // This entity's targets, kept apart while the tree is worked on (one dictionary, not two
+        // lookups a step), and put back at the end.
+        var local = targets.removeValue(forKey: entity) ?? [:]
+        defer { targets[entity] = local.isEmpty ? nil : local }
         let layout = model.layout(entity)
         let parentField = layout.attributes.count + layout.foreignKeyIndex[tree.parent]!
         let orderField = layout.attributeIndex(of: tree.order)
@@ -559,15 +656,29 @@ private struct Planner {
             return known
         }
         func mineParent(_ id: Int64) throws -> Int64?? { try mineRow(id).map { $0.parent } }
+        /// Reads the rows of many objects at once (one read, ``PersistentStore/idsPerQuery`` ids a query).
+        func preload(_ ids: [Int64]) throws {
+            let missing = ids.filter { mineRows[$0] == nil }
+            guard !missing.isEmpty else { return }
+            try mine.unsafeRead { db in
+                for start in stride(from: 0, to: missing.count, by: PersistentStore.idsPerQuery) {
+                    let chunk = missing[start..<min(start + PersistentStore.idsPerQuery, missing.count)]
+                    let list = chunk.map(String.init).joined(separator: ",")
+                    for row in try Row.fetchAll(db, sql: "SELECT id, \(parentColumn), \(orderColumn) FROM \(table) WHERE id IN (\(list))") {
+                        mineRows[row[0] as Int64] = (parent: row[1] as Int64?, order: Int(row[2] as Int64? ?? 0))
+                    }
+                }
+            }
+        }
         func exists(_ id: Int64) throws -> Bool {
-            switch targets[entity]?[id] {
+            switch local[id] {
             case .absent?: return false
             case .present?: return true
             case nil: return try mineParent(id) != nil
             }
         }
         func parent(_ id: Int64) throws -> Int64? {
-            if case .present(let fields, _)? = targets[entity]?[id], let value = fields[parentField] {
+            if case .present(let fields, _)? = local[id], let value = fields[parentField] {
                 if case .ref(let ref) = value { return ref?.rowID }
             }
             return try mineParent(id) ?? nil
@@ -575,13 +686,13 @@ private struct Planner {
         func setParent(_ id: Int64, _ parent: Int64?) throws {
             var fields: [Int: FieldValue] = [:]
             var whole = false
-            if case .present(let known, let isWhole)? = targets[entity]?[id] { (fields, whole) = (known, isWhole) }
+            if case .present(let known, let isWhole)? = local[id] { (fields, whole) = (known, isWhole) }
             if !whole, let row = try mineRow(id), row.parent == parent {
                 fields[parentField] = nil  // mine's own place: nothing to write
             } else {
                 fields[parentField] = .ref(parent.map { .permanent(entity: entity, rowID: $0) })
             }
-            targets[entity, default: [:]][id] = fields.isEmpty && !whole ? nil : .present(fields: fields, whole: whole)
+            local[id] = fields.isEmpty && !whole ? nil : .present(fields: fields, whole: whole)
         }
         // Where a deleted object was: its parent in either copy's past or present.
         func formerParent(_ id: Int64) throws -> Int64? {
@@ -593,15 +704,18 @@ private struct Planner {
             return try mineParent(id) ?? nil
         }
 
-        var touched = Set(targets[entity, default: [:]].keys)
+        var touched = Set(local.keys)
         // Children (in mine) of the objects that go may be left without a parent too.
-        for (id, target) in targets[entity, default: [:]] {
-            guard case .absent = target else { continue }
-            let children = try mine.unsafeRead { db in
-                try Int64.fetchAll(db, sql: "SELECT id FROM \(table) WHERE \(parentColumn) = ?", arguments: [id])
-            }
-            touched.formUnion(children)
+        let gone = local.compactMap { id, target -> Int64? in
+            if case .absent = target { return id }
+            return nil
         }
+        try mine.unsafeRead { db in
+            for id in gone {
+                touched.formUnion(try Int64.fetchAll(db, sql: "SELECT id FROM \(table) WHERE \(parentColumn) = ?", arguments: [id]))
+            }
+        }
+        try preload(Array(touched))
         // Orphans: under the nearest surviving ancestor of the parent that is gone.
         for id in touched.sorted() where try exists(id) {
             guard let place = try parent(id), !(try exists(place)) else { continue }
@@ -656,11 +770,11 @@ private struct Planner {
                 }
                 first = false
             }
-            guard let preferring else { return }
+            guard canApply else { return }
             var switched = false
             for id in onCycle {
                 let place: (parent: Int64?, order: Int)?
-                if preferring == .mine {
+                if side(entity, id) == .mine {
                     place = try mineRow(id)
                 } else {
                     place = try rows(theirs, layout, [id])[id].map { row in
@@ -682,20 +796,25 @@ private struct Planner {
 
         // Sibling lists: every parent an object left or joined.
         var parents: Set<Int64?> = []
-        for id in targets[entity, default: [:]].keys {
+        var joining: [Int64?: [Int64]] = [:]  // the targets under each parent after the merge
+        for id in local.keys {
             parents.insert(try mineParent(id) ?? nil)
-            if try exists(id) { parents.insert(try parent(id)) }
+            guard try exists(id) else { continue }
+            let merged = try parent(id)
+            parents.insert(merged)
+            joining[merged, default: []].append(id)
         }
         for parentID in parents where try parentID.map(exists) ?? true {
             let current = try mine.unsafeRead { db in
                 try Row.fetchAll(db, sql: "SELECT id, \(orderColumn) FROM \(table) WHERE \(parentColumn) IS ?", arguments: [parentID])
                     .map { ($0[0] as Int64, $0[1] as Int64) }
             }
+            for (id, order) in current where mineRows[id] == nil { mineRows[id] = (parent: parentID, order: Int(order)) }
             var members: [Int64: Int] = [:]
             for (id, order) in current where try exists(id) && (try parent(id)) == parentID {
                 members[id] = orders[id]?.value ?? Int(order)
             }
-            for id in targets[entity, default: [:]].keys where try exists(id) && (try parent(id)) == parentID {
+            for id in joining[parentID] ?? [] {
                 let stored = try mineRow(id)?.order
                 members[id] = orders[id]?.value ?? members[id] ?? stored ?? Int.max
             }
@@ -705,10 +824,10 @@ private struct Planner {
                 let value = FieldValue.value(.integer(Int64(position)))
                 var fields: [Int: FieldValue] = [:]
                 var whole = false
-                if case .present(let known, let isWhole)? = targets[entity]?[member.key] { (fields, whole) = (known, isWhole) }
+                if case .present(let known, let isWhole)? = local[member.key] { (fields, whole) = (known, isWhole) }
                 if !whole && fields[orderField] == nil && stored[member.key] == Int64(position) { continue }
                 fields[orderField] = value
-                targets[entity, default: [:]][member.key] = .present(fields: fields, whole: whole)
+                local[member.key] = .present(fields: fields, whole: whole)
             }
         }
     }
