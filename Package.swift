@@ -115,7 +115,7 @@ let package = Package(
             name: "PodDocCommandLine",
             dependencies: [
                 "PodDocContent", "PodDocDocument", "PodDocFileSystem", "PodDocReliability", "PodSpecs", "PodSpecsServer", "Outliner",
-                "OutlineInterchange", "PodDocStore", "CEditLine",
+                "OutlineInterchange", "PodDocStore", "PodDocJSON", "CEditLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings),

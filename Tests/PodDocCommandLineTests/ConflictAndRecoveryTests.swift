@@ -56,6 +56,7 @@ final class ConflictAndRecoveryTests: CommandLineTestCase {
         try makeArchives()
         let shell = try shellMeetingAConflict([#"add "my edit""#, "save", "save --as \(path("C.zip"))", #"add "after""#, "quit"])
         XCTAssertTrue(shell.stderr.contains("changed on disk by someone else"), shell.stderr)
+        XCTAssertTrue(shell.stderr.contains("Choose: merge theirs into yours and save, keep mine"), shell.stderr)
         XCTAssertTrue(shell.stdout.contains("Saved as"), shell.stdout + shell.stderr)
         XCTAssertEqual(try tree("C.zip"), "1. one\n2. my edit\n3. after\n")
         XCTAssertEqual(try tree("B.zip"), "1. one\n2. theirs\n", "theirs is untouched")
@@ -73,6 +74,20 @@ final class ConflictAndRecoveryTests: CommandLineTestCase {
         XCTAssertEqual(taken.status, 0, taken.stderr)
         XCTAssertTrue(taken.stdout.contains("Reloaded B.zip from disk"), taken.stdout)
         XCTAssertEqual(try tree("B.zip"), "1. one\n2. theirs\n")
+    }
+
+    func testMergeTakesTheirsIntoYoursAndSavesOverIt() throws {
+        for ending in ["zip", "poddoc"] {
+            for name in ["A.poddoc", "B.\(ending)", "Theirs.\(ending)"] { try? FileManager.default.removeItem(atPath: path(name)) }
+            try makeDocuments(ending)
+            let merged = try shellMeetingAConflict([#"add "mine""#, "merge", "tree", "quit"], ending: ending)
+            XCTAssertEqual(merged.status, 0, merged.stderr)
+            XCTAssertTrue(merged.stdout.contains("Merged"), merged.stdout)
+            XCTAssertTrue(merged.stdout.contains("Saved yours over the copy on disk"), merged.stdout)
+            // Theirs saved its item first: it keeps its id and comes first of the two.
+            XCTAssertEqual(try tree("B.\(ending)"), "1. one\n2. theirs\n3. mine\n", ending)
+            try succeed("check", path("B.\(ending)"))
+        }
     }
 
     func testAQuitThatCannotSaveKeepsTheEditsForRecover() throws {

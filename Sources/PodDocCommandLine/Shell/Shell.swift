@@ -41,7 +41,7 @@ final class Shell {
         }
         if await document.checkForChangesOnDisk() {
             output.message(
-                "poddoc: \(document.fileURL?.lastPathComponent ?? "the document") has changed on disk since this work was autosaved. Choose: keep-mine, take-theirs, or save --as PATH."
+                "poddoc: \(document.fileURL?.lastPathComponent ?? "the document") has changed on disk since this work was autosaved. Choose: merge (theirs into yours, then save), keep-mine, take-theirs, or save --as PATH."
             )
         }
         if let script {
@@ -163,6 +163,18 @@ final class Shell {
         }
     }
 
+    /// In conflict: merges the version on disk into this one (yours is autosaved apart
+    /// first), then saves the result over it.
+    private func mergeTheVersionOnDisk() async throws {
+        let name = document.fileURL?.lastPathComponent ?? "the document"
+        guard let url = document.fileURL, await document.checkForChangesOnDisk() else {
+            output.line("\(name) is not in conflict: nobody else changed it on disk (`merge PATH` merges another copy).")
+            return
+        }
+        try await MergeDocument.parse([url.path]).perform(in: session)
+        try await resolve(.keepMine)
+    }
+
     // MARK: - Running commands
 
     /// Runs the commands of one line; Ctrl-C cancels the one running.
@@ -186,6 +198,10 @@ final class Shell {
     private func run(_ words: [String]) async throws {
         let name = words[0]
         let arguments = Array(words.dropFirst())
+        if name == "merge" && arguments.isEmpty {
+            try await mergeTheVersionOnDisk()
+            return
+        }
         if name == "revert" && arguments.isEmpty {
             try await document.revert()
             output.line("Reverted to the last save.")
@@ -236,7 +252,10 @@ final class Shell {
         ("undo", "Undo the last edit."),
         ("redo", "Redo the last undone edit."),
         ("status", "Show unsaved changes, autosave and the document's state."),
-        ("keep-mine", "In conflict (changed on disk by someone else): save yours over theirs."),
+        (
+            "keep-mine",
+            "In conflict (changed on disk by someone else): save yours over theirs; `merge` alone merges theirs into yours first."
+        ),
         ("take-theirs", "In conflict: reload theirs from disk, dropping your unsaved changes (save --as PATH keeps yours as a copy)."),
         ("help [COMMAND]", "List the commands, or show one command's options."),
         ("quit", "Save and leave (Ctrl-D does the same)."),

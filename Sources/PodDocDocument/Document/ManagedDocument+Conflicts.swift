@@ -51,7 +51,7 @@ extension ManagedDocument {
         if let url = fileURL, workingCopy == nil { try await keepVersionApart(of: url) }
         throw DocumentError(
             .inConflict,
-            "\(displayName) was changed on disk by someone else since it was opened. Choose: keep mine (overwrite theirs), take theirs (reload, dropping your unsaved changes), or save yours as a copy elsewhere.",
+            "\(displayName) was changed on disk by someone else since it was opened. Choose: merge theirs into yours and save, keep mine (overwrite theirs), take theirs (reload, dropping your unsaved changes), or save yours as a copy elsewhere.",
             path: fileURL?.path)
     }
 
