@@ -78,6 +78,25 @@ final class MergeTests: CommandLineTestCase {
         XCTAssertTrue(try succeed("merge", mine, theirs).stdout.contains("Nothing to merge"))
     }
 
+    func testACopyThatWasNeverEditedTakesTheOthersContentAndIsRecognisedLater() throws {
+        // A copy made before any save: neither history holds a save the other does.
+        let mine = path("Fresh.poddoc")
+        try succeed("new", mine, "--kind", "outline")
+        let theirs = path("Fresh-copy.poddoc")
+        try succeed("save", mine, "--as", theirs)
+        try succeed("outline", "add", theirs, "Work")
+        try succeed("outline", "add", theirs, "Home")
+        let taken = try succeed("merge", mine, theirs, "--json").json(Shape.self)
+        XCTAssertEqual(taken.outcome, "fastForward")
+        XCTAssertEqual(try hash(mine), try hash(theirs))
+        // Each holds the other now: nothing to merge either way, and nothing twice.
+        XCTAssertEqual(try succeed("merge", theirs, mine, "--json").json(Shape.self).outcome, "upToDate")
+        XCTAssertEqual(try succeed("merge", mine, theirs, "--json").json(Shape.self).outcome, "upToDate")
+        try succeed("outline", "add", mine, "Later")
+        try succeed("merge", theirs, mine)
+        XCTAssertEqual(try succeed("outline", "tree", theirs).stdout, "1. Work\n2. Home\n3. Later\n")
+    }
+
     func testConflictsAreListedAndChangeNothingUntilResolved() throws {
         let (mine, theirs) = try twoCopies()
         try succeed("outline", "rename", mine, "1", "Office")

@@ -176,18 +176,27 @@ extension CopyMerge {
                 outcome: .upToDate, conflicts: [], preference: preferring, choices: choices, moved: [], commonSave: (mineLine.latest, 0),
                 state: SaveNote.State(identity: "", holds: []), targets: [:])
         }
-        let common = try commonSave(mineLine, theirsLine)
         if mineLine.reaches(theirsLatest.identity) {
+            return CopyMerge(
+                outcome: .upToDate, conflicts: [], preference: preferring, choices: choices, moved: [],
+                commonSave: (mineLine.latest, theirsLatest.save), state: SaveNote.State(identity: theirsLatest.identity, holds: []),
+                targets: [:])
+        }
+        let common = try commonSave(mineLine, theirsLine)
+        let mineChanged = mineLine.entries.contains { $0.save > common.mine }
+        guard theirsLine.entries.contains(where: { $0.save > common.theirs }) else {
+            // Theirs did nothing since the common save.
             return CopyMerge(
                 outcome: .upToDate, conflicts: [], preference: preferring, choices: choices, moved: [], commonSave: common,
                 state: SaveNote.State(identity: theirsLatest.identity, holds: []), targets: [:])
         }
         var planner = try Planner(
             mine: mine, theirs: theirs, common: common, trees: trees, latest: latest, preferring: preferring, choices: choices)
-        if let mineLatest = mineLine.entries.last, theirsLine.reaches(mineLatest.identity) {
-            // Theirs holds everything mine did: mine takes theirs' content (and ids).
+        if !mineChanged || (mineLine.entries.last.map { theirsLine.reaches($0.identity) } ?? true) {
+            // Mine did nothing since the common save, or theirs holds everything mine did: mine
+            // takes theirs' content (and ids), and is then at theirs' state.
             try planner.takeTheirs()
-            let holds = Array(Set(theirsLatest.holds + [mineLatest.identity]))
+            let holds = Set(theirsLatest.holds + (mineLine.entries.last.map { [$0.identity] } ?? []))
             return CopyMerge(
                 outcome: .fastForward, conflicts: [], preference: preferring, choices: choices, moved: [], commonSave: common,
                 state: SaveNote.State(identity: theirsLatest.identity, holds: holds.sorted()), targets: planner.targets)
