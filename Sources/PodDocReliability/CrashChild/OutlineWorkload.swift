@@ -105,33 +105,26 @@ final class OutlineWorkload: ChildWorkload {
                 }
             }
             try await copy.save()
-            try await copy.close()
         } catch {
             try? await copy.close()
             throw error
         }
-        // The merge reads what the stores hold: the document's edits are saved first.
-        try await document.autosave()
-        CrashChild.reportSave(of: document)
-        let reader = try await ManagedDocument.open(
-            theirs, model: document.model,
-            options: {
-                var readOnly = options
-                readOnly.readOnly = true
-                return readOnly
-            }())
-        let (mine, other) = (document.rootContext.store, reader.rootContext.store)
+        // The merge reads what the stores hold: the document's edits are saved first. The copy,
+        // just saved, is read through its own open store.
         let plan: CopyMerge
         do {
+            try await document.autosave()
+            CrashChild.reportSave(of: document)
+            let (mine, other) = (document.rootContext.store, copy.rootContext.store)
             plan = try await Task.detached {
                 try CopyMerge.plan(
                     mine: mine, theirs: other,
                     trees: [OrderedTree(entity: OutlineSchema.entityName, parent: OutlineSchema.parent, order: OutlineSchema.order)],
                     latest: [LatestValue(entity: OutlineSchema.entityName, attribute: OutlineSchema.modified)], preferring: .mine)
             }.value
-            try await reader.close()
+            try await copy.close()
         } catch {
-            try? await reader.close()
+            try? await copy.close()
             throw error
         }
         log.record("merge the copy: \(plan.outcome.rawValue), \(plan.changedObjects) objects, \(plan.conflicts.count) conflicts")

@@ -191,7 +191,8 @@ extension CopyMerge {
                 state: SaveNote.State(identity: theirsLatest.identity, holds: []), targets: [:])
         }
         var planner = try Planner(
-            mine: mine, theirs: theirs, common: common, trees: trees, latest: latest, preferring: preferring, choices: choices)
+            mine: mine, theirs: theirs, common: common, latest: (mineLine.latest, theirsLine.latest), trees: trees, latestValues: latest,
+            preferring: preferring, choices: choices)
         if !mineChanged || (mineLine.entries.last.map { theirsLine.reaches($0.identity) } ?? true) {
             // Mine did nothing since the common save, or theirs holds everything mine did: mine
             // takes theirs' content (and ids), and is then at theirs' state.
@@ -323,7 +324,8 @@ private struct Planner {
     let latest: [String: Set<Int>]
 
     init(
-        mine: PersistentStore, theirs: PersistentStore, common: (mine: Int, theirs: Int), trees: [OrderedTree], latest: [LatestValue],
+        mine: PersistentStore, theirs: PersistentStore, common: (mine: Int, theirs: Int), latest: (mine: Int, theirs: Int),
+        trees: [OrderedTree], latestValues: [LatestValue],
         preferring: MergeSide?, choices: [ObjectID: MergeSide]
     ) throws {
         self.mine = mine
@@ -334,13 +336,13 @@ private struct Planner {
         self.choices = choices
         let model = mine.model
         self.latest = Dictionary(
-            latest.map { ($0.entity, Set([model.layout($0.entity).attributeIndex(of: $0.attribute)])) }, uniquingKeysWith: { $0.union($1) })
-        func past(_ store: PersistentStore, _ save: Int) throws -> [String: [Int64: PastState.Object]] {
-            let latest = try store.history(limit: 1).first?.save ?? 0
-            return save >= latest ? [:] : try store.pastState(after: save).objects
+            latestValues.map { ($0.entity, Set([model.layout($0.entity).attributeIndex(of: $0.attribute)])) },
+            uniquingKeysWith: { $0.union($1) })
+        func past(_ store: PersistentStore, _ save: Int, latest: Int) throws -> [String: [Int64: PastState.Object]] {
+            save >= latest ? [:] : try store.pastState(after: save).objects
         }
-        pastMine = try past(mine, common.mine)
-        pastTheirs = try past(theirs, common.theirs)
+        pastMine = try past(mine, common.mine, latest: latest.mine)
+        pastTheirs = try past(theirs, common.theirs, latest: latest.theirs)
     }
 
     /// Current rows of `ids` in `store`, by row id.
