@@ -11,6 +11,21 @@ public enum LockMode: Sendable, Hashable {
     case shared
 }
 
+// MARK: - LockFileKind
+
+/// Where a lock file lives, which decides its life cycle.
+public enum LockFileKind: Sendable, Hashable {
+    /// Inside a folder poddoc owns (a package, a working copy): kept forever, emptied on
+    /// release.
+    case owned
+    /// Beside a document in the user's folder (an archive's `.NAME.poddoc-lock`), where every
+    /// user and every machine sharing the folder sees it, as LibreOffice's `.~lock.NAME#`: it
+    /// is made readable and writable by all, removed on release, and a record from another
+    /// host (brought by a sync tool or a network folder) is respected, since whether that
+    /// holder still runs cannot be checked from here.
+    case besideDocument
+}
+
 // MARK: - LockTakeover
 
 /// Reported when a lock file still named a holder that no longer held the lock (its process
@@ -42,15 +57,20 @@ public final class DocumentLock {
     public let lockFile: URL
     /// The mode the lock is held in.
     public let mode: LockMode
+    /// Where the lock file lives (and so whether release removes it).
+    public let kind: LockFileKind
     /// Set when a stale holder record was found and replaced; show it to the user.
     public let takeover: LockTakeover?
 
     private let fileSystem: FileSystem
     private var fileDescriptor: Int32?
 
-    private init(lockFile: URL, mode: LockMode, takeover: LockTakeover?, fileSystem: FileSystem, fileDescriptor: Int32) {
+    private init(
+        lockFile: URL, mode: LockMode, kind: LockFileKind, takeover: LockTakeover?, fileSystem: FileSystem, fileDescriptor: Int32
+    ) {
         self.lockFile = lockFile
         self.mode = mode
+        self.kind = kind
         self.takeover = takeover
         self.fileSystem = fileSystem
         self.fileDescriptor = fileDescriptor
@@ -73,35 +93,71 @@ public final class DocumentLock {
     ///   - mode: ``LockMode/exclusive`` to edit, ``LockMode/shared`` to read.
     ///   - toolVersion: The version recorded in the holder record.
     ///   - fileSystem: The file system to go through (pass a fault plan down here).
+    ///   - kind: Where the lock file lives: ``LockFileKind/owned`` (kept, emptied on release)
+    ///     or ``LockFileKind/besideDocument`` (shared with other users and machines, removed
+    ///     on release).
     /// - Returns: The held lock.
     /// - Throws: ``FileSystemError/Code-swift.struct/locked`` naming the holder (pid, host) when
-    ///   another process holds the lock in a conflicting mode; other ``FileSystemError``s when
-    ///   the lock file cannot be opened or written.
+    ///   another process holds the lock in a conflicting mode, or (beside a document) when the
+    ///   record names a holder on another host; other ``FileSystemError``s when the lock file
+    ///   cannot be opened or written.
     public static func acquire(
-        _ lockFile: URL, mode: LockMode, toolVersion: String, fileSystem: FileSystem = FileSystem()
+        _ lockFile: URL, mode: LockMode, toolVersion: String, fileSystem: FileSystem = FileSystem(),
+        kind: LockFileKind = .owned
     ) throws -> DocumentLock {
+        guard kind == .besideDocument else {
+            return try acquireOnce(lockFile, mode: mode, toolVersion: toolVersion, fileSystem: fileSystem, kind: kind)!
+        }
+        // A lock file removed on release can be removed between this process's open and its
+        // `flock`: the lock then holds a file no one else will open. Taken again until the
+        // locked file is the one the name points to.
+        for _ in 0..<100 {
+            if let lock = try acquireOnce(lockFile, mode: mode, toolVersion: toolVersion, fileSystem: fileSystem, kind: kind) {
+                return lock
+            }
+        }
+        throw FileSystemError(
+            code: .locked, message: "The lock file '\(lockFile.path)' keeps being replaced by another process; try again.",
+            path: lockFile.path)
+    }
+
+    /// One attempt of ``acquire(_:mode:toolVersion:fileSystem:kind:)``: nil when a lock file
+    /// beside a document was removed or replaced while it was being locked.
+    private static func acquireOnce(
+        _ lockFile: URL, mode: LockMode, toolVersion: String, fileSystem: FileSystem, kind: LockFileKind
+    ) throws -> DocumentLock? {
         let path = lockFile.path
-        let flags = (mode == .shared && fileSystem.itemKind(atPath: path) != nil) ? O_RDONLY : O_RDWR | O_CREAT
-        let fd = try fileSystem.openFile(path, flags: flags | O_NOFOLLOW, mode: 0o644)
-        var holdsLock = false
+        let fd = try openLockFile(path, mode: mode, kind: kind, fileSystem: fileSystem)
+        var writingRecord = false
         do {
             do {
                 try fileSystem.lockFile(fd, operation: (mode == .exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB, path: path)
-                holdsLock = true
             } catch let error as FileSystemError where error.errno == EWOULDBLOCK {
                 throw lockedError(path: path, mode: mode, cause: error, fileSystem: fileSystem)
             }
-            let takeover = (try? readHolder(path, fileSystem: fileSystem)).flatMap { $0 }
-                .map(LockTakeover.init(previousHolder:))
-            if mode == .exclusive {
+            if kind == .besideDocument && !namesLockedFile(fd, path: path) {
+                Glibc.close(fd)
+                return nil
+            }
+            let previous = (try? readHolder(path, fileSystem: fileSystem)).flatMap { $0 }
+            if kind == .besideDocument, let previous, previous.isRunning == nil {
+                throw heldElsewhere(path: path, holder: previous)
+            }
+            let takeover = previous.map(LockTakeover.init(previousHolder:))
+            if mode == .exclusive && kind == .besideDocument && !isWritable(fd) {
+                // Another user's lock file that this user may lock but not write: the lock
+                // excludes as well; the record stays the previous holder's (or empty).
+            } else if mode == .exclusive {
+                writingRecord = true
                 let record = try LockHolder.currentProcess(toolVersion: toolVersion).encoded()
                 try fileSystem.truncateFile(fd, path: path)
                 try record.withUnsafeBytes { try fileSystem.writeAll(fd, $0, path: path) }
                 try fileSystem.sync(fd, path: path, as: .fsync)
             }
-            return DocumentLock(lockFile: lockFile, mode: mode, takeover: takeover, fileSystem: fileSystem, fileDescriptor: fd)
+            return DocumentLock(
+                lockFile: lockFile, mode: mode, kind: kind, takeover: takeover, fileSystem: fileSystem, fileDescriptor: fd)
         } catch {
-            if holdsLock && mode == .exclusive {
+            if writingRecord {
                 Glibc.ftruncate(fd, 0)  // Best effort: do not leave a half-written record behind.
             }
             Glibc.close(fd)
@@ -125,20 +181,83 @@ public final class DocumentLock {
 
     // MARK: Releasing
 
-    /// Empties the holder record (exclusive mode) and releases the lock. Calling it again does
-    /// nothing.
+    /// Empties the holder record (exclusive mode) and releases the lock; a lock file beside a
+    /// document is removed first, while still locked. Calling it again does nothing.
     ///
     /// Emptying the record is best effort: if it fails, the next holder reports a takeover.
     public func release() {
         guard let fd = fileDescriptor else { return }
         fileDescriptor = nil
-        if mode == .exclusive {
+        if kind == .besideDocument && mode == .exclusive && Self.namesLockedFile(fd, path: lockFile.path) {
+            // Best effort: a lock file left behind (a read-only folder) is empty, and free.
+            try? fileSystem.truncateFile(fd, path: lockFile.path)
+            try? fileSystem.unlinkItem(lockFile.path, isDirectory: false)
+        } else if mode == .exclusive {
             try? fileSystem.truncateFile(fd, path: lockFile.path)
         }
         Glibc.close(fd)
     }
 
+    /// Lets the lock go as the death of this process would: the file and its holder record
+    /// stay as they are (for tests of what a crash leaves). Calling it again, or
+    /// ``release()`` afterwards, does nothing.
+    public func abandon() {
+        guard let fd = fileDescriptor else { return }
+        fileDescriptor = nil
+        Glibc.close(fd)
+    }
+
     // MARK: Helpers
+
+    /// Opens (creating it if needed) the lock file. A lock file beside a document is made
+    /// readable and writable by everyone who shares the folder (`0666`, whatever the umask),
+    /// and opened read-only when it is another user's that this one may not write (`flock`
+    /// needs no write access); an existing file is opened without `O_CREAT`, which a sticky
+    /// shared folder refuses for another user's file (`protected_regular`).
+    private static func openLockFile(_ path: String, mode: LockMode, kind: LockFileKind, fileSystem: FileSystem) throws -> Int32 {
+        guard kind == .besideDocument else {
+            let flags = (mode == .shared && fileSystem.itemKind(atPath: path) != nil) ? O_RDONLY : O_RDWR | O_CREAT
+            return try fileSystem.openFile(path, flags: flags | O_NOFOLLOW, mode: 0o644)
+        }
+        while true {
+            do {
+                return try fileSystem.openFile(path, flags: O_RDWR | O_NOFOLLOW)
+            } catch let error as FileSystemError where error.errno == EACCES {
+                return try fileSystem.openFile(path, flags: O_RDONLY | O_NOFOLLOW)
+            } catch let error as FileSystemError where error.errno == ENOENT {
+                do {
+                    let fd = try fileSystem.openFile(path, flags: O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW, mode: 0o666)
+                    Glibc.fchmod(fd, 0o666)
+                    return fd
+                } catch let error as FileSystemError where error.errno == EEXIST {
+                    continue  // Made by another process meanwhile: open that one.
+                }
+            }
+        }
+    }
+
+    /// Whether `path` still names the file open as `fd` (a lock file beside a document may be
+    /// removed by its holder's release, or replaced by a sync tool).
+    private static func namesLockedFile(_ fd: Int32, path: String) -> Bool {
+        var open = stat()
+        var named = stat()
+        guard fstat(fd, &open) == 0, lstat(path, &named) == 0 else { return false }
+        return open.st_dev == named.st_dev && open.st_ino == named.st_ino
+    }
+
+    private static func isWritable(_ fd: Int32) -> Bool {
+        let flags = fcntl(fd, F_GETFL)
+        return flags >= 0 && (flags & O_ACCMODE) != O_RDONLY
+    }
+
+    /// A record beside a document naming a holder on another machine.
+    private static func heldElsewhere(path: String, holder: LockHolder) -> FileSystemError {
+        FileSystemError(
+            code: .locked,
+            message:
+                "The document is locked (lock file '\(path)') by \(holder.summary), another machine: it may be open there. If it is not (that machine crashed or went away while editing), remove '\(path)' and try again.",
+            path: path)
+    }
 
     /// The largest lock file read; holder records are a few hundred bytes.
     private static let maximumRecordSize = 64 * 1024

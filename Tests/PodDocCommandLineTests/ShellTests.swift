@@ -120,9 +120,63 @@ final class ShellTests: CommandLineTestCase {
         XCTAssertTrue(out.wait(for: "Add \"Unsaved\""))
         shell.terminate()
         shell.waitUntilExit()
-        XCTAssertEqual(shell.terminationStatus, 0, errors.current)
+        XCTAssertEqual(shell.terminationStatus, 143, errors.current)
         XCTAssertTrue(errors.current.contains("received SIGTERM; saving and closing"), errors.current)
         XCTAssertEqual(try succeed("outline", "tree", doc).stdout, "1. Unsaved\n")
+    }
+
+    /// SIGTERM or SIGHUP while commands are still queued on standard input: the shell reads and
+    /// runs none after the signal, saves every edit it reported, and exits 143 or 129.
+    func testASignalStopsReadingCommandsAndSavesEveryReportedEdit() throws {
+        for (signal, status) in [(SIGTERM, Int32(143)), (SIGHUP, Int32(129))] {
+            let name = "Queued\(signal).poddoc.tar.zst"
+            let commands = path("commands-\(signal).txt")
+            try Data((0..<20_000).map { "add n\($0)\n" }.joined().utf8).write(to: URL(fileURLWithPath: commands))
+            let doc = path(name)
+            try succeed("new", doc, "--kind", "outline")
+            let (shell, out, errors) = try start(
+                ["open", doc, "--autosave-interval", "0.1"], stdin: FileHandle(forReadingAtPath: commands))
+            XCTAssertTrue(out.wait(for: "Add \"n50\""), errors.current)
+            kill(shell.processIdentifier, signal)
+            shell.waitUntilExit()
+            out.waitForEnd()
+            errors.waitForEnd()
+            XCTAssertEqual(shell.terminationStatus, status, errors.current)
+            let reported = out.current.split(separator: "\n").filter { $0.hasPrefix("Add \"n") }.count
+            XCTAssertLessThan(reported, 20_000, "the signal came before the last command")
+            let tree = try succeed("outline", "tree", doc).stdout.split(separator: "\n")
+            XCTAssertEqual(tree.count, reported, "every reported edit is saved, and no other: \(errors.current)")
+            XCTAssertEqual(tree.last.map(String.init), "\(reported). n\(reported - 1)")
+            XCTAssertEqual(try succeed("recover").stdout, "No work is waiting for recovery.\n")
+        }
+    }
+
+    /// SIGTERM while an import waits on a server: the import stops, the shell says which
+    /// command did not finish and how to resume it, saves, and exits 143.
+    func testSIGTERMDuringAnImportSaysWhatWasNotDone() throws {
+        let listener = try LoopbackSocket(listening: true)
+        defer { listener.close() }
+        let doc = path("Specs.poddoc")
+        try succeed("new", doc, "--kind", "pods")
+        let url = "http://127.0.0.1:\(listener.port)/specs"
+        let input = Pipe()
+        inputs.append(input)
+        let (shell, _, errors) = try start(["open", doc, "--autosave-interval", "0"], stdin: input.fileHandleForReading)
+        input.fileHandleForWriting.write(Data("import --from \(url)\nadd never\n".utf8))
+        // The import is under way once it has connected.
+        var waiting = pollfd(fd: listener.descriptor, events: Int16(POLLIN), revents: 0)
+        XCTAssertEqual(poll(&waiting, 1, 30_000), 1, "the import connects")
+        let connection = accept(listener.descriptor, nil, nil)
+        defer { close(connection) }
+        shell.terminate()
+        shell.waitUntilExit()
+        errors.waitForEnd()
+        XCTAssertEqual(shell.terminationStatus, 143, errors.current)
+        XCTAssertTrue(
+            errors.current.contains("SIGTERM stopped `import --from \(url)` before it finished")
+                && errors.current.contains("`import --from \(url) --resume` goes on"), errors.current)
+        XCTAssertFalse(errors.current.contains("Unknown command"), "the line after the import is not run: \(errors.current)")
+        XCTAssertEqual(try succeed("pods", "count", doc).stdout, "0 specs\n")
     }
 
     func testArchiveWorkIsRecoveredAfterACrash() throws {

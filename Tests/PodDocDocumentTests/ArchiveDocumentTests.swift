@@ -85,8 +85,7 @@ final class ArchiveDocumentTests: DocumentTestCase {
         XCTAssertNotNil(document.autosaveStatus.lastSuccess)
         XCTAssertEqual(try Data(contentsOf: archive), packed, "an autosave does not rewrite the archive")
         // Crash: the process goes away without closing.
-        document.lock?.release()
-        document.lock = nil
+        document.abandonLocksAsACrashDoes()
 
         XCTAssertEqual(
             ManagedDocument.recoverableDocuments(environment: options.environment).map(\.archive?.lastPathComponent), ["Work.poddoc.tar.gz"]

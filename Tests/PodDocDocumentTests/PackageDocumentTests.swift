@@ -65,8 +65,7 @@ final class PackageDocumentTests: DocumentTestCase {
             try String(contentsOf: layout.additionalContent.appending(path: "x.txt"), encoding: .utf8), "1",
             "content moved into place after the store committed it")
         XCTAssertEqual(try DocumentFiles(layout: layout, fileSystem: FileSystem()).readMetadata(), before, "metadata unchanged on disk")
-        document.lock?.release()
-        document.lock = nil
+        document.abandonLocksAsACrashDoes()
 
         let reopened = try await ManagedDocument.open(url, model: Note.model, options: options)
         XCTAssertEqual(reopened.metadata.saveSequence, 2, "metadata repaired from the store")

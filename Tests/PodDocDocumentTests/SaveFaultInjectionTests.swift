@@ -134,11 +134,11 @@ final class SaveFaultInjectionTests: DocumentTestCase {
         return (fired, committed)
     }
 
-    /// The titles in the document as a fresh open sees them (read-only for a package; an
-    /// archive is unpacked into other working copies), after checking it is sound.
+    /// The titles in the document as a fresh open sees them (read-only; an archive is unpacked
+    /// into a private reading copy), after checking it is sound.
     private func readFresh(_ documentURL: URL, isArchive: Bool, label: String) async throws -> [String] {
         var fresh = self.options
-        fresh.readOnly = !isArchive
+        fresh.readOnly = true  // An archive is unpacked into a private reading copy: the open document keeps its lock.
         fresh.untrustedStore = true
         fresh.environment["XDG_STATE_HOME"] = folder.appending(path: "fresh-\(UUID().uuidString)").path
         let reader: ManagedDocument

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import PodDocFileSystem
 import PodDocTestSupport
+import Synchronization
 import XCTest
 
 /// The lock is exercised against real second processes: `sh` children that take the lock with
@@ -124,6 +125,60 @@ final class DocumentLockTests: XCTestCase {
         XCTAssertTrue(error.message.contains(lockFile.path), error.message)
         XCTAssertEqual(try runFlock(["-n", "-x", lockFile.path, "true"]), 0)
         XCTAssertNil(try DocumentLock.currentHolder(of: lockFile))
+    }
+
+    // MARK: - A lock file beside a document
+
+    func testALockFileBesideADocumentIsSharedWithEveryoneAndRemovedOnRelease() throws {
+        let lockFile = try makeTemporaryFolder().appendingPathComponent(".Notes.tar.zst.poddoc-lock")
+        let previous = umask(0o077)
+        let lock = try DocumentLock.acquire(lockFile, mode: .exclusive, toolVersion: "test", kind: .besideDocument)
+        umask(previous)
+        let mode = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: lockFile.path)[.posixPermissions] as? Int)
+        XCTAssertEqual(mode, 0o666, "every user sharing the folder can open it, whatever the umask")
+        XCTAssertEqual(try runFlock(["-n", "-x", lockFile.path, "true"]), 1)
+        XCTAssertEqual(try DocumentLock.currentHolder(of: lockFile)?.pid, getpid())
+        lock.release()
+        XCTAssertFalse(FileManager.default.fileExists(atPath: lockFile.path), "release removes it")
+        let again = try DocumentLock.acquire(lockFile, mode: .exclusive, toolVersion: "test", kind: .besideDocument)
+        XCTAssertNil(again.takeover)
+        again.release()
+    }
+
+    func testALockBesideADocumentNamingAnotherHostIsRespectedUntilRemoved() throws {
+        let lockFile = try makeTemporaryFolder().appendingPathComponent(".Notes.tar.zst.poddoc-lock")
+        try writeRecord(
+            LockHolder(pid: 1, host: "far-away-host", user: "ann", acquiredAt: Date(timeIntervalSince1970: 0), toolVersion: "test"),
+            to: lockFile)
+        let error = try expectFileSystemError {
+            _ = try DocumentLock.acquire(lockFile, mode: .exclusive, toolVersion: "test", kind: .besideDocument)
+        }
+        XCTAssertEqual(error.code, .locked)
+        XCTAssertTrue(error.message.contains("far-away-host") && error.message.contains("remove '\(lockFile.path)'"), error.message)
+        XCTAssertEqual(try DocumentLock.currentHolder(of: lockFile)?.host, "far-away-host", "the record is left as it was")
+        // The same record in a lock file poddoc owns is taken over, as before.
+        let owned = try DocumentLock.acquire(lockFile, mode: .exclusive, toolVersion: "test")
+        XCTAssertEqual(owned.takeover?.previousHolder.host, "far-away-host")
+        owned.release()
+    }
+
+    func testALockFileRemovedWhileBeingTakenIsTakenAgain() throws {
+        let lockFile = try makeTemporaryFolder().appendingPathComponent(".Notes.tar.zst.poddoc-lock")
+        // Many takers and releasers at once: each holder is the only one, and no lock is ever
+        // held on a file its name no longer points to.
+        let holders = Mutex((now: 0, most: 0, taken: 0))
+        DispatchQueue.concurrentPerform(iterations: 400) { _ in
+            guard let lock = try? DocumentLock.acquire(lockFile, mode: .exclusive, toolVersion: "test", kind: .besideDocument)
+            else { return }
+            holders.withLock { $0.now += 1; $0.most = max($0.most, $0.now); $0.taken += 1 }
+            var named = stat()
+            XCTAssertEqual(lstat(lockFile.path, &named), 0, "the held lock file exists")
+            holders.withLock { $0.now -= 1 }
+            lock.release()
+        }
+        XCTAssertGreaterThan(holders.withLock { $0.taken }, 1)
+        XCTAssertEqual(holders.withLock { $0.most }, 1, "never two holders at once")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: lockFile.path))
     }
 
     // MARK: - Helpers

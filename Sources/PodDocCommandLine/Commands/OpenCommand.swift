@@ -12,7 +12,8 @@ struct OpenCommand: PodDocCommand {
             from standard input, one a line, so the shell is scriptable; -c runs a list (separate \
             commands with ;). The prompt shows the document, * when there are unsaved changes, and \
             the current item. Ctrl-C cancels the running command; Ctrl-D or quit saves and leaves; \
-            SIGTERM and SIGHUP save and close. Type help in the shell for its commands.
+            SIGTERM and SIGHUP stop reading commands, save what was done and exit 143 or 129. Type \
+            help in the shell for its commands.
             """)
 
     @OptionGroup var location: DocumentArgument

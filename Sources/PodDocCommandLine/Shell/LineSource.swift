@@ -31,6 +31,11 @@ final class LineSource: Sendable {
         requests.signal()
     }
 
+    /// Ends the lines now (the shell stops on a signal): lines read later are dropped.
+    func finish() {
+        continuation.finish()
+    }
+
     private func readLoop() {
         while true {
             requests.wait()

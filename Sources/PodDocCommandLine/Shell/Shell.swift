@@ -6,9 +6,11 @@ import PodDocDocument
 /// (line editing, history), from standard input (one command a line), or from `-c`; runs
 /// them on the main actor, where the document lives, while autosave runs on its timer.
 ///
-/// Ctrl-C cancels the running command; Ctrl-D or `quit` saves and closes; SIGTERM and SIGHUP
-/// save and close too. A failed command does not stop the shell: it reports one line; a
-/// script's exit status (standard input not a terminal, or `-c`) is that of the first failure.
+/// Ctrl-C cancels the running command; Ctrl-D or `quit` saves and closes. SIGTERM and SIGHUP
+/// stop the shell: no further command is read or run, the running one is cancelled (an
+/// import stops between saves, resumable), everything done is saved, and the shell exits
+/// 143 or 129. A failed command does not stop the shell: it reports one line; a script's exit
+/// status (standard input not a terminal, or `-c`) is that of the first failure.
 @MainActor
 final class Shell {
     let session: DocumentSession
@@ -16,6 +18,12 @@ final class Shell {
     private let operations: [String: any DocumentOperation.Type]
     private var firstFailure: ExitStatus?
     private var quitting = false
+    /// Whether the user was told that the document changed on disk behind the shell.
+    private var conflictAnnounced = false
+    /// The termination signal (SIGTERM, SIGHUP) that stopped the shell, if one did.
+    private var stoppedBy: Int32?
+    /// Ends the line stream when a signal stops the shell while it waits for a line.
+    private var endInput: (() -> Void)?
 
     init(document: ManagedDocument, output: Output, interactive: Bool) {
         session = DocumentSession(document: document, output: output)
@@ -49,6 +57,7 @@ final class Shell {
         } else {
             let source = LineSource(interactive: interactive)
             let lines = LineQueue(source)
+            endInput = { source.finish() }
             // A command that needs an answer (merge, a conflict at a time) reads the next line.
             session.ask = { question in
                 source.requestLine(prompt: question)
@@ -70,7 +79,7 @@ final class Shell {
                 let safe = await close()
                 // A `quit` that could not keep the edits anywhere (the working copy's disk is
                 // full too) leaves the shell open once, for a `save --as` on another disk.
-                if safe || !interactive || !quitting || warnedOfLoss { break }
+                if safe || !interactive || !quitting || warnedOfLoss || stoppedBy != nil { break }
                 warnedOfLoss = true
                 quitting = false
                 output.message(
@@ -80,6 +89,7 @@ final class Shell {
             }
         }
         if script != nil { await close() }
+        if let stoppedBy { return Interrupts.status(for: stoppedBy) }
         // On a terminal the user saw each failure; a script's status is its first failure.
         return interactive ? .success : firstFailure ?? .success
     }
@@ -89,9 +99,11 @@ final class Shell {
     private func watchDocument() {
         let output = self.output
         let name = document.fileURL?.lastPathComponent ?? "document"
-        document.onAutosave = { event in
+        document.onAutosave = { [weak self] event in
             switch event {
-            case .saved(_, let sequence, _): output.message("autosaved \(name) (save \(sequence))")
+            case .saved(_, let sequence, _):
+                output.message("autosaved \(name) (save \(sequence))")
+                self?.announceConflict()
             case .failed(let error): output.message("autosave failed: \(error.message) Your edits are kept; autosave retries.")
             }
         }
@@ -100,13 +112,32 @@ final class Shell {
             if interactive { output.message("\n(type quit or press Ctrl-D to save and leave)") }
         }
         TerminationSignals.onTermination { [weak self] number in
-            Task { @MainActor in
-                guard let self else { return }
-                self.output.message("poddoc: received \(number == SIGHUP ? "SIGHUP" : "SIGTERM"); saving and closing.")
-                await self.close()
-                exit((self.firstFailure ?? .success).rawValue)
-            }
+            self?.stop(by: number)
         }
+    }
+
+    /// SIGTERM or SIGHUP: reads and runs no further command, cancels the running one, and
+    /// lets the shell's loop save and close (the loop ends as it does for `quit`).
+    private func stop(by number: Int32) {
+        guard stoppedBy == nil else { return }
+        stoppedBy = number
+        quitting = true
+        output.message(
+            "poddoc: received \(Interrupts.name(of: number)); saving and closing (commands not yet read are not run).")
+        Interrupts.shared.cancelRunning(by: number)
+        endInput?()
+    }
+
+    /// Says once, when an autosave finds the document changed on disk behind the shell (the
+    /// autosave went into the working copy), what the user can do; the next save is refused
+    /// until they choose.
+    private func announceConflict() {
+        guard document.state.contains(.inConflict), !conflictAnnounced else { return }
+        conflictAnnounced = true
+        let name = document.fileURL?.lastPathComponent ?? "the document"
+        output.message(
+            "poddoc: \(name) was changed on disk by someone else while open here; your edits are autosaved apart and nothing of theirs is overwritten. Choose: merge (theirs into yours, then save), keep-mine, take-theirs, or save --as PATH."
+        )
     }
 
     /// `Notes.poddoc* 1.2> `: the document, `*` while there are unsaved changes, the current item.
@@ -155,6 +186,7 @@ final class Shell {
             return
         }
         try await document.resolveConflict(choice)
+        conflictAnnounced = false
         session.currentItem = nil
         switch choice {
         case .keepMine: output.line("Saved yours over the copy on disk: \(name) (save \(document.metadata.saveSequence)).")
@@ -189,6 +221,8 @@ final class Shell {
         for words in commands where !quitting {
             do {
                 try await Interrupts.shared.run { try await self.run(words) }
+            } catch is CancellationError where stoppedBy != nil {
+                reportStopped(words)
             } catch {
                 report(error)
             }
@@ -237,6 +271,18 @@ final class Shell {
                 .usage, code: "usage", "\(Operation.name): \(Operation.message(for: error)) (help \(Operation.name) shows how)")
         }
         try await operation.perform(in: session)
+    }
+
+    /// The line for a command a termination signal cancelled: what it left undone, and how to
+    /// go on (an import resumes from the last page its saves hold).
+    private func reportStopped(_ words: [String]) {
+        let command = words.joined(separator: " ")
+        let resume =
+            words.first == "import" && !words.contains("--resume")
+            ? " `\(command) --resume` goes on from the last page saved." : ""
+        output.message(
+            "poddoc: \(Interrupts.name(of: stoppedBy ?? SIGTERM)) stopped `\(command)` before it finished; what it saved (up to save \(document.metadata.saveSequence)) stays saved.\(resume)"
+        )
     }
 
     private func report(_ error: any Error) {

@@ -34,6 +34,14 @@ final class Interrupts {
         return value
     }
 
+    /// Cancels the running command, if any, on behalf of `number` (the shell stopping on
+    /// SIGTERM or SIGHUP); ``stoppedBy`` then names the signal.
+    func cancelRunning(by number: Int32) {
+        guard let cancelRunning else { return }
+        stoppedBy = number
+        cancelRunning()
+    }
+
     private func install() {
         listen(to: SIGINT)
     }

@@ -44,7 +44,8 @@ extension ManagedDocument {
     /// ``keepVersionApart(of:)``), so nothing more is written into the changed package until
     /// the user chooses.
     func checkNotChangedElsewhere() async throws {
-        guard let expected = stamp, let file = stampedFile else { return }
+        guard let file = stampedFile else { return }
+        let expected = stamp
         let now = try await Self.onDisk { FileStamp.of(file) }
         guard now != expected else { return }
         state.insert(.inConflict)

@@ -47,6 +47,7 @@ extension ManagedDocument {
         metadata = parts.metadata
         workingCopy = parts.workingCopy
         lock = parts.lock
+        besideLock = parts.besideLock
         stamp = parts.stamp
         additionalContent = parts.additionalContent
         savedAdditionalContent = parts.additionalContent
@@ -68,8 +69,9 @@ extension ManagedDocument {
         let store = self.store
         let copy = workingCopy
         let fs = options.fileSystem
-        let lock = self.lock
+        let locks = [self.lock, self.besideLock]
         self.lock = nil
+        self.besideLock = nil
         try await Self.onDisk {
             do {
                 try store.close()
@@ -78,7 +80,18 @@ extension ManagedDocument {
             }
             if removeWorkingCopy, let copy { try? copy.remove(fileSystem: fs) }
         }
+        for lock in locks { lock?.release() }
+    }
+
+    /// Lets go of the document's locks without closing or saving, as the death of its process
+    /// does (`flock` locks die with their process): for tests of recovery within one process.
+    /// The working copy's record is emptied (a record naming this live process would keep its
+    /// work from being offered); the lock file beside an archive stays, record and all.
+    func abandonLocksAsACrashDoes() {
         lock?.release()
+        besideLock?.abandon()
+        lock = nil
+        besideLock = nil
     }
 
     /// Whether the document's working copy holds saved work its archive (or, after a

@@ -113,16 +113,17 @@ extension ManagedDocument {
     private func saveSteps(_ kind: SaveKind, overwritingConflict: Bool, describing work: SaveWork?) async throws {
         let workerSavesAtStart = unsavedWorkerSaves
         let actionsAtStart = undoManager.actionCount
-        // An autosave into a working copy (an archive's, or a package's after a conflict)
-        // never writes the document: a change of the document elsewhere does not stand in its
-        // way (the edits stay safe on disk while the user chooses), only the save that writes
-        // the document back. A package found changed moves its version into a working copy
+        // Every save looks at the document on disk first. An autosave into a working copy
+        // (an archive's, or a package's after a conflict) never writes the document: a change
+        // of the document elsewhere puts it in conflict but does not stop the autosave (the
+        // edits stay safe on disk while the user chooses); the save that would write the
+        // document back stops. A package found changed moves its version into a working copy
         // (see `keepVersionApart`), where the autosave then goes.
-        if !overwritingConflict && (kind == .save || workingCopy == nil) {
+        if !overwritingConflict {
             do {
                 try await checkNotChangedElsewhere()
             } catch let error as DocumentError where error.code == .inConflict && kind == .autosave && workingCopy != nil {
-                // Kept apart: this autosave goes into the working copy.
+                // In conflict (reported by `state`): this autosave goes into the working copy.
             }
         }
         let additional = additionalContentChanged ? additionalContent : nil
@@ -158,7 +159,7 @@ extension ManagedDocument {
             metadata = try await Self.onDisk {
                 try files.writeMetadata(after: previous, saveSequence: sequence, store: store, hashingStore: hashing)
             }
-            try await finishSave(kind)
+            try await finishSave(kind, overwritingConflict: overwritingConflict)
         } catch {
             if additional != nil { additionalContentChanged = true }
             throw DocumentError.wrap(error, DocumentError.code(for: error), while: "save \(displayName)", path: fileURL?.path)
@@ -186,9 +187,12 @@ extension ManagedDocument {
         let store = self.store
         let previous = metadata
         let stamped = stampedFile
+        let inPlace = workingCopy == nil
+        // A package edited in place gets its metadata rewritten: not if it changed on disk.
+        if inPlace { try await checkNotChangedElsewhere() }
         do {
             metadata = try await Self.onDisk { try files.refreshStoreHash(previous, store: store) }
-            stamp = try await Self.onDisk { stamped.flatMap(FileStamp.of) }
+            if inPlace { stamp = try await Self.onDisk { stamped.flatMap(FileStamp.of) } }
         } catch {
             throw DocumentError.wrap(error, DocumentError.code(for: error), while: "hash the store of \(displayName)", path: fileURL?.path)
         }
@@ -196,8 +200,10 @@ extension ManagedDocument {
 
     /// Writes an explicit save of a document edited in a working copy back to the document
     /// (re-packs the archive, or swaps a new package in) or marks the working copy as holding
-    /// work not yet written back (autosaves), then remembers the document's stamp on disk.
-    private func finishSave(_ kind: SaveKind) async throws {
+    /// work not yet written back (autosaves). The document's stamp on disk is remembered only
+    /// when this save wrote the document: a document changed elsewhere never becomes the
+    /// baseline silently.
+    private func finishSave(_ kind: SaveKind, overwritingConflict: Bool) async throws {
         let files = self.files
         let store = self.store
         let copy = workingCopy
@@ -207,10 +213,12 @@ extension ManagedDocument {
         let format = self.format
         let stamped = stampedFile
         if kind == .save, let url = fileURL, let copy {
+            // Until the document holds this save, only the working copy does: a failed
+            // write-back (a full disk) or a document replaced since the save began leaves it
+            // where `recover` finds it.
+            try await Self.onDisk { try copy.markDirty(archivePath: archive, fileSystem: fs) }
+            if !overwritingConflict { try await checkNotChangedElsewhere() }
             try await Self.onDisk {
-                // Until the document holds this save, only the working copy does: a failed
-                // write-back (a full disk) leaves it where `recover` finds it.
-                try copy.markDirty(archivePath: archive, fileSystem: fs)
                 switch format {
                 case .archive(let archiveFormat):
                     try files.pack(store: store, to: url, format: archiveFormat, modificationTime: modified)
@@ -225,10 +233,15 @@ extension ManagedDocument {
                     .init(archivePath: archive, dirty: false, modified: Date(), archiveStamp: stamped.flatMap(FileStamp.of)), fileSystem: fs
                 )
             }
+            stamp = try await Self.onDisk { stamped.flatMap(FileStamp.of) }
         } else if let copy {
+            // The document itself was not written: what this open last saw of it stays the
+            // baseline, so a document replaced behind it is still a conflict at the next save.
             try await Self.onDisk { try copy.markDirty(archivePath: archive, fileSystem: fs) }
+        } else {
+            // A package saved in place: its metadata is the one this save just wrote.
+            stamp = try await Self.onDisk { stamped.flatMap(FileStamp.of) }
         }
-        stamp = try await Self.onDisk { stamped.flatMap(FileStamp.of) }
     }
 
     /// What a save did, for the history, when it is not the undo names: an import's batch,

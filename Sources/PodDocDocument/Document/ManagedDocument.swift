@@ -85,6 +85,8 @@ public final class ManagedDocument {
     var files: DocumentFiles
     var workingCopy: WorkingCopy?
     var lock: DocumentLock?
+    /// An archive's lock beside it, seen by every user and machine sharing its folder.
+    var besideLock: DocumentLock?
     var stamp: FileStamp?
     var additionalContentChanged = false
     /// The additional content as the store last committed it.
@@ -107,7 +109,8 @@ public final class ManagedDocument {
         self.metadata = parts.metadata
         self.workingCopy = parts.workingCopy
         self.lock = parts.lock
-        self.lockTakeover = parts.lock?.takeover
+        self.besideLock = parts.besideLock
+        self.lockTakeover = parts.lock?.takeover ?? parts.besideLock?.takeover
         self.stamp = parts.stamp
         self.additionalContent = parts.additionalContent
         self.savedAdditionalContent = parts.additionalContent
@@ -179,7 +182,7 @@ public final class ManagedDocument {
     public static func waitingWork(
         for url: URL, environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> RecoverableDocument? {
-        let path = url.standardizedFileURL.path
+        let path = DocumentOpening.resolvingLinks(url).standardizedFileURL.path
         return recoverableDocuments(environment: environment).first { $0.archive?.standardizedFileURL.path == path }
     }
 

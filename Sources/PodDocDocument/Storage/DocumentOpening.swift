@@ -11,6 +11,9 @@ final class OpenedParts {
     let additionalContent: [String: Data]
     let workingCopy: WorkingCopy?
     let lock: DocumentLock?
+    /// An archive's lock beside it (`.NAME.poddoc-lock`), which every user and machine sharing
+    /// its folder sees; `lock` is the working copy's, which only this user's processes see.
+    var besideLock: DocumentLock?
     var stamp: FileStamp?
     let format: DocumentFormat
     let fileURL: URL?
@@ -49,8 +52,10 @@ typealias ModelProvider = @Sendable (DocumentKind) throws -> ObjectModel
 enum DocumentOpening {
     static let lockName = ".poddoc-lock"
 
-    /// Opens the package or archive at `url`.
+    /// Opens the package or archive at `url`. An archive reached through a symbolic link is
+    /// opened (locked, written back) at the link's target.
     static func open(_ url: URL, model: ModelProvider, options: ManagedDocument.OpenOptions) throws -> OpenedParts {
+        let url = resolvingLinks(url)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
             throw DocumentError(
@@ -199,12 +204,52 @@ enum DocumentOpening {
         }
     }
 
+    /// The path of `url` with its symbolic links resolved (as `realpath`), when it exists: an
+    /// archive edited through a link is the link's target, written back there and locked as
+    /// the target is.
+    static func resolvingLinks(_ url: URL) -> URL {
+        guard let real = realpath(url.path, nil) else { return url }
+        defer { free(real) }
+        let path = String(cString: real)
+        guard path != url.standardizedFileURL.path else { return url }
+        return URL(fileURLWithPath: path, isDirectory: url.hasDirectoryPath)
+    }
+
+    /// The lock file beside an archive, `.NAME.poddoc-lock` in the archive's folder, which
+    /// every user and machine sharing the folder sees (a working copy's lock is in one user's
+    /// state folder). A name too long for the file system is shortened and keeps a digest of
+    /// the whole name.
+    static func besideLockFile(for archive: URL) -> URL {
+        let name = archive.lastPathComponent
+        let suffix = ".poddoc-lock"
+        var lockName = "." + name + suffix
+        if lockName.utf8.count > 255 {
+            lockName = "." + WorkingCopy.shortened(name, toBytes: 200) + "-" + WorkingCopy.digest(of: name) + suffix
+        }
+        return archive.deletingLastPathComponent().appendingPathComponent(lockName)
+    }
+
+    /// Takes an archive's lock beside it (see ``besideLockFile(for:)``), released with
+    /// `heldLock` when it cannot be taken.
+    static func acquireBesideLock(for archive: URL, releasing heldLock: DocumentLock?, fileSystem: FileSystem) throws -> DocumentLock? {
+        do {
+            return try acquireLock(
+                besideLockFile(for: archive), readOnly: false, document: archive, fileSystem: fileSystem, kind: .besideDocument)
+        } catch {
+            heldLock?.release()
+            throw error
+        }
+    }
+
     /// Takes the document's exclusive lock. A read-only open takes none: it writes nothing,
     /// and must work while another process edits the document.
-    static func acquireLock(_ lockFile: URL, readOnly: Bool, document: URL, fileSystem: FileSystem) throws -> DocumentLock? {
+    static func acquireLock(
+        _ lockFile: URL, readOnly: Bool, document: URL, fileSystem: FileSystem, kind: LockFileKind = .owned
+    ) throws -> DocumentLock? {
         guard !readOnly else { return nil }
         do {
-            return try DocumentLock.acquire(lockFile, mode: .exclusive, toolVersion: PodDocVersion.writer, fileSystem: fileSystem)
+            return try DocumentLock.acquire(
+                lockFile, mode: .exclusive, toolVersion: PodDocVersion.writer, fileSystem: fileSystem, kind: kind)
         } catch let error as FileSystemError where error.code == .locked {
             throw DocumentError(.locked, "\(document.path) is open in another process: \(error.message)", path: document.path, cause: error)
         } catch let error as FileSystemError where [EROFS, EACCES, EPERM].contains(error.errno ?? 0) {
@@ -238,12 +283,14 @@ enum DocumentOpening {
         let copy = try WorkingCopy.forDocument(url, environment: options.environment)
         try copy.prepareFolder(fileSystem: fs)
         let lock = try acquireLock(copy.folder.appendingPathComponent(lockName), readOnly: false, document: url, fileSystem: fs)
+        let besideLock = try acquireBesideLock(for: url, releasing: lock, fileSystem: fs)
         var recovering = false
         let untrusted = options.untrustedStore ?? true
         if copy.exists, let origin = copy.readOrigin(), origin.dirty {
             switch options.recovery {
             case .ask:
                 lock?.release()
+                besideLock?.release()
                 throw DocumentError(
                     .recoveryAvailable,
                     "\(url.path) has unsaved work from \(origin.modified) in its working copy \(copy.package.path). Recover it (`poddoc recover`, or open with --recover) or discard it (open with --discard).",
@@ -268,6 +315,7 @@ enum DocumentOpening {
                         archiveStamp: FileStamp.of(url)), fileSystem: fs)
             } catch {
                 lock?.release()
+                besideLock?.release()
                 throw DocumentError.wrap(
                     error, DocumentError.code(for: error, otherwise: .archive), while: "unpack \(url.path)", path: url.path)
             }
@@ -287,9 +335,11 @@ enum DocumentOpening {
             {
                 parts.stamp = taken
             }
+            parts.besideLock = besideLock
             return parts
         } catch {
             lock?.release()
+            besideLock?.release()
             throw error
         }
     }
@@ -372,15 +422,24 @@ enum DocumentOpening {
             let copy = try WorkingCopy.forDocument(url, environment: options.environment)
             try copy.prepareFolder(fileSystem: fs)
             let lock = try acquireLock(copy.folder.appendingPathComponent(lockName), readOnly: false, document: url, fileSystem: fs)
-            try wrapFiles("create \(url.path)", url) {
-                try fs.removeItem(at: copy.package)
-                try DocumentFiles.createPackage(at: copy.package, kind: kind, model: model, fileSystem: fs)
-                try copy.writeOrigin(.init(archivePath: url.standardizedFileURL.path, dirty: true, modified: Date()), fileSystem: fs)
+            let besideLock = try acquireBesideLock(for: url, releasing: lock, fileSystem: fs)
+            do {
+                try wrapFiles("create \(url.path)", url) {
+                    try fs.removeItem(at: copy.package)
+                    try DocumentFiles.createPackage(at: copy.package, kind: kind, model: model, fileSystem: fs)
+                    try copy.writeOrigin(.init(archivePath: url.standardizedFileURL.path, dirty: true, modified: Date()), fileSystem: fs)
+                }
+                let parts = try openPackage(
+                    PackageLayout(root: copy.package), model: provider, options: options,
+                    lockFile: copy.folder.appendingPathComponent(lockName),
+                    workingCopy: copy, fileURL: url, format: .archive(archiveFormat), untrusted: nil, heldLock: lock)
+                parts.besideLock = besideLock
+                return parts
+            } catch {
+                lock?.release()
+                besideLock?.release()
+                throw error
             }
-            return try openPackage(
-                PackageLayout(root: copy.package), model: provider, options: options,
-                lockFile: copy.folder.appendingPathComponent(lockName),
-                workingCopy: copy, fileURL: url, format: .archive(archiveFormat), untrusted: nil, heldLock: lock)
         case (nil, _):
             let copy = try WorkingCopy.untitled(environment: options.environment)
             try copy.prepareFolder(fileSystem: fs)

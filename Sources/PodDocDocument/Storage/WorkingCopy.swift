@@ -43,11 +43,28 @@ struct WorkingCopy: Sendable {
         return copy.exists && copy.readOrigin()?.dirty == true ? copy : nil
     }
 
+    /// `working/NAME-DIGEST`: the document's name (letters, digits, `.` and `-`, at most 100
+    /// bytes, so that any name a file system allows gives a valid folder name) and a digest of
+    /// its absolute path.
     private static func relativePath(of document: URL) -> String {
         let path = document.standardizedFileURL.resolvingSymlinksInPath().path
-        let key = SHA256.hash(data: Data(path.utf8)).prefix(12).map { String(format: "%02x", $0) }.joined()
         let name = document.lastPathComponent.filter { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" }
-        return "working/\(name)-\(key)"
+        return "working/\(shortened(name, toBytes: 100))-\(digest(of: path))"
+    }
+
+    /// The longest start of `text` (whole characters) that fits in `limit` UTF-8 bytes.
+    static func shortened(_ text: String, toBytes limit: Int) -> String {
+        var bytes = 0
+        return String(
+            text.prefix { character in
+                bytes += character.utf8.count
+                return bytes <= limit
+            })
+    }
+
+    /// 24 hexadecimal digits of the SHA-256 of `text`: names kept short stay apart.
+    static func digest(of text: String) -> String {
+        SHA256.hash(data: Data(text.utf8)).prefix(12).map { String(format: "%02x", $0) }.joined()
     }
 
     /// A private, throw-away copy an archive is unpacked into to be read: never the archive's
