@@ -128,6 +128,64 @@ final class SharedFolderTests: CommandLineTestCase {
         XCTAssertEqual(try tree("S.tar.zst"), "1. base\n2. first\n3. second\n")
     }
 
+    /// Two real users (root and `nobody`, through `setpriv`) in a folder both may write: each
+    /// is kept out while the other edits, whoever made the lock file.
+    func testTwoRealUsersShareTheLockBesideTheArchive() throws {
+        guard geteuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
+            throw XCTSkip("needs root and setpriv to act as a second user")
+        }
+        let binary = try Self.binary().path
+        let shared = path("shared")
+        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
+        for folder in [folder.path, shared] { chmod(folder, 0o777) }
+        /// `poddoc` as `nobody`, with a home and state folder of its own.
+        func asNobody(_ arguments: [String], input: FileHandle? = nil) throws -> Process {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", binary] + arguments
+            var environment = self.environment
+            environment["HOME"] = path("nobody-home")
+            environment["XDG_STATE_HOME"] = path("nobody-state")
+            process.environment = environment
+            process.standardInput = input ?? FileHandle.nullDevice
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            return process
+        }
+        let probe = try asNobody(["--version"])
+        probe.waitUntilExit()
+        guard probe.terminationStatus == 0 else { throw XCTSkip("nobody cannot run \(binary) here") }
+
+        let document = shared + "/S.tar.zst"
+        try succeed("new", document, "--kind", "outline")
+        chmod(document, 0o666)
+        let input = Pipe()
+        let (rootShell, _, rootErr) = try start(["open", document, "--autosave-interval", "0.2"], stdin: input.fileHandleForReading)
+        input.fileHandleForWriting.write(Data("add root\n".utf8))
+        XCTAssertTrue(rootErr.wait(for: "autosaved S.tar.zst"), rootErr.current)
+        let refused = try asNobody(["outline", "add", document, "refused"])
+        refused.waitUntilExit()
+        XCTAssertEqual(refused.terminationStatus, 75, "nobody is kept out while root edits")
+        try input.fileHandleForWriting.close()
+        rootShell.waitUntilExit()
+        XCTAssertEqual(rootShell.terminationStatus, 0, rootErr.current)
+
+        let nobodyInput = Pipe()
+        let nobodyShell = try asNobody(["open", document, "--autosave-interval", "0"], input: nobodyInput.fileHandleForReading)
+        nobodyInput.fileHandleForWriting.write(Data("add nobody\n".utf8))
+        let lockFile = shared + "/.S.tar.zst.poddoc-lock"
+        let deadline = Date().addingTimeInterval(30)
+        while (try? DocumentLockRecord.owner(of: lockFile)) != 65534 && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        XCTAssertEqual(try DocumentLockRecord.owner(of: lockFile), 65534, "nobody made the lock file")
+        try fail(75, "outline", "add", document, "refused")
+        try nobodyInput.fileHandleForWriting.close()
+        nobodyShell.waitUntilExit()
+        XCTAssertEqual(nobodyShell.terminationStatus, 0)
+        try succeed("outline", "add", document, "root again")
+        XCTAssertEqual(try succeed("outline", "tree", document).stdout, "1. root\n2. nobody\n3. root again\n")
+    }
+
     /// A lock left by a process that died is taken over; one that names another machine (a
     /// sync tool brought it) is respected, with a message saying how to break it.
     func testStaleLocksBesideAnArchiveAreRecognised() throws {
@@ -189,5 +247,14 @@ final class SharedFolderTests: CommandLineTestCase {
             try succeed("check", path(name))
             try FileManager.default.removeItem(atPath: path(name))
         }
+    }
+}
+
+/// The owner of a lock file, read with `stat`.
+private enum DocumentLockRecord {
+    static func owner(of path: String) throws -> uid_t {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        return info.st_uid
     }
 }
