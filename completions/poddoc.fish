@@ -29,9 +29,9 @@ function __poddoc_parse_tokens -S
         case 'info'
             __poddoc_parse_subcommand 1 'recover' 'discard' 'read-only' 'json' 'version' 'h/help'
         case 'versions'
-            __poddoc_parse_subcommand 1 'recover' 'discard' 'last=' 'json' 'version' 'h/help'
+            __poddoc_parse_subcommand 1 'recover' 'discard' 'read-only' 'last=' 'json' 'version' 'h/help'
         case 'diff'
-            __poddoc_parse_subcommand 2 'recover' 'discard' 'from=' 'to=' 'json' 'version' 'h/help'
+            __poddoc_parse_subcommand 2 'recover' 'discard' 'read-only' 'from=' 'to=' 'json' 'version' 'h/help'
         case 'import'
             __poddoc_parse_subcommand 1 'recover' 'discard' 'from=' 'resume' 'opml=' 'markdown=' 'text=' 'outline-json=' 'under=' 'json' 'read-only' 'version' 'h/help'
         case 'export'
@@ -186,6 +186,7 @@ complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options 
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc versions" -eq 1' -F
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc versions" recover' -l 'recover' -d 'Open the autosaved work waiting in the working copy.'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc versions" discard' -l 'discard' -d 'Discard the autosaved work waiting in the working copy.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc versions" read-only' -l 'read-only' -d 'Accepted for symmetry with `open --read-only`: this command always opens the document read-only, without a lock.'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc versions" last' -l 'last' -d 'List only the newest N entries.' -rfka ''
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc versions" json' -l 'json' -d 'Print the result as JSON (shapes in docs/CLI.md).'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc versions" version' -l 'version' -d 'Show the version.'
@@ -193,6 +194,7 @@ complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options 
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc diff" -eq 1' -F
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc diff" recover' -l 'recover' -d 'Open the autosaved work waiting in the working copy.'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc diff" discard' -l 'discard' -d 'Discard the autosaved work waiting in the working copy.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc diff" read-only' -l 'read-only' -d 'Accepted for symmetry with `open --read-only`: this command always opens the document read-only, without a lock.'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc diff" -eq 2' -F
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc diff" from' -l 'from' -d 'Compare the document as it was after save N (`poddoc versions` lists them)…' -rfka ''
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc diff" to' -l 'to' -d '…with the document as it was after save M (default: as it is now).' -rfka ''

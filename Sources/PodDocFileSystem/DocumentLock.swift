@@ -293,7 +293,7 @@ public final class DocumentLock {
         let who = holder.map { "by \($0.summary)" } ?? "by another process (it has not recorded its details yet)"
         let advice =
             mode == .exclusive
-            ? "Close the document there, or read it with --read-only (reading takes no lock)."
+            ? "Close it there first; commands that only read it (and `open --read-only`) work meanwhile."
             : "Wait until it is closed there."
         return FileSystemError(
             code: .locked,

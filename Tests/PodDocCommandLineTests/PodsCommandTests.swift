@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import XCTest
 
 /// The pods commands, through the real binary: new, import, count, ls, search, show, export,
@@ -94,6 +95,19 @@ final class PodsCommandTests: CommandLineTestCase {
 
         server.terminate()
         server.waitUntilExit()
-        XCTAssertEqual(server.terminationStatus, 0, "SIGTERM stops the server cleanly: \(err.current)")
+        XCTAssertEqual(server.terminationStatus, 143, "SIGTERM stops the server cleanly, with the status the table gives: \(err.current)")
+        XCTAssertTrue(err.current.contains("Stopped serving."), err.current)
+    }
+
+    /// SIGHUP stops a server with 129; a source that does not exist is a missing document (66).
+    func testServeStopsOnSIGHUPAndNamesAMissingSource() throws {
+        let (server, out, err) = try start(["serve", Self.sampleSpecs, "--port", "0", "--json"])
+        defer { if server.isRunning { server.terminate() } }
+        XCTAssertTrue(out.wait(for: "\n"), "serve printed its URL: \(err.current)")
+        kill(server.processIdentifier, SIGHUP)
+        server.waitUntilExit()
+        XCTAssertEqual(server.terminationStatus, 129, err.current)
+        let missing = try fail(66, "serve", path("nosuch"))
+        XCTAssertTrue(missing.stderr.contains("nosuch does not exist"), missing.stderr)
     }
 }

@@ -23,6 +23,7 @@ struct DiffCommand: PodDocCommand {
             """)
 
     @OptionGroup var location: DocumentArgument
+    @OptionGroup var reading: ReadingOptions
 
     @Argument(help: "The later copy to compare the first with (leave out with --from).", completion: .file())
     var other: String?

@@ -12,10 +12,7 @@ struct InfoCommand: PodDocCommand {
 
     @OptionGroup var location: DocumentArgument
 
-    @Flag(
-        name: .customLong("read-only"),
-        help: "Accepted for symmetry with `open --read-only`: this command always opens the document read-only, without a lock.")
-    var readOnly = false
+    @OptionGroup var reading: ReadingOptions
     @OptionGroup var outputOptions: OutputOptions
     var json: Bool { outputOptions.json }
 

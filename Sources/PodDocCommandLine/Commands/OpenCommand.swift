@@ -52,7 +52,8 @@ struct OpenCommand: PodDocCommand {
     }
 }
 
-/// Ends `poddoc open` with the status of the shell's first failure (already reported).
+/// Ends a command with a status already explained to the user: `poddoc open` with the status of
+/// the shell's first failure (already reported), a shell or server stopped by a signal.
 struct ShellExit: Error {
     let status: ExitStatus
 }

@@ -47,18 +47,27 @@ struct ServeCommand: PodDocCommand {
         let url = server.baseURL?.absoluteString ?? "http://\(host):\(bound)/specs"
         outputOptions.output.emit(Shape(url: url, port: bound, specs: specs), text: "Serving \(specs) specs at \(url) (Ctrl-C to stop)")
         // Serve until Ctrl-C (which cancels the wait) or SIGTERM/SIGHUP (which ends it).
-        let (stop, stopping) = AsyncStream<Void>.makeStream()
-        TerminationSignals.onTermination { _ in stopping.finish() }
-        _ = try? await Interrupts.shared.run { for await _ in stop {} }
+        let (stop, stopping) = AsyncStream<Int32>.makeStream()
+        TerminationSignals.onTermination { number in stopping.yield(number) }
+        let stoppedBy = try? await Interrupts.shared.run { () -> Int32? in
+            for await number in stop { return number }
+            return nil
+        }
         await server.stop()
         try await document?.close()
         outputOptions.output.message("Stopped serving.")
+        // Stopped by SIGTERM or SIGHUP: the exit status says so (143, 129), as the table does.
+        if let stoppedBy = stoppedBy.flatMap({ $0 }) { throw ShellExit(status: Interrupts.status(for: stoppedBy)) }
     }
 
     /// The catalog of the source, and the document behind it to close at the end.
     @MainActor
     private func openCatalog() async throws -> (any SpecsCatalog, ManagedDocument?) {
         let url = URL(fileURLWithPath: source)
+        if !source.contains("://") && !FileManager.default.fileExists(atPath: source) {
+            throw CommandFailure(
+                .document, code: "notFound", "\(source) does not exist; give a pods document, a Specs folder or a page file (.json).")
+        }
         let isDocument =
             url.pathExtension == "poddoc" || DocumentFormat(inferringFrom: url).isArchive
             || FileManager.default.fileExists(atPath: url.appendingPathComponent("DocumentMetadata.json").path)

@@ -22,6 +22,7 @@ struct VersionsCommand: PodDocCommand {
             """)
 
     @OptionGroup var location: DocumentArgument
+    @OptionGroup var reading: ReadingOptions
 
     @Option(name: .customLong("last"), help: ArgumentHelp("List only the newest N entries.", valueName: "N"))
     var last: Int?

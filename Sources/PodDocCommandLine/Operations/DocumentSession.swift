@@ -10,7 +10,7 @@ final class DocumentSession {
     /// The document.
     let document: ManagedDocument
     /// Where results go.
-    let output: Output
+    var output: Output
     /// The item `ls`, `tree` and `add` use when given no path (the shell's `cd`).
     var currentItem: ObjectID?
     /// Asks the user a question and waits for the answer (the next line typed); nil when

@@ -231,7 +231,22 @@ final class Shell {
 
     private func run(_ words: [String]) async throws {
         let name = words[0]
-        let arguments = Array(words.dropFirst())
+        var arguments = Array(words.dropFirst())
+        // `--json` (before a `--` that ends the options) prints this one command's result as
+        // JSON, whatever the shell's own output.
+        let optionsEnd = arguments.firstIndex(of: "--") ?? arguments.endIndex
+        if arguments[..<optionsEnd].contains("--json") {
+            arguments = arguments[..<optionsEnd].filter { $0 != "--json" } + arguments[optionsEnd...]
+            let plain = session.output
+            session.output = Output(json: true)
+            defer { session.output = plain }
+            try await run(name, arguments)
+            return
+        }
+        try await run(name, arguments)
+    }
+
+    private func run(_ name: String, _ arguments: [String]) async throws {
         if name == "merge" && arguments.isEmpty {
             try await mergeTheVersionOnDisk()
             return
@@ -245,16 +260,23 @@ final class Shell {
             try await perform(operation, arguments)
             return
         }
-        switch name {
-        case "help": help(arguments.first)
+        guard let builtin = Self.builtins.first(where: { $0.name == name || (name == "exit" && $0.name == "quit") }) else {
+            throw CommandFailure(.usage, code: "usage", "Unknown command '\(name)'; type help for the list.")
+        }
+        if arguments.count > builtin.arguments {
+            let takes = builtin.arguments == 0 ? "takes no arguments" : "takes one argument at most"
+            throw CommandFailure(
+                .usage, code: "usage",
+                "`\(name)` \(takes) (got '\(arguments.joined(separator: " "))'); help \(builtin.name) shows how.")
+        }
+        switch builtin.name {
+        case "help": try help(arguments.first)
         case "cd": try changeItem(arguments.first)
         case "undo", "redo": try undoOrRedo(name == "undo")
         case "status": status()
         case "keep-mine": try await resolve(.keepMine)
         case "take-theirs": try await resolve(.takeTheirs)
-        case "quit", "exit": quitting = true
-        default:
-            throw CommandFailure(.usage, code: "usage", "Unknown command '\(name)'; type help for the list.")
+        default: quitting = true
         }
     }
 
@@ -293,21 +315,33 @@ final class Shell {
 
     // MARK: - Built-in commands
 
-    private static let builtins: [(String, String)] = [
-        ("cd [PATH]", "Make an item the current one (.. goes up, no path goes to the top); outlines only."),
-        ("undo", "Undo the last edit."),
-        ("redo", "Redo the last undone edit."),
-        ("status", "Show unsaved changes, autosave and the document's state."),
-        (
-            "keep-mine",
-            "In conflict (changed on disk by someone else): save yours over theirs; `merge` alone merges theirs into yours first."
-        ),
-        ("take-theirs", "In conflict: reload theirs from disk, dropping your unsaved changes (save --as PATH keeps yours as a copy)."),
-        ("help [COMMAND]", "List the commands, or show one command's options."),
-        ("quit", "Save and leave (Ctrl-D does the same)."),
+    /// A command of the shell itself (not a document operation): its name, its usage, what it
+    /// does, and how many arguments it takes.
+    private struct Builtin {
+        let name: String
+        let usage: String
+        let summary: String
+        var arguments = 0
+    }
+
+    private static let builtins: [Builtin] = [
+        .init(
+            name: "cd", usage: "cd [PATH]", summary: "Make an item the current one (.. goes up, no path goes to the top); outlines only.",
+            arguments: 1),
+        .init(name: "undo", usage: "undo", summary: "Undo the last edit."),
+        .init(name: "redo", usage: "redo", summary: "Redo the last undone edit."),
+        .init(name: "status", usage: "status [--json]", summary: "Show unsaved changes, autosave and the document's state."),
+        .init(
+            name: "keep-mine", usage: "keep-mine",
+            summary: "In conflict (changed on disk by someone else): save yours over theirs; `merge` alone merges theirs into yours first."),
+        .init(
+            name: "take-theirs", usage: "take-theirs",
+            summary: "In conflict: reload theirs from disk, dropping your unsaved changes (save --as PATH keeps yours as a copy)."),
+        .init(name: "help", usage: "help [COMMAND]", summary: "List the commands, or show one command's options.", arguments: 1),
+        .init(name: "quit", usage: "quit", summary: "Save and leave (Ctrl-D and `exit` do the same)."),
     ]
 
-    private func help(_ command: String?) {
+    private func help(_ command: String?) throws {
         if let command, let operation = operations[command] {
             // The usage line names the type (`save_document`); the shell's word is the name.
             var text = operation.helpMessage(columns: 100)
@@ -318,7 +352,15 @@ final class Shell {
             output.line(text)
             return
         }
-        let listed = OperationSets.shell(for: document.metadata.kind).map { ($0.name, $0.abstract) } + Self.builtins
+        if let command {
+            guard let builtin = Self.builtins.first(where: { $0.name == command || (command == "exit" && $0.name == "quit") }) else {
+                throw CommandFailure(.usage, code: "usage", "Unknown command '\(command)'; type help for the list.")
+            }
+            output.line("USAGE: \(builtin.usage)\n\n\(builtin.summary)")
+            return
+        }
+        let listed =
+            OperationSets.shell(for: document.metadata.kind).map { ($0.name, $0.abstract) } + Self.builtins.map { ($0.usage, $0.summary) }
         let width = (listed.map(\.0.count).max() ?? 0) + 2
         output.line(listed.map { "  " + $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + $0.1 }.joined(separator: "\n"))
     }

@@ -130,6 +130,10 @@ enum DocumentOpening {
         } catch let error as StoreError where error.code == .readOnly && !readOnly {
             lock?.release()
             throw readOnlyDocument(fileURL ?? layout.root, cause: error)
+        } catch let error as StoreError where error.code == .corrupt || error.code == .notAStore {
+            // A damaged store is an integrity failure for every command, as `check` says.
+            lock?.release()
+            throw DocumentError.wrap(error, .corrupt, while: "open the store of \(layout.root.path)", path: layout.root.path)
         } catch {
             throw DocumentError.wrap(error, .store, while: "open the store of \(layout.root.path)", path: layout.root.path)
         }
@@ -293,7 +297,7 @@ enum DocumentOpening {
                 besideLock?.release()
                 throw DocumentError(
                     .recoveryAvailable,
-                    "\(url.path) has unsaved work from \(origin.modified) in its working copy \(copy.package.path). Recover it (`poddoc recover`, or open with --recover) or discard it (open with --discard).",
+                    "\(url.path) has unsaved work from \(origin.modified) in its working copy \(copy.package.path). Recover it with `poddoc recover \(url.path)` (or `--as NEW` for a copy, `--discard` to drop it), or open with --recover or --discard.",
                     path: url.path)
             case .recover:
                 recovering = true

@@ -1,0 +1,65 @@
+import Foundation
+import XCTest
+
+/// What docs/CLI.md and `--help` promise about the command line itself, through the binary:
+/// options every reading command accepts, the shell's own commands and their help, and the
+/// advice errors give.
+final class CommandPromisesTests: CommandLineTestCase {
+    /// CLI.md: every reading command accepts `--read-only`.
+    func testEveryReadingCommandAcceptsReadOnly() throws {
+        let doc = try makeOutline("Notes.poddoc", holding: "one", "two")
+        for arguments in [["info", doc], ["check", doc], ["versions", doc], ["diff", doc, "--from", "1"]] {
+            let result = try run(arguments + ["--read-only"])
+            XCTAssertEqual(result.status, 0, "\(arguments[0]) --read-only: \(result.stderr)")
+        }
+    }
+
+    /// The shell's own commands: `help` shows one of them, extra words are refused, and
+    /// `--json` prints one command's result as JSON.
+    func testTheShellsOwnCommandsHaveHelpAndRefuseExtraWords() throws {
+        let doc = try makeOutline("Notes.poddoc", holding: "one")
+        let help = try succeed("open", doc, "-c", "help cd")
+        XCTAssertEqual(help.stdout, "USAGE: cd [PATH]\n\nMake an item the current one (.. goes up, no path goes to the top); outlines only.\n")
+        for line in ["undo now", "status please", "quit later", "help nosuch"] {
+            let refused = try run(["open", doc, "-c", line])
+            XCTAssertEqual(refused.status, 64, "\(line): \(refused.stderr)")
+            XCTAssertEqual(refused.stderr.split(separator: "\n").count, 1, refused.stderr)
+        }
+        let status = try succeed("open", doc, "-c", "add two; status --json")
+        let shape = try RunResult(status: 0, stdout: String(status.stdout.split(separator: "\n").last!), stderr: "").json(StatusShape.self)
+        XCTAssertTrue(shape.unsavedChanges)
+        let listing = try succeed("open", doc, "-c", "ls --json")
+        XCTAssertEqual(try listing.json(ItemListShape.self).items.map(\.title), ["one", "two"])
+        XCTAssertEqual(try succeed("open", doc, "-c", #"add -- "--json"; ls"#).stdout.split(separator: "\n").last, "3. --json")
+    }
+
+    /// A locked document's error gives advice that works for the command that met it: an edit
+    /// is not told to use `--read-only`, which edits refuse.
+    func testTheLockedErrorGivesAdviceThatWorks() throws {
+        let doc = try makeOutline("Notes.poddoc", holding: "one")
+        let input = Pipe()
+        let (shell, out, err) = try start(["open", doc], stdin: input.fileHandleForReading)
+        input.fileHandleForWriting.write(Data("ls\n".utf8))
+        XCTAssertTrue(out.wait(for: "1. one"), err.current)
+        let refused = try fail(75, "outline", "add", doc, "two")
+        XCTAssertFalse(refused.stderr.contains("read it with --read-only"), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("commands that only read it"), refused.stderr)
+        try succeed("outline", "tree", doc)
+        try input.fileHandleForWriting.close()
+        shell.waitUntilExit()
+    }
+
+    /// A store too damaged to open is an integrity failure (76) for every command, as `check`
+    /// and the exit-status table say.
+    func testADamagedStoreIsAnIntegrityFailureForEveryCommand() throws {
+        let doc = try makeOutline("Notes.poddoc", holding: "one")
+        let store = path("Notes.poddoc/StoreContent/persistentStore")
+        for damage in [Data(repeating: 0x47, count: 20_000), try Data(contentsOf: URL(fileURLWithPath: store)).prefix(8192)] {
+            try damage.write(to: URL(fileURLWithPath: store))
+            for arguments in [["check", doc], ["info", doc], ["outline", "tree", doc], ["outline", "add", doc, "x"]] {
+                let result = try run(arguments)
+                XCTAssertEqual(result.status, 76, "\(arguments.joined(separator: " ")): \(result.stderr)")
+            }
+        }
+    }
+}
