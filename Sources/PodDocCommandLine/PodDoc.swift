@@ -34,14 +34,38 @@ public struct PodDoc: ParsableCommand {
         let message = self.message(for: error).split(whereSeparator: \.isNewline)
             .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: " ")
         let sentence = message.hasSuffix(".") ? String(message.dropLast()) : message
-        FileHandle.standardError.write(Data("poddoc: \(sentence) (see `poddoc help`).\n".utf8))
+        Output(json: CommandLine.arguments.contains("--json")).failure(
+            CommandFailure(.usage, code: "usage", "\(sentence) (see `poddoc help`)."))
         Foundation.exit(ExitStatus.usage.rawValue)
+    }
+
+    /// What ArgumentParser would say less clearly about `arguments` (the words after
+    /// `poddoc`): an unknown command ("Unexpected argument"), `help` of an unknown command
+    /// (the whole help, status 0), a negative number after an option ("Missing value").
+    static func refusal(of arguments: [String]) -> String? {
+        let names = Set(commands.compactMap { $0.configuration.commandName })
+        let words = arguments.prefix { $0 != "--" }
+        if let first = words.first, !first.hasPrefix("-") {
+            let named = first == "help" ? words.dropFirst().first : first
+            if let named, !named.hasPrefix("-"), !names.contains(named) {
+                return "Unknown command '\(named)'; `poddoc help` lists the commands"
+            }
+        }
+        for (option, value) in zip(words, words.dropFirst())
+        where option.hasPrefix("--") && value.hasPrefix("-") && Int(value) != nil {
+            return "\(option) takes a number of 0 or more, not \(value)"
+        }
+        return nil
     }
 
     /// Parses the command line, runs the command on the main actor, reports a failure as one
     /// line, and exits with the documented status.
     @MainActor
     public static func runMain() async -> Never {
+        if let refusal = refusal(of: Array(CommandLine.arguments.dropFirst())) {
+            Output(json: CommandLine.arguments.contains("--json")).failure(CommandFailure(.usage, code: "usage", refusal + "."))
+            Foundation.exit(ExitStatus.usage.rawValue)
+        }
         let command: any ParsableCommand
         do {
             command = try parseAsRoot()

@@ -62,4 +62,17 @@ final class CommandPromisesTests: CommandLineTestCase {
             }
         }
     }
+
+    /// Usage errors ArgumentParser words obscurely get a line that says what is wrong, with
+    /// status 64, as JSON under `--json`.
+    func testUsageErrorsSayWhatIsWrong() throws {
+        let doc = try makeOutline("Notes.poddoc", holding: "one")
+        XCTAssertTrue(try fail(64, "nosuch").stderr.contains("Unknown command 'nosuch'"))
+        XCTAssertTrue(try fail(64, "help", "nosuch").stderr.contains("Unknown command 'nosuch'"))
+        XCTAssertTrue(try fail(64, "outline", "tree", doc, "--depth", "-1").stderr.contains("--depth takes a number of 0 or more, not -1"))
+        let json = try fail(64, "outline", "tree", doc, "--frobnicate", "--json")
+        XCTAssertEqual(try RunResult(status: 64, stdout: json.stderr, stderr: "").json(ErrorShape.self).error.exitStatus, 64)
+        try succeed("help", "outline")
+        XCTAssertEqual(try succeed("outline", "tree", doc, "--depth", "1").stdout, "1. one\n")
+    }
 }
