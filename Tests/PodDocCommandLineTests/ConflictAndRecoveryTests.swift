@@ -270,5 +270,16 @@ final class ConflictAndRecoveryTests: CommandLineTestCase {
         XCTAssertTrue(try succeed("recover").stdout.contains(archive), "recover finds the work")
         try succeed("open", archive, "--recover", "-c", "save --as \(path("N.zip"))")
         XCTAssertEqual(try succeed("outline", "ls", path("N.zip")).stdout.split(separator: "\n").count, 30_000)
+
+        // A one-shot edit whose write-back fails says where its edit waits and how to get it.
+        let other = disk + "/M.zip"
+        try succeed("new", other, "--kind", "outline")
+        let oneShot = try run(["import", other, "--opml", path("big.opml")])
+        XCTAssertEqual(oneShot.status, 66, oneShot.stderr)
+        XCTAssertTrue(
+            oneShot.stderr.contains("The edit is kept for recovery: `poddoc recover \(other)`")
+                && oneShot.stderr.contains("--as NEW"), oneShot.stderr)
+        try succeed("recover", other, "--as", path("M.zip"))
+        XCTAssertEqual(try succeed("outline", "ls", path("M.zip")).stdout.split(separator: "\n").count, 30_000)
     }
 }

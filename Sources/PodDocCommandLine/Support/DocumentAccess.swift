@@ -72,7 +72,17 @@ enum DocumentAccess {
             }
             throw error
         }
-        try await finish(document)
+        do {
+            try await finish(document)
+        } catch where document.hasWorkInWorkingCopy {
+            // The edit is on disk, in the working copy, not lost: say where and how to get it.
+            let failure = CommandFailure.from(error) ?? CommandFailure(.document, code: "notSaved", "\(error)")
+            let name = location.url.path
+            throw CommandFailure(
+                failure.status, code: failure.code,
+                "\(failure.message) The edit is kept for recovery: `poddoc recover \(name)` writes it into \(location.url.lastPathComponent) once that works, `poddoc recover \(name) --as NEW` writes it to a new document."
+            )
+        }
         return result
     }
 
