@@ -13,23 +13,6 @@ final class ConflictAndRecoveryTests: CommandLineTestCase {
         try makeDocuments("zip")
     }
 
-    /// `B.<ending>` and `Theirs.<ending>`, as `makeArchives()` (packages for "poddoc").
-    private func makeDocuments(_ ending: String) throws {
-        try succeed("new", path("A.poddoc"), "--kind", "outline")
-        try succeed("outline", "add", path("A.poddoc"), "one")
-        try succeed("save", path("A.poddoc"), "--as", path("B.\(ending)"))
-        try succeed("save", path("A.poddoc"), "--as", path("Theirs.\(ending)"))
-        try succeed("outline", "add", path("Theirs.\(ending)"), "theirs")
-    }
-
-    /// The archive's own tree, read with a state folder of its own (so work waiting in this
-    /// user's working copy is neither offered nor touched).
-    private func tree(_ document: String) throws -> String {
-        let mine = environment
-        environment["XDG_STATE_HOME"] = path("reader-state")
-        defer { environment = mine }
-        return try succeed("outline", "tree", path(document)).stdout
-    }
 
     /// Opens `B.zip` (or `B.<ending>`) in a shell, replaces it from outside with `Theirs`
     /// (a package: the whole folder, as a sync tool or `rm -r; cp -r` does), then feeds

@@ -8,15 +8,6 @@ import XCTest
 /// overwritten without the user choosing, and the user's own edits always end up somewhere
 /// `recover` finds.
 final class SharedFolderTests: CommandLineTestCase {
-    /// `B.<ending>` (one item) and `Theirs.<ending>` (the same document as another machine
-    /// saved it, with a second item).
-    private func makeDocuments(_ ending: String) throws {
-        try succeed("new", path("A.poddoc"), "--kind", "outline")
-        try succeed("outline", "add", path("A.poddoc"), "one")
-        try succeed("save", path("A.poddoc"), "--as", path("B.\(ending)"))
-        try succeed("save", path("A.poddoc"), "--as", path("Theirs.\(ending)"))
-        try succeed("outline", "add", path("Theirs.\(ending)"), "theirs")
-    }
 
     /// Replaces `name` with a copy of `source` as a sync tool does: the copy is made beside
     /// it under a temporary name, then renamed over it (a package: the old folder moved away
@@ -31,13 +22,6 @@ final class SharedFolderTests: CommandLineTestCase {
         XCTAssertEqual(rename(temporary, path(name)), 0, String(cString: strerror(errno)))
     }
 
-    /// The document's own tree, read with a state folder of its own.
-    private func tree(_ document: String) throws -> String {
-        let mine = environment
-        environment["XDG_STATE_HOME"] = path("reader-state")
-        defer { environment = mine }
-        return try succeed("outline", "tree", path(document)).stdout
-    }
 
     /// A shell on `B.<ending>` with a 0.2 s autosave: adds an item and waits for its autosave,
     /// has the document replaced from outside, adds another and waits until that autosave
