@@ -54,7 +54,7 @@ final class ReadOnlyOptionTests: CommandLineTestCase {
         XCTAssertTrue(out.wait(for: "1. one"), err.current)
         let locked = try run(["outline", "add", doc, "two"])
         XCTAssertEqual(locked.status, 75, locked.stderr)
-        XCTAssertTrue(locked.stderr.contains("read it with --read-only"), locked.stderr)
+        XCTAssertTrue(locked.stderr.contains("commands that only read it (and `open --read-only`) work meanwhile"), locked.stderr)
         for arguments in [["outline", "ls", doc], ["outline", "tree", doc], ["info", doc], ["check", doc]] {
             let read = try run(arguments + ["--read-only"])
             XCTAssertEqual(read.status, 0, "\(arguments): \(read.stderr)")
