@@ -97,9 +97,9 @@ extension OutlineStore {
     ///
     /// - Throws: ``OutlineError/Code/notFound`` when there is no such item.
     public func headings(under id: ObjectID) throws(OutlineError) -> [OutlineHeading] {
-        let parent = try object(id)
+        _ = try title(of: id)  // it exists; its own note stays unread too
         let request = FetchRequest(
-            OutlineSchema.entityName, where: OutlineSchema.parent == parent, sortBy: [FetchSort(OutlineSchema.order)])
+            OutlineSchema.entityName, where: OutlineSchema.parent == context.resolve(id), sortBy: [FetchSort(OutlineSchema.order)])
         let context = self.context
         return try OutlineStore.reading("reading the children of an item") {
             let ids = try context.fetchIDs(request)

@@ -40,8 +40,10 @@ final class LongNoteMemoryTests: CommandLineTestCase {
 
     func testListingReadsNoNote() throws {
         let (long, plain) = try makeDocuments()
-        for command in [["outline", "ls"], ["outline", "tree"], ["outline", "find"]] {
-            let extra = try extraNotes({ command + [$0] + (command[1] == "find" ? ["Long"] : []) }, long: long, plain: plain)
+        // Listing the top, the items under the note's own item (by position and by title),
+        // the tree and a search.
+        for command in [["outline", "ls"], ["outline", "ls", "2"], ["outline", "ls", "/Long"], ["outline", "tree"], ["outline", "find", "Long"]] {
+            let extra = try extraNotes({ Array(command[0...1]) + [$0] + command.dropFirst(2) }, long: long, plain: plain)
             XCTAssertLessThan(extra, 0.5, "\(command.joined(separator: " ")) holds no copy of the note (\(extra) notes more)")
         }
         XCTAssertEqual(try succeed("outline", "ls", long).stdout, "1. first\n2. Long  [note]\n3. after\n")
