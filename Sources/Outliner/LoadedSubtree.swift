@@ -36,37 +36,49 @@ struct LoadedSubtree {
 // MARK: - Loading
 
 extension OutlineStore {
-    /// Reads the items below `start`, at most `maxDepth` levels of them (all when nil).
+    /// Reads the items below `start` (entry 0 holding `first`), at most `maxDepth` levels of
+    /// them (all when nil); with
+    /// `titlesOnly`, each item's title alone (notes and attributes stay unread, so printing
+    /// costs nothing for them however long they are).
     ///
     /// With a depth limit the levels are read one at a time, a batch of parents per query, so
     /// printing the top of a million-item outline reads only its top. Without one, the whole
     /// subtree comes from one recursive query, then its values in batches: a chain 100,000
     /// levels deep costs as little as a flat list.
-    func loadSubtree(below start: ManagedObject, maxDepth: Int?) throws(OutlineError) -> LoadedSubtree {
-        var loader = SubtreeLoader(context: context, start: try LoadedSubtree.Entry(item: OutlineItem(start), order: 0), id: start.objectID)
+    func loadSubtree(below start: ObjectID, holding first: OutlineItem, maxDepth: Int?, titlesOnly: Bool = false) throws(OutlineError)
+        -> LoadedSubtree
+    {
+        var loader = SubtreeLoader(context: context, titlesOnly: titlesOnly, start: LoadedSubtree.Entry(item: first, order: 0), id: start)
         if let maxDepth {
-            try loader.loadLevels(below: start.objectID, maxDepth: maxDepth)
+            try loader.loadLevels(below: start, maxDepth: maxDepth)
         } else {
-            try loader.loadAll(below: start.objectID)
+            try loader.loadAll(below: start)
         }
         return loader.finish()
     }
 }
 
-/// Builds a ``LoadedSubtree`` from objects read in batches.
+/// Builds a ``LoadedSubtree`` from items read in batches.
 private struct SubtreeLoader {
     static let batchSize = 500
 
     let context: ObjectContext
+    /// Whether items are read with their titles alone (``ObjectContext/values(of:reading:presenceOf:)``)
+    /// rather than as objects.
+    let titlesOnly: Bool
     var entries: [LoadedSubtree.Entry]
     var parents: [Int] = [-1]
     var indexes: [ObjectID: Int]
 
-    init(context: ObjectContext, start: LoadedSubtree.Entry, id: ObjectID) {
+    init(context: ObjectContext, titlesOnly: Bool, start: LoadedSubtree.Entry, id: ObjectID) {
         self.context = context
+        self.titlesOnly = titlesOnly
         self.entries = [start]
         self.indexes = [id: 0]
     }
+
+    /// One item read: what it holds, its order among its siblings, and its parent.
+    private typealias Read = (id: ObjectID, item: OutlineItem, order: Int, parent: ObjectID?)
 
     mutating func loadAll(below start: ObjectID) throws(OutlineError) {
         let context = self.context
@@ -78,11 +90,8 @@ private struct SubtreeLoader {
         indexes.reserveCapacity(links.count + 1)
         for batch in stride(from: 0, to: links.count, by: SubtreeLoader.batchSize) {
             let slice = links[batch..<min(batch + SubtreeLoader.batchSize, links.count)]
-            let objects = slice.map { context.object(with: $0.object) }
-            try OutlineStore.reading("reading the outline") { try context.prefetch(objects) }
-            for (link, object) in zip(slice, objects) {
-                try add(object, id: link.object, parent: link.destination)
-            }
+            let read = try self.read(slice.map(\.object))
+            for (link, item) in zip(slice, read) { try add((link.object, item.item, item.order, link.destination)) }
         }
     }
 
@@ -94,21 +103,44 @@ private struct SubtreeLoader {
             for batch in stride(from: 0, to: level.count, by: SubtreeLoader.batchSize) {
                 let parents = level[batch..<min(batch + SubtreeLoader.batchSize, level.count)]
                 let request = FetchRequest(OutlineSchema.entityName, where: OutlineSchema.parent.in(parents))
-                for object in try OutlineStore.reading("reading the outline", { try context.fetch(request) }) {
-                    try add(object, id: object.objectID, parent: object.destinationID(OutlineSchema.parent))
-                    next.append(object.objectID)
+                let ids = try OutlineStore.reading("reading the outline") { try context.fetchIDs(request) }
+                for item in try read(ids) {
+                    try add(item)
+                    next.append(item.id)
                 }
             }
             level = next
         }
     }
 
-    private mutating func add(_ object: ManagedObject, id: ObjectID, parent: ObjectID?) throws(OutlineError) {
-        guard let parent, let parentIndex = indexes[parent] else {
-            throw OutlineError.damaged("\(id) was read before its parent")
+    /// Reads these items (which exist), in order: as objects, or their titles alone.
+    private func read(_ ids: [ObjectID]) throws(OutlineError) -> [Read] {
+        let context = self.context
+        if titlesOnly {
+            let values = try OutlineStore.reading("reading the outline") {
+                try context.values(of: ids, reading: [OutlineSchema.title, OutlineSchema.order, OutlineSchema.parent])
+            }
+            return zip(ids, values).compactMap { id, values in
+                values.map {
+                    (id, OutlineItem(title: String.fromStoreValue($0.values[0]) ?? ""), Int.fromStoreValue($0.values[1]) ?? 0, $0.destinations[0])
+                }
+            }
         }
-        indexes[id] = entries.count
-        entries.append(LoadedSubtree.Entry(item: try OutlineItem(object), order: object[OutlineSchema.order]))
+        let objects = ids.map { context.object(with: $0) }
+        try OutlineStore.reading("reading the outline") { try context.prefetch(objects) }
+        var read: [Read] = []
+        for object in objects {
+            read.append((object.objectID, try OutlineItem(object), object[OutlineSchema.order], object.destinationID(OutlineSchema.parent)))
+        }
+        return read
+    }
+
+    private mutating func add(_ read: Read) throws(OutlineError) {
+        guard let parent = read.parent, let parentIndex = indexes[parent] else {
+            throw OutlineError.damaged("\(read.id) was read before its parent")
+        }
+        indexes[read.id] = entries.count
+        entries.append(LoadedSubtree.Entry(item: read.item, order: read.order))
         parents.append(parentIndex)
     }
 

@@ -19,6 +19,7 @@ extension OutlineStore {
         guard !isRoot(item) else { throw OutlineError.rootItem("deleted") }
         let siblings = try siblings(of: item)
         let title = item[OutlineSchema.title]
+        try load(siblings[(item[OutlineSchema.order] + 1)...])
         return undoable(ActionName.delete(title, descendants: 0)) {
             shift(siblings, (item[OutlineSchema.order] + 1)..<siblings.count, by: -1)
             let deleted = context.delete(item)

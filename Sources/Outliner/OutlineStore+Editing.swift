@@ -20,6 +20,7 @@ extension OutlineStore {
         let parentObject = try object(parent)
         let siblings = try children(of: parentObject)
         let index = try checkedInsertionIndex(index, count: siblings.count, in: parentObject)
+        try load(siblings[index...])
         return undoable(ActionName.add(item.title)) {
             shift(siblings, index..<siblings.count, by: 1)
             return insertItem(item, under: parentObject, at: index, stamped: now()).objectID

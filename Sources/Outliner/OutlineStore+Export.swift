@@ -19,7 +19,7 @@ extension OutlineStore {
     ///   item's stored attributes cannot be read.
     public func exportOutline(from id: ObjectID? = nil) throws(OutlineError) -> OutlineTree {
         let start = try object(id ?? rootID)
-        let subtree = try loadSubtree(below: start, maxDepth: nil)
+        let subtree = try loadSubtree(below: start.objectID, holding: OutlineItem(start), maxDepth: nil)
         var tree: OutlineTree
         var top: OutlineTree.NodeID
         if isRoot(start) {

@@ -22,6 +22,7 @@ extension OutlineStore {
         let parentObject = try object(parent ?? rootID)
         let siblings = try children(of: parentObject)
         let index = try checkedInsertionIndex(index, count: siblings.count, in: parentObject)
+        try load(siblings[index...])
         let takesHead = isRoot(parentObject) && siblings.isEmpty
         let topLevelCount = tree.children(of: tree.root).count
         return undoable(ActionName.importItems(tree.count)) {

@@ -23,7 +23,7 @@ extension OutlineStore {
         let oldSiblings = try siblings(of: item)
         let newSiblings = target === item[OutlineSchema.parent] ? oldSiblings.filter { $0 !== item } : try children(of: target)
         let index = try checkedInsertionIndex(index, count: newSiblings.count, in: target)
-        relocate(item, from: oldSiblings, to: target, newSiblings, at: index, as: ActionName.move(item[OutlineSchema.title]))
+        try relocate(item, from: oldSiblings, to: target, newSiblings, at: index, as: ActionName.move(item[OutlineSchema.title]))
     }
 
     /// Makes an item the last child of the sibling before it. Undo: `Indent "title"`.
@@ -43,7 +43,7 @@ extension OutlineStore {
         }
         let newParent = siblings[position - 1]
         let newSiblings = try children(of: newParent)
-        relocate(
+        try relocate(
             item, from: siblings, to: newParent, newSiblings, at: newSiblings.count,
             as: ActionName.indent(item[OutlineSchema.title]))
     }
@@ -62,7 +62,7 @@ extension OutlineStore {
         }
         let siblings = try siblings(of: item)
         let newSiblings = try children(of: grandparent)
-        relocate(
+        try relocate(
             item, from: siblings, to: grandparent, newSiblings, at: parent[OutlineSchema.order] + 1,
             as: ActionName.outdent(item[OutlineSchema.title]))
     }
@@ -93,15 +93,21 @@ extension OutlineStore {
     }
 
     /// Takes `item` out of `oldSiblings` and puts it under `parent` at `index` of
-    /// `newSiblings` (which does not hold it), renumbering both lists. Records nothing when
-    /// the item would stay where it is.
+    /// `newSiblings` (which does not hold it), renumbering both lists (whose items it reads
+    /// first). Records nothing when the item would stay where it is.
     private func relocate(
         _ item: ManagedObject, from oldSiblings: [ManagedObject], to parent: ManagedObject,
         _ newSiblings: [ManagedObject], at index: Int, as actionName: String
-    ) {
+    ) throws(OutlineError) {
         let oldIndex = item[OutlineSchema.order]
         let sameParent = item[OutlineSchema.parent] === parent
         guard !(sameParent && index == oldIndex) else { return }
+        if sameParent {
+            try load(newSiblings[...])
+        } else {
+            try load(oldSiblings[(oldIndex + 1)...])
+            try load(newSiblings[index...])
+        }
         undoable(actionName) {
             if sameParent {
                 // `newSiblings` is `oldSiblings` without the item: number it around the gap.

@@ -9,8 +9,8 @@ public struct OutlineMatch: Sendable, Equatable {
     public let id: ObjectID
     /// Where it is: positions from the top, each from 1 (as in ``OutlinePath/indexes(_:)``).
     public let indexPath: [Int]
-    /// Its title, note and attributes.
-    public let item: OutlineItem
+    /// Its title (the note is not read: read the item with ``OutlineStore/item(_:)``).
+    public let title: String
 }
 
 // MARK: - Addressing items
@@ -25,16 +25,19 @@ extension OutlineStore {
     /// - Throws: ``OutlineError``: `notFound` naming the first step that leads nowhere,
     ///   `ambiguousPath` when a title matches several siblings (with their index paths).
     public func itemID(at path: OutlinePath) throws(OutlineError) -> ObjectID {
-        var current = try object(rootID)
+        // IDs and positions only: the items passed on the way (their notes) stay unread.
+        var current = rootID
         var reached: [Int] = []
+        let context = self.context
         switch path {
         case .indexes(let positions):
             for position in positions {
                 let request = FetchRequest(
-                    OutlineSchema.entityName, where: OutlineSchema.parent == current && OutlineSchema.order == position - 1)
-                guard let child = try OutlineStore.reading("following a path", { try context.fetchFirst(request) }) else {
+                    OutlineSchema.entityName, where: OutlineSchema.parent == current && OutlineSchema.order == position - 1, limit: 1)
+                guard let child = try OutlineStore.reading("following a path", { try context.fetchIDs(request).first }) else {
+                    let parent = current
                     let count = try OutlineStore.reading("following a path") {
-                        try context.count(for: FetchRequest(OutlineSchema.entityName, where: OutlineSchema.parent == current))
+                        try context.count(for: FetchRequest(OutlineSchema.entityName, where: OutlineSchema.parent == parent))
                     }
                     throw OutlineError.notFound(
                         "There is no item \(OutlinePath.indexes(reached + [position])): \(describe(reached)) has \(count) \(count == 1 ? "child" : "children")."
@@ -48,29 +51,32 @@ extension OutlineStore {
                 let request = FetchRequest(
                     OutlineSchema.entityName, where: OutlineSchema.parent == current && OutlineSchema.title == title,
                     sortBy: [FetchSort(OutlineSchema.order)])
-                let matches = try OutlineStore.reading("following a path") { Array(try context.fetch(request)) }
+                let (matches, orders) = try OutlineStore.reading("following a path") {
+                    let ids = try context.fetchIDs(request)
+                    return (ids, try context.values(of: ids, reading: [OutlineSchema.order]).map { ($0.flatMap { Int.fromStoreValue($0.values[0]) } ?? 0) + 1 })
+                }
                 guard let match = matches.first else {
                     throw OutlineError.notFound("There is no item titled \(ActionName.quoted(title)) in \(describe(reached)).")
                 }
                 guard matches.count == 1 else {
-                    let paths = matches.prefix(5).map { OutlinePath.indexes(reached + [$0[OutlineSchema.order] + 1]).description }
+                    let paths = orders.prefix(5).map { OutlinePath.indexes(reached + [$0]).description }
                     throw OutlineError(
                         .ambiguousPath,
                         "\(matches.count) items are titled \(ActionName.quoted(title)) in \(describe(reached)) (\(paths.joined(separator: ", "))\(matches.count > 5 ? ", …" : "")); address the one you mean by its index path."
                     )
                 }
                 current = match
-                reached.append(match[OutlineSchema.order] + 1)
+                reached.append(orders[0])
             }
         }
-        return current.objectID
+        return current
     }
 
     /// Where an item is: its positions from the top, each from 1 (empty for the root).
     ///
     /// - Throws: ``OutlineError/Code/notFound`` when there is no such item.
     public func indexPath(of id: ObjectID) throws(OutlineError) -> [Int] {
-        _ = try object(id)
+        _ = try title(of: id)
         return try indexPaths(of: [context.resolve(id)])[0]
     }
 
@@ -89,9 +95,10 @@ extension OutlineStore {
             chains.append(Array(above.dropLast().reversed()) + (id == root ? [] : [id]))
         }
         let met = Array(Set(chains.joined()))
-        let objects = met.map { context.object(with: $0) }
-        try OutlineStore.reading("reading positions") { try context.prefetch(objects) }
-        let positions = Dictionary(uniqueKeysWithValues: zip(met, objects.map { $0[OutlineSchema.order] + 1 }))
+        // Positions only: the items' notes stay unread.
+        let orders = try OutlineStore.reading("reading positions") { try context.values(of: met, reading: [OutlineSchema.order]) }
+        var positions: [ObjectID: Int] = [:]
+        for case let (id, values?) in zip(met, orders) { positions[id] = (Int.fromStoreValue(values.values[0]) ?? 0) + 1 }
         return chains.map { chain in chain.compactMap { positions[$0] } }
     }
 
@@ -105,11 +112,11 @@ extension OutlineStore {
 
 extension OutlineStore {
     /// The items whose title contains every word of `text` (ASCII letters in either case),
-    /// in outline order, at most `limit` of them.
+    /// in outline order, at most `limit` of them. Titles and positions are read, never notes.
     ///
     /// ```swift
     /// for match in try outline.find("milk eggs") {
-    ///     print(OutlinePath.indexes(match.indexPath), match.item.title)
+    ///     print(OutlinePath.indexes(match.indexPath), match.title)
     /// }
     /// ```
     ///
@@ -128,11 +135,15 @@ extension OutlineStore {
             $0 && OutlineSchema.title.contains($1, caseInsensitive: true)
         }
         let request = FetchRequest(OutlineSchema.entityName, where: predicate, limit: limit)
-        let found = try OutlineStore.reading("searching titles") { Array(try context.fetch(request)) }
-        let paths = try indexPaths(of: found.map(\.objectID))
+        let context = self.context
+        let (found, titles) = try OutlineStore.reading("searching titles") {
+            let ids = try context.fetchIDs(request)
+            return (ids, try context.values(of: ids, reading: [OutlineSchema.title]))
+        }
+        let paths = try indexPaths(of: found)
         var matches: [OutlineMatch] = []
-        for (object, path) in zip(found, paths) {
-            matches.append(OutlineMatch(id: object.objectID, indexPath: path, item: try OutlineItem(object)))
+        for ((id, title), path) in zip(zip(found, titles), paths) {
+            matches.append(OutlineMatch(id: id, indexPath: path, title: title.flatMap { String.fromStoreValue($0.values[0]) } ?? ""))
         }
         return matches.sorted { $0.indexPath.lexicographicallyPrecedes($1.indexPath) }
     }

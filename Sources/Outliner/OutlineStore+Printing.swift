@@ -21,15 +21,16 @@ extension OutlineStore {
     /// Titles are escaped onto one line (`\n` for a line break). Past
     /// ``printedIndentLimit`` levels lines stop moving right and show their depth instead.
     ///
-    /// With a depth limit only those levels are read; printing the first level of a
-    /// million-item outline reads its first level only.
+    /// Titles alone are read, never notes. With a depth limit only those levels are read;
+    /// printing the first level of a million-item outline reads its first level only.
     ///
     /// - Throws: ``OutlineError``: `notFound`; `invalidArgument` when `maxDepth` is below 1.
     public func printTree(from id: ObjectID? = nil, maxDepth: Int? = nil) throws(OutlineError) -> String {
         if let maxDepth, maxDepth < 1 {
             throw OutlineError(.invalidArgument, "The depth to print must be at least 1, not \(maxDepth).")
         }
-        let subtree = try loadSubtree(below: object(id ?? rootID), maxDepth: maxDepth)
+        let start = id ?? rootID
+        let subtree = try loadSubtree(below: start, holding: OutlineItem(title: title(of: start)), maxDepth: maxDepth, titlesOnly: true)
         var text: [UInt8] = []
         subtree.walk { entry, depth, position in
             let indent = min(depth - 1, OutlineStore.printedIndentLimit)

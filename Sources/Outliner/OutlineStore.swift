@@ -79,8 +79,52 @@ extension OutlineStore {
     /// - Throws: ``OutlineError/Code/notFound`` when there is no such item.
     public func children(of id: ObjectID) throws(OutlineError) -> [StoredItem] {
         var items: [StoredItem] = []
-        for child in try children(of: object(id)) { items.append(try StoredItem(child)) }
+        let children = try children(of: object(id))
+        try load(children[...])
+        for child in children { items.append(try StoredItem(child)) }
         return items
+    }
+
+    /// The children of an item, in order, each with its title and whether it has a note,
+    /// read without the notes (or any other value): listing costs nothing for notes however
+    /// long they are.
+    ///
+    /// ```swift
+    /// for heading in try outline.headings(under: outline.rootID) {
+    ///     print(heading.index + 1, heading.title, heading.hasNote ? "[note]" : "")
+    /// }
+    /// ```
+    ///
+    /// - Throws: ``OutlineError/Code/notFound`` when there is no such item.
+    public func headings(under id: ObjectID) throws(OutlineError) -> [OutlineHeading] {
+        _ = try title(of: id)  // it exists; its own note stays unread too
+        let request = FetchRequest(
+            OutlineSchema.entityName, where: OutlineSchema.parent == context.resolve(id), sortBy: [FetchSort(OutlineSchema.order)])
+        let context = self.context
+        return try OutlineStore.reading("reading the children of an item") {
+            let ids = try context.fetchIDs(request)
+            let values = try context.values(of: ids, reading: [OutlineSchema.title, OutlineSchema.order], presenceOf: [OutlineSchema.note])
+            return zip(ids, values).compactMap { id, values in
+                values.map {
+                    OutlineHeading(
+                        id: id, index: Int.fromStoreValue($0.values[1]) ?? 0, title: String.fromStoreValue($0.values[0]) ?? "",
+                        hasNote: $0.present[0])
+                }
+            }
+        }
+    }
+
+    /// An item's note, read alone (its other values, and other items' notes, stay unread).
+    ///
+    /// - Throws: ``OutlineError/Code/notFound`` when there is no such item.
+    public func note(of id: ObjectID) throws(OutlineError) -> String? {
+        let context = self.context
+        guard id.entityName == OutlineSchema.entityName,
+            let values = try OutlineStore.reading("reading a note", { try context.values(of: [id], reading: [OutlineSchema.note]) })[0]
+        else {
+            throw Self.noSuchItem(id)
+        }
+        return String.fromStoreValue(values.values[0])
     }
 
     /// The managed object of an item.
@@ -88,17 +132,44 @@ extension OutlineStore {
         guard id.entityName == OutlineSchema.entityName,
             let object = try OutlineStore.reading("reading an item", { try context.existingObject(with: id) })
         else {
-            throw OutlineError.notFound("There is no outline item \(id); it was deleted, or never saved. Look it up again by its path.")
+            throw Self.noSuchItem(id)
         }
         return object
     }
 
-    /// The children of `parent`, in order.
+    /// The title of an item, read alone (its note stays unread).
+    func title(of id: ObjectID) throws(OutlineError) -> String {
+        let context = self.context
+        guard id.entityName == OutlineSchema.entityName,
+            let values = try OutlineStore.reading("reading an item", { try context.values(of: [id], reading: [OutlineSchema.title]) })[0]
+        else {
+            throw Self.noSuchItem(id)
+        }
+        return String.fromStoreValue(values.values[0]) ?? ""
+    }
+
+    private static func noSuchItem(_ id: ObjectID) -> OutlineError {
+        OutlineError.notFound("There is no outline item \(id); it was deleted, or never saved. Look it up again by its path.")
+    }
+
+    /// The children of `parent`, in order, as objects whose values are not read yet: an edit
+    /// loads (``load(_:)``) the ones it renumbers, so a long note is read only when its item
+    /// changes. (A query of whole rows sorted by order would also have SQLite copy each
+    /// note into its sorter.)
     func children(of parent: ManagedObject) throws(OutlineError) -> [ManagedObject] {
         let request = FetchRequest(
             OutlineSchema.entityName, where: OutlineSchema.parent == parent,
             sortBy: [FetchSort(OutlineSchema.order)])
-        return try OutlineStore.reading("reading the children of an item") { Array(try context.fetch(request)) }
+        let context = self.context
+        return try OutlineStore.reading("reading the children of an item") { try context.fetchIDs(request).map(context.object(with:)) }
+    }
+
+    /// Reads the values of `objects` (those not read yet), in batches: before an edit
+    /// renumbers them, inside an undo group that cannot fail.
+    func load(_ objects: ArraySlice<ManagedObject>) throws(OutlineError) {
+        guard !objects.isEmpty else { return }
+        let context = self.context
+        try OutlineStore.reading("reading items") { try context.prefetch(Array(objects)) }
     }
 
     /// Whether `object` is the root.

@@ -25,6 +25,21 @@ public struct StoredItem: Sendable, Equatable {
     public let modified: Date
 }
 
+// MARK: - OutlineHeading
+
+/// An item's title and whether it has a note: what a listing shows, read without the note
+/// (``OutlineStore/headings(under:)``).
+public struct OutlineHeading: Sendable, Equatable {
+    /// The item's identity in the document.
+    public let id: ObjectID
+    /// The item's position among its siblings, from 0.
+    public let index: Int
+    /// The title.
+    public let title: String
+    /// Whether the item has a note (which was not read).
+    public let hasNote: Bool
+}
+
 // MARK: - Reading an object
 
 extension StoredItem {

@@ -4,9 +4,15 @@
 /// `\r`, `\t`, others as `\u00XX` in uppercase hexadecimal), everything else as it is (UTF-8).
 public enum JSONEscaping {
     /// Appends `text` as a JSON string literal to UTF-8 bytes.
-    public static func appendQuoted(_ text: String, to output: inout [UInt8]) {
+    ///
+    /// - Parameter handOn: Called with `output` after every 65,536 bytes of `text`, so that a
+    ///   writer can hand a long string on in pieces rather than hold it whole.
+    public static func appendQuoted(_ text: String, to output: inout [UInt8], handOn: ((inout [UInt8]) -> Void)? = nil) {
         output.append(UInt8(ascii: "\""))
+        var count = 0
         for byte in text.utf8 {
+            count &+= 1
+            if count & 0xFFFF == 0 { handOn?(&output) }
             if let escape = escape(byte) {
                 output.append(contentsOf: escape.utf8)
             } else {
@@ -14,6 +20,14 @@ public enum JSONEscaping {
             }
         }
         output.append(UInt8(ascii: "\""))
+    }
+
+    /// The length in bytes of `text` as a JSON string literal (quotes included), without
+    /// making it: to reserve room for a long one.
+    public static func quotedLength(_ text: String) -> Int {
+        var length = 2
+        for byte in text.utf8 { length += escape(byte)?.utf8.count ?? 1 }
+        return length
     }
 
     /// Appends `text` as a JSON string literal to a string.

@@ -4,21 +4,6 @@ import XCTest
 /// Exports stream to their file through the real binary: memory stays far below the size of
 /// what is written, and a file that would be almost all indentation is announced first.
 final class ExportMemoryTests: CommandLineTestCase {
-    /// Runs poddoc under GNU time; returns its peak resident memory in bytes.
-    private func peakMemory(_ arguments: [String]) throws -> (result: RunResult, peak: Int) {
-        let time = "/usr/bin/time"
-        guard FileManager.default.isExecutableFile(atPath: time) else {
-            throw XCTSkip("needs GNU time (Debian's time package) to measure peak memory")
-        }
-        let report = path("time.txt")
-        let result = try runTool(time, ["-f", "%M", "-o", report, try Self.binary().path] + arguments)
-        let kilobytes =
-            Int(
-                try String(contentsOfFile: report, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "\n")
-                    .last ?? "") ?? 0
-        return (result, kilobytes * 1024)
-    }
-
     /// A saved outline streams from the store one item at a time: exporting 100,000 items
     /// takes about the memory of exporting one (the tree in memory took 1.3 KB an item).
     func testAnExportHoldsNeitherTheOutputNorTheTree() throws {

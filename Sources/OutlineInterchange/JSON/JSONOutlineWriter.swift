@@ -28,9 +28,9 @@ package enum JSONOutlineWriter {
             case .enter(let item, _, _):
                 if afterSibling { output.append(ASCII.comma) }
                 output.append(contentsOf: "{\"\(JSONOutlineKeys.title)\":".utf8)
-                appendString(item.title, to: &output)
+                appendString(item.title, to: &output, chunks: chunks)
                 output.append(contentsOf: ",\"\(JSONOutlineKeys.note)\":".utf8)
-                appendOptionalString(item.note, to: &output)
+                appendOptionalString(item.note, to: &output, chunks: chunks)
                 output.append(contentsOf: ",\"\(JSONOutlineKeys.attributes)\":".utf8)
                 appendPairs(item.attributes, to: &output)
                 output.append(contentsOf: ",\"\(JSONOutlineKeys.children)\":[".utf8)
@@ -61,15 +61,16 @@ package enum JSONOutlineWriter {
         output.append(ASCII.rightBracket)
     }
 
-    private static func appendOptionalString(_ string: String?, to output: inout [UInt8]) {
+    private static func appendOptionalString(_ string: String?, to output: inout [UInt8], chunks: OutputChunks? = nil) {
         if let string {
-            appendString(string, to: &output)
+            appendString(string, to: &output, chunks: chunks)
         } else {
             output.append(contentsOf: "null".utf8)
         }
     }
 
-    private static func appendString(_ string: String, to output: inout [UInt8]) {
-        JSONEscaping.appendQuoted(string, to: &output)
+    /// With `chunks`, a long string is handed on in pieces as it is escaped.
+    private static func appendString(_ string: String, to output: inout [UInt8], chunks: OutputChunks? = nil) {
+        JSONEscaping.appendQuoted(string, to: &output, handOn: chunks?.handOn)
     }
 }

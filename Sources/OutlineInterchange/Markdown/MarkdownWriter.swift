@@ -27,7 +27,7 @@ enum MarkdownWriter {
             output.append(ASCII.lineFeed)
             if let note = item.note {
                 output.appendRepeated(ASCII.space, count: indentation + 2)
-                output.append(contentsOf: escapedNoteLine(note))
+                appendNoteLine(note, to: &output, chunks: chunks)
                 output.append(ASCII.lineFeed)
             }
         }
@@ -42,13 +42,25 @@ enum MarkdownWriter {
         output.append(contentsOf: text)
     }
 
-    /// `note` as one line that cannot be mistaken for a list item or a blank line.
-    private static func escapedNoteLine(_ note: String) -> [UInt8] {
-        var line = LineEscaping.escape(note)
-        if line.isEmpty { return [ASCII.backslash] }
-        if let marker = MarkdownListMarker.match(line[...]) {
-            line.insert(ASCII.backslash, at: marker.punctuation)
+    /// Appends `note` as one line that cannot be mistaken for a list item or a blank line;
+    /// with `chunks`, a long note is handed on in pieces as it is escaped.
+    private static func appendNoteLine(_ note: String, to output: inout [UInt8], chunks: OutputChunks?) {
+        let start = output.count
+        var checked = false
+        // Before anything of the note is handed on, its start (the longest marker is 11 bytes)
+        // is in `output` to be checked.
+        func escapeMarker(_ output: inout [UInt8]) {
+            checked = true
+            if let marker = MarkdownListMarker.match(output[start...]) { output.insert(ASCII.backslash, at: marker.punctuation) }
         }
-        return line
+        LineEscaping.append(note, to: &output) { output in
+            if !checked { escapeMarker(&output) }
+            chunks?.takeIfLarge(&output)
+        }
+        if output.count == start {
+            output.append(ASCII.backslash)
+        } else if !checked {
+            escapeMarker(&output)
+        }
     }
 }

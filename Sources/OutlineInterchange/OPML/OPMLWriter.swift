@@ -34,7 +34,7 @@ enum OPMLWriter {
                 isEmpty = false
             }
             chunks?.takeIfLarge(&output)
-            try writeStep(step, to: &output)
+            try writeStep(step, to: &output, chunks: chunks)
         }
         output.append(contentsOf: (isEmpty ? "/>\n" : "\t</body>\n").utf8)
         output.append(contentsOf: "</opml>\n".utf8)
@@ -67,11 +67,11 @@ enum OPMLWriter {
 
     // MARK: - Items
 
-    private static func writeStep(_ step: OutlineStep, to output: inout [UInt8]) throws(OutlineFormatError) {
+    private static func writeStep(_ step: OutlineStep, to output: inout [UInt8], chunks: OutputChunks?) throws(OutlineFormatError) {
         switch step {
         case .enter(let item, let depth, let hasChildren):
             indent(depth, into: &output)
-            try writeOutlineTag(item, selfClosing: !hasChildren, to: &output)
+            try writeOutlineTag(item, selfClosing: !hasChildren, to: &output, chunks: chunks)
         case .exit(let depth, let hadChildren):
             guard hadChildren else { return }
             indent(depth, into: &output)
@@ -80,14 +80,14 @@ enum OPMLWriter {
     }
 
     private static func writeOutlineTag(
-        _ item: OutlineItem, selfClosing: Bool, to output: inout [UInt8]
+        _ item: OutlineItem, selfClosing: Bool, to output: inout [UInt8], chunks: OutputChunks?
     ) throws(OutlineFormatError) {
         output.append(contentsOf: "<outline text=\"".utf8)
-        try append(item.title, as: .attributeValue, to: &output, what: "the title '\(item.title)'")
+        try append(item.title, as: .attributeValue, to: &output, chunks: chunks, what: "the title '\(item.title)'")
         output.append(ASCII.quote)
         if let note = item.note {
             output.append(contentsOf: " _note=\"".utf8)
-            try append(note, as: .attributeValue, to: &output, what: "the note of '\(item.title)'")
+            try append(note, as: .attributeValue, to: &output, chunks: chunks, what: "the note of '\(item.title)'")
             output.append(ASCII.quote)
         }
         try writeAttributes(item.attributes, reserved: [OPMLNames.title, OPMLNames.note], of: "'\(item.title)'", to: &output)
@@ -124,10 +124,11 @@ enum OPMLWriter {
     }
 
     private static func append(
-        _ string: String, as place: XMLEscaping.Place, to output: inout [UInt8], what: @autoclosure () -> String
+        _ string: String, as place: XMLEscaping.Place, to output: inout [UInt8], chunks: OutputChunks? = nil,
+        what: @autoclosure () -> String
     ) throws(OutlineFormatError) {
         do {
-            try XMLEscaping.append(string, for: place, to: &output)
+            try XMLEscaping.append(string, for: place, to: &output, handOn: chunks?.handOn)
         } catch {
             throw unrepresentable("\(what()) contains the character \(error.display), which XML 1.0 cannot hold")
         }

@@ -15,9 +15,21 @@ package enum LineEscaping {
     package static func escape(_ text: String) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(text.utf8.count)
+        append(text, to: &output)
+        return output
+    }
+
+    /// Appends `text` escaped for one line to `output`.
+    ///
+    /// - Parameter handOn: Called with `output` after every ``OutputChunks/textStep`` bytes of
+    ///   `text`, so that a long text is handed on in chunks rather than held whole.
+    static func append(_ text: String, to output: inout [UInt8], handOn: ((inout [UInt8]) -> Void)? = nil) {
         let bytes = text.utf8
         let lastIndex = bytes.indices.last
+        var count = 0
         for index in bytes.indices {
+            count &+= 1
+            if count & OutputChunks.textStepMask == 0 { handOn?(&output) }
             switch bytes[index] {
             case ASCII.backslash: output.append(contentsOf: [ASCII.backslash, ASCII.backslash])
             case ASCII.lineFeed: output.append(contentsOf: [ASCII.backslash, 0x6E])
@@ -28,7 +40,6 @@ package enum LineEscaping {
             case let byte: output.append(byte)
             }
         }
-        return output
     }
 
     /// The text that the escaped line content `bytes` stands for.

@@ -8,6 +8,12 @@ final class OutputChunks {
     /// writes, small next to the outline itself.
     static let size = 1 << 20
 
+    /// Escapers of long texts hand their output on after every this many bytes of text
+    /// (a power of two), so that one long note passes in chunks rather than whole.
+    static let textStep = 1 << 16
+    /// ``textStep`` − 1, for testing a byte count against it.
+    static let textStepMask = textStep - 1
+
     private let deliver: ([UInt8]) -> Void
 
     /// - Parameter deliver: Receives each chunk, in order.
@@ -16,11 +22,17 @@ final class OutputChunks {
     }
 
     /// Hands `output` on and empties it, once it has reached ``size``.
+    ///
+    /// Pass it as the `handOn` of an escaper (``XMLEscaping``, ``LineEscaping``,
+    /// `JSONEscaping`) for text that may be long.
     func takeIfLarge(_ output: inout [UInt8]) {
         guard output.count >= Self.size else { return }
         deliver(output)
         output.removeAll(keepingCapacity: true)
     }
+
+    /// ``takeIfLarge(_:)`` as a function, for the `handOn` of an escaper.
+    var handOn: (inout [UInt8]) -> Void { { [self] in takeIfLarge(&$0) } }
 
     /// Hands the rest of `output` on.
     func finish(_ output: inout [UInt8]) {

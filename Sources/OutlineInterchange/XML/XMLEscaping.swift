@@ -11,12 +11,19 @@ enum XMLEscaping {
 
     /// Appends `string` escaped for `place` to `output`.
     ///
+    /// - Parameter handOn: Called with `output` after every ``OutputChunks/textStep`` bytes of
+    ///   `string`, so that a long text is handed on in chunks rather than held whole.
     /// - throws: The description of the first character XML 1.0 cannot hold at all (control
     ///   characters such as U+0001, U+FFFE, U+FFFF), for the caller to report.
-    static func append(_ string: String, for place: Place, to output: inout [UInt8]) throws(UnrepresentableCharacter) {
+    static func append(
+        _ string: String, for place: Place, to output: inout [UInt8], handOn: ((inout [UInt8]) -> Void)? = nil
+    ) throws(UnrepresentableCharacter) {
         let bytes = string.utf8
         var index = bytes.startIndex
+        var count = 0
         while index != bytes.endIndex {
+            count &+= 1
+            if count & OutputChunks.textStepMask == 0 { handOn?(&output) }
             let byte = bytes[index]
             switch byte {
             case ASCII.ampersand: output.append(contentsOf: "&amp;".utf8)

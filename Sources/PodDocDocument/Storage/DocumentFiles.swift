@@ -251,30 +251,74 @@ struct DocumentFiles: Sendable {
 
     // MARK: - Copies
 
-    /// Writes the package (store checkpointed into one file, no lock, no WAL) as an archive.
+    /// Writes the package as an archive: the store as one file (no lock, no `-wal`) and the
+    /// metadata and additional content of the same save.
+    ///
+    /// A writer's store (not read-only) is checkpointed first; when that empties its log, the
+    /// package is archived as it is, under a read transaction that keeps the main file as it
+    /// is until the archive is written. Otherwise (a store opened read-only, whose log may be
+    /// another process's to checkpoint, or a checkpoint that readers elsewhere kept from
+    /// completing) a copy made by ``copy(of:into:)`` in a hidden folder beside `archive` is
+    /// archived and removed.
     func pack(store: PersistentStore, to archive: URL, format: ArchiveFormat, modificationTime: Int64) throws {
-        try store.checkpoint()
-        try Archive.write(
-            directory: layout.root, to: archive, format: format,
-            options: ArchiveWriteOptions(
-                modificationTime: modificationTime, excludedPaths: PackageLayout.notPacked,
-                includesManifest: true),
-            fileSystem: fileSystem)
+        let options = ArchiveWriteOptions(
+            modificationTime: modificationTime, excludedPaths: PackageLayout.notPacked, includesManifest: true)
+        let fileSystem = self.fileSystem
+        if !store.options.readOnly, try store.checkpoint() {
+            let root = layout.root
+            let packed = try store.whileMainFileHoldsEverything {
+                try Archive.write(directory: root, to: archive, format: format, options: options, fileSystem: fileSystem)
+            }
+            if packed != nil { return }
+        }
+        let scratch = archive.deletingLastPathComponent().appendingPathComponent(
+            ".\(archive.lastPathComponent).snapshot-\(String(UInt32.random(in: .min ... .max), radix: 16))", isDirectory: true)
+        try fileSystem.createDirectory(at: scratch)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        try copy(of: store, into: scratch)
+        try Archive.write(directory: scratch, to: archive, format: format, options: options, fileSystem: fileSystem)
     }
 
-    /// Writes a copy of the package (store checkpointed into one file) at `target`, replacing
-    /// what is there in one swap.
+    /// Writes a copy of the package (see ``copy(of:into:)``) at `target`, replacing what is
+    /// there in one swap.
     func copyPackage(store: PersistentStore, to target: URL) throws {
-        try store.checkpoint()
-        let source = layout
-        try fileSystem.writeDirectory(at: target) { folder in
-            let copy = PackageLayout(root: folder)
-            try fileSystem.createDirectory(at: copy.storeContent)
-            try fileSystem.copyFile(at: source.store, to: copy.store)
-            try fileSystem.createDirectory(at: copy.additionalContent)
-            try writeFiles(try readAdditionalContent(), into: copy.additionalContent)
-            try fileSystem.copyFile(at: source.metadata, to: copy.metadata)
+        try fileSystem.writeDirectory(at: target) { folder in try copy(of: store, into: folder) }
+    }
+
+    /// Fills `folder` (which exists and is empty) with a package holding this one as the
+    /// store's last commit left it: the store copied with ``PodDocStore/PersistentStore/writeSnapshot(to:)``
+    /// (commits still in the `-wal` included, nothing written to this package), the additional
+    /// content that commit refers to, and the metadata brought to that save (with the store's
+    /// hash when the metadata's hash describes another save).
+    ///
+    /// - Throws: ``DocumentError`` (`.fileSystem`) when the additional content changed while
+    ///   it was copied (a writer saved meanwhile: copying again gets the next save), or the
+    ///   errors of the store, the metadata and the file system.
+    private func copy(of store: PersistentStore, into folder: URL) throws {
+        let copy = PackageLayout(root: folder)
+        try fileSystem.createDirectory(at: copy.storeContent)
+        try store.writeSnapshot(to: copy.store)
+        let snapshot = try PersistentStore(url: copy.store, model: store.model, options: PersistentStore.Options(readOnly: true))
+        defer { try? snapshot.close() }
+        try fileSystem.createDirectory(at: copy.additionalContent)
+        try writeFiles(try readAdditionalContent(), into: copy.additionalContent)
+        let additional = try ContentDigest.additionalContent(copy.additionalContent, fileSystem: fileSystem)
+        if let committed = try snapshot.metadataValue(forKey: StoreKey.additionalContentDigest), committed != additional.digest {
+            throw DocumentError(
+                .fileSystem,
+                "\(layout.root.path) was saved while it was being copied (its additional content is no longer the one the copied store refers to); copy it again.",
+                path: layout.root.path)
         }
+        var metadata = try readMetadata()
+        let sequence = try snapshot.metadataValue(forKey: StoreKey.saveSequence).flatMap(Int.init) ?? metadata.saveSequence
+        if sequence != metadata.saveSequence || !metadata.isStoreHashCurrent {
+            metadata.saveSequence = sequence
+            metadata.storeHash = try ContentDigest.store(snapshot)
+            metadata.storeHashSaveSequence = sequence
+        }
+        metadata.additionalContent = additional.files
+        let data = metadata.encoded()
+        try fileSystem.createFile(at: copy.metadata) { try $0.write(data) }
     }
 
     /// Writes this package (which must not exist) holding a document's version but its

@@ -97,3 +97,12 @@ extension ChangeSet {
         }
     }
 }
+
+extension ChangeSet {
+    /// Whether an updated or deleted object holds a long text or blob (see
+    /// ``PersistentStore/longValueBytes``): SQLite reads all of it to rewrite or delete its row.
+    var touchesLongValue: Bool {
+        let isLong = { (object: PushedObject) in object.row.values.contains { $0.byteCount >= PersistentStore.longValueBytes } }
+        return updated.contains(where: isLong) || deleted.contains(where: isLong)
+    }
+}

@@ -286,7 +286,6 @@ struct HistoryRecorder {
             counts.entities[entity] = count
         }
         out.append(UInt8(ascii: "}"))
-        let json = String(decoding: out, as: UTF8.self)
 
         let last = try Int64.fetchOne(db, sql: "SELECT value FROM _poddoc_store WHERE key = ?", arguments: [HistoryTable.lastSaveKey]) ?? 0
         let save = max(last, try Int64.fetchOne(db, sql: "SELECT max(save) FROM _poddoc_history") ?? 0) + 1
@@ -312,18 +311,24 @@ struct HistoryRecorder {
                     """,
                 arguments: [
                     save, now.timeIntervalSince1970, merged.total(\.inserted), merged.total(\.updated), merged.total(\.deleted),
-                    merged.json, merged.summary, changes + "\n" + json, newest["save"] as Int64?,
+                    merged.json, merged.summary, changes + "\n" + String(decoding: out, as: UTF8.self), newest["save"] as Int64?,
                 ])
         } else {
-            try db.execute(
-                sql: """
-                    INSERT INTO _poddoc_history (save, first_save, time, host, writer, description, run, inserted, updated, \
-                    deleted, entities, summary, changes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    save, save, now.timeIntervalSince1970, note.host, note.writer, note.description, note.run,
-                    counts.total(\.inserted), counts.total(\.updated), counts.total(\.deleted), counts.json, counts.summary, json,
-                ])
+            let insert = try RawStatement(
+                db,
+                """
+                INSERT INTO _poddoc_history (save, first_save, time, host, writer, description, run, inserted, updated, \
+                deleted, entities, summary, changes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+            insert.bind(
+                [
+                    .integer(save), .integer(save), .real(now.timeIntervalSince1970), .text(note.host), .text(note.writer),
+                    .text(note.description), note.run.map(StoreValue.text) ?? .null, .integer(Int64(counts.total(\.inserted))),
+                    .integer(Int64(counts.total(\.updated))), .integer(Int64(counts.total(\.deleted))), .text(counts.json),
+                    .text(counts.summary),
+                ], startingAt: 1)
+            // The changes go from `out` as they are: a deleted long note is not copied again.
+            try out.withUnsafeBufferPointer { json in try insert.execute(bindingText: json, at: 13) }
         }
         if let state = note.state {
             try db.execute(
@@ -376,7 +381,11 @@ struct HistoryRecorder {
         case .null: out.append(contentsOf: "null".utf8)
         case .integer(let v): out.append(contentsOf: String(v).utf8)
         case .real(let v): out.append(contentsOf: (v.isFinite ? "\(v)" : "{\"real\":\"\(v)\"}").utf8)
-        case .text(let s): JSONEscaping.appendQuoted(s, to: &out)
+        case .text(let s):
+            // A long text gets room for exactly itself (and what follows it in the entry):
+            // growing by doubling would leave up to as much again unused.
+            if s.utf8.count >= 1 << 20 { out.reserveCapacity(out.count + JSONEscaping.quotedLength(s) + (1 << 16)) }
+            JSONEscaping.appendQuoted(s, to: &out)
         case .blob(let d): out.append(contentsOf: "{\"blob\":\"\(d.base64EncodedString())\"}".utf8)
         }
     }

@@ -124,7 +124,12 @@ extension PersistentStore {
     ///   damaged or not a database on the way; `.sqlite` for other SQLite errors.
     static func quickCheck(_ connection: OpaquePointer, url: URL?) throws {
         var statement: OpaquePointer?
-        defer { sqlite3_finalize(statement) }
+        defer {
+            sqlite3_finalize(statement)
+            // The check read every page into the cache (up to the 64 MiB a big save wants);
+            // nothing later needs them there.
+            sqlite3_db_release_memory(connection)
+        }
         var code = sqlite3_prepare_v2(connection, "PRAGMA quick_check", -1, &statement, nil)
         var lines: [String] = []
         if code == SQLITE_OK, let statement {

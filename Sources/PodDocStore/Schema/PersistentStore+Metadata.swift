@@ -38,13 +38,24 @@ extension PersistentStore {
                 let statement = try RawStatement(db, "SELECT \(list) FROM \(layout.table) ORDER BY \"id\"")
                 while try statement.step() {
                     for column in 0...Int32(columns.count) {
-                        buffer.append(statement.value(column))
+                        // A long text or blob goes from SQLite's memory as it is: a copy of
+                        // a 50 MB note would double what hashing it costs.
+                        if let long = statement.longValue(column, atLeast: 1 << 16) {
+                            buffer.appendHeader(tag: long.isText ? 3 : 4, length: long.bytes.count)
+                            buffer.flush(consume)
+                            consume(UnsafeRawBufferPointer(long.bytes))
+                        } else {
+                            buffer.append(statement.value(column))
+                        }
                     }
                     if buffer.bytes.count >= 1 << 16 { buffer.flush(consume) }
                 }
                 statement.reset()
             }
             buffer.flush(consume)
+            // Every page went through the cache (up to the 64 MiB a big save wants); nothing
+            // later needs them there.
+            if let connection = db.sqliteConnection { sqlite3_db_release_memory(connection) }
         }
     }
 }
@@ -64,14 +75,18 @@ private struct CanonicalBytes {
             bytes.append(2)
             withUnsafeBytes(of: v.bitPattern.bigEndian) { bytes.append(contentsOf: $0) }
         case .text(let s):
-            bytes.append(3)
-            appendLength(s.utf8.count)
+            appendHeader(tag: 3, length: s.utf8.count)
             bytes.append(contentsOf: s.utf8)
         case .blob(let d):
-            bytes.append(4)
-            appendLength(d.count)
+            appendHeader(tag: 4, length: d.count)
             bytes.append(contentsOf: d)
         }
+    }
+
+    /// The tag and length of a text (3) or blob (4), whose bytes follow.
+    mutating func appendHeader(tag: UInt8, length: Int) {
+        bytes.append(tag)
+        appendLength(length)
     }
 
     private mutating func appendLength(_ n: Int) {

@@ -1,4 +1,5 @@
 internal import GRDB
+internal import GRDBSQLite
 
 // MARK: - Reading rows (on the root context's queue)
 
@@ -115,6 +116,55 @@ extension PersistentStore {
         return rows
     }
 
+    /// Some columns of these objects' saved rows (``ObjectContext/values(of:reading:presenceOf:)``),
+    /// in the order of `ids`; nil where no row exists. ``idsPerQuery`` ids per query.
+    ///
+    /// A presence is read as `typeof(column) != 'null'`, which SQLite answers from the
+    /// record's header: a long value is not read for it (`IS NOT NULL` would read it).
+    func partialValues(of ids: [ObjectID], layout: EntityLayout, read: PartialRead) throws -> [PartialValues?] {
+        let keys = ids.map { resolve($0).rowID }
+        let wanted = keys.compactMap { $0 }
+        guard !wanted.isEmpty else { return keys.map { _ in nil } }
+        let columns =
+            read.attributes.map { SQL.quote(layout.attributes[$0].name) } + read.foreignKeys.map { SQL.quote(layout.foreignKeys[$0].name) }
+            + read.presence.map { "typeof(\(SQL.quote(layout.attributes[$0].name))) != 'null'" }
+        let destinations = read.foreignKeys.map { layout.foreignKeys[$0].destination }
+        var found: [Int64: PartialValues] = [:]
+        var readLongValue = false
+        try self.read("reading \(layout.name)") { db in
+            for start in stride(from: 0, to: wanted.count, by: Self.idsPerQuery) {
+                let chunk = wanted[start..<min(start + Self.idsPerQuery, wanted.count)]
+                let statement = try RawStatement(
+                    db,
+                    "SELECT \"id\", \(columns.joined(separator: ", ")) FROM \(layout.table) WHERE \"id\" IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))"
+                )
+                statement.bind(chunk.map { .integer($0) }, startingAt: 1)
+                while try statement.step() {
+                    var column: Int32 = 1
+                    var values: [StoreValue] = []
+                    for _ in read.attributes {
+                        values.append(statement.value(column))
+                        column += 1
+                    }
+                    var refs: [ObjectID?] = []
+                    for destination in destinations {
+                        refs.append(statement.isNull(column) ? nil : ObjectID(entityName: destination, key: statement.int64(column)))
+                        column += 1
+                    }
+                    var present: [Bool] = []
+                    for _ in read.presence {
+                        present.append(statement.int64(column) != 0)
+                        column += 1
+                    }
+                    found[statement.int64(0)] = PartialValues(values: values, destinations: refs, present: present)
+                    readLongValue = readLongValue || values.contains { $0.byteCount >= Self.longValueBytes }
+                }
+            }
+            if readLongValue, let connection = db.sqliteConnection { sqlite3_db_release_memory(connection) }
+        }
+        return keys.map { $0.flatMap { found[$0] } }
+    }
+
     // MARK: - SQL text
 
     /// The columns ``versionedRow(_:layout:)`` reads: id, version, attributes, foreign keys.
@@ -162,11 +212,20 @@ extension PersistentStore {
         let statement = try RawStatement(db, sql)
         statement.bind(arguments, startingAt: 1)
         var rows: [VersionedRow] = []
+        var readLongValue = false
         while try statement.step() {
-            rows.append(PersistentStore.versionedRow(statement, layout: layout))
+            let row = PersistentStore.versionedRow(statement, layout: layout)
+            readLongValue = readLongValue || row.row.values.contains { $0.byteCount >= longValueBytes }
+            rows.append(row)
         }
+        // A long value's pages filled the cache (up to the 64 MiB a big save wants) for nothing
+        // a later read needs: the value itself is in the rows now.
+        if readLongValue, let connection = db.sqliteConnection { sqlite3_db_release_memory(connection) }
         return rows
     }
+
+    /// A text or blob at least this long gives back the page cache its reading filled.
+    static let longValueBytes = 1 << 20
 
     /// Reads the current row of `statement` laid out as `selectList(layout)`.
     static func versionedRow(_ statement: RawStatement, layout: EntityLayout) -> VersionedRow {

@@ -71,9 +71,9 @@ extension PersistentStore {
     /// handing each to `body` with its depth (1 for `root`'s children) and the values of
     /// `attributes`, in that order.
     ///
-    /// One recursive query, read row by row: memory holds the rows waiting their turn (the
-    /// later siblings of the rows on the current path), never the whole tree, so an export of
-    /// any size can stream. It reads what the store holds: changes not yet saved by a root
+    /// One recursive query, read row by row: memory holds the IDs waiting their turn (the
+    /// later siblings of the rows on the current path) and the values of one row, never the
+    /// whole tree, so an export of any size can stream, and a long value is held once. It reads what the store holds: changes not yet saved by a root
     /// context are not seen. A damaged, cyclic table ends the walk at a depth of the table's
     /// row count.
     ///
@@ -99,20 +99,23 @@ extension PersistentStore {
         let parent = SQL.quote(layout.foreignKeys[fk].name)
         let order = SQL.quote(layout.attributes[layout.attributeIndex(of: siblingOrder.name)].name)
         let columns = attributes.map { SQL.quote(layout.attributes[layout.attributeIndex(of: $0.name)].name) }
-        let carried = columns.enumerated().map { "v\($0.offset)" }
         // Ordered by depth (deepest first), then sibling order: SQLite's queue then hands out
-        // a row's children before its next sibling, which is a depth-first walk.
+        // a row's children before its next sibling, which is a depth-first walk. The queue
+        // carries IDs only; each row's values are read on their own once its turn comes, and
+        // let go before the next: a value SQLite held in the queue, in the result row and in
+        // the record it was read from would cost three copies of a long note.
         let sql = """
-            WITH RECURSIVE walk(id, depth, sibling\(carried.map { ", \($0)" }.joined())) AS (
-                SELECT ?, 0, 0\(columns.map { _ in ", NULL" }.joined())
+            WITH RECURSIVE walk(id, depth, sibling) AS (
+                SELECT ?, 0, 0
                 UNION ALL
-                SELECT t."id", walk.depth + 1, t.\(order)\(columns.map { ", t.\($0)" }.joined())
+                SELECT t."id", walk.depth + 1, t.\(order)
                 FROM \(layout.table) t JOIN walk ON t.\(parent) = walk.id
                 WHERE walk.depth < (SELECT count(*) FROM \(layout.table))
                 ORDER BY 2 DESC, 3, 1
             )
-            SELECT depth\(carried.map { ", \($0)" }.joined()) FROM walk WHERE depth > 0
+            SELECT depth, id FROM walk WHERE depth > 0
             """
+        let valuesSQL = "SELECT \(columns.isEmpty ? "NULL" : columns.joined(separator: ", ")) FROM \(layout.table) WHERE \"id\" = ?"
         var failure: (any Error)?
         do {
             try database.read { db in
@@ -122,9 +125,16 @@ extension PersistentStore {
                 try db.execute(sql: "PRAGMA cache_size = -\(Self.walkCacheKiB)")
                 defer { try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)") }
                 let statement = try RawStatement(db, sql)
+                let row = try RawStatement(db, valuesSQL)
                 statement.bind(.integer(key), at: 1)
                 while try statement.step() {
-                    let values = (0..<Int32(columns.count)).map { statement.value($0 + 1) }
+                    row.bind(.integer(statement.int64(1)), at: 1)
+                    guard try row.step() else {
+                        row.reset()
+                        continue
+                    }
+                    let values = (0..<Int32(columns.count)).map { row.value($0) }
+                    row.reset()
                     do {
                         try body(Int(statement.int64(0)), values)
                     } catch {

@@ -1,4 +1,5 @@
 internal import GRDB
+internal import GRDBSQLite
 
 // MARK: - Writing a root context's changes (on the root context's queue)
 
@@ -21,6 +22,9 @@ extension PersistentStore {
                 try db.inTransaction(.immediate) {
                     var writer = StoreWriter(store: self, db: db, changes: changes)
                     outcome = try writer.run()
+                    // Rewriting or deleting a row with a long value read its pages into the
+                    // cache, where they would sit beside the history's copy of the value.
+                    if changes.touchesLongValue, let connection = db.sqliteConnection { sqlite3_db_release_memory(connection) }
                     // Batch upserts after the objects, in the same transaction.
                     // Rows may point at objects of this save, and at rows of earlier batches.
                     var assigned = outcome.permanentIDs

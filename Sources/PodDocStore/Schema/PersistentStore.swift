@@ -204,14 +204,12 @@ public final class PersistentStore: Sendable {
         let old = database
         let copy: DatabaseQueue
         do {
-            copy = try DatabaseQueue(path: url.path, configuration: Self.configuration(options, readOnlyConnection: false, usesWAL: true))
+            try writeSnapshot(to: url)
             do {
-                try old.backup(to: copy)
+                copy = try DatabaseQueue(path: url.path, configuration: Self.configuration(options, readOnlyConnection: false, usesWAL: true))
                 try Self.setSynchronous(options.synchronous, on: copy)
-                try copy.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
             } catch {
-                try? copy.close()
-                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+                Self.removeDatabaseFiles(at: url)
                 throw error
             }
         } catch {
@@ -219,6 +217,91 @@ public final class PersistentStore: Sendable {
         }
         connection.withLock { $0 = (copy, url) }
         try? old.close()
+    }
+
+    /// Writes the store as its last commit left it to a new file at `url`, alone: no `-wal` or
+    /// `-shm` beside it, durable when this returns.
+    ///
+    /// The copy is made page for page with SQLite's backup API, reading through this store's
+    /// connection in one read transaction: commits still in the `-wal` (another process's, or a
+    /// crashed writer's) come along, a writer committing meanwhile does not get in the way,
+    /// and nothing is written to this store, its `-wal` or its `-shm` beyond what any reader
+    /// writes (a store opened read-only copies itself). The copy keeps the store's
+    /// write-ahead-log mode; it is usable as it is, or packed into an archive.
+    ///
+    /// ```swift
+    /// try store.writeSnapshot(to: folder.appending(path: "persistentStore"))
+    /// ```
+    ///
+    /// - Throws: ``StoreError`` (`.sqlite`) when `url` exists or the copy cannot be written;
+    ///   nothing is left at `url` then.
+    public func writeSnapshot(to url: URL) throws {
+        guard !FileManager.default.fileExists(atPath: url.path) else {
+            throw StoreError(.sqlite, "Could not copy the store to \(url.path): something with that name already exists.")
+        }
+        do {
+            // A rollback-journal connection: pages go straight to the file (a WAL one would
+            // write each twice), and the copy holds the source's header, WAL mode included.
+            var configuration = Configuration()
+            configuration.label = "poddoc.store.snapshot"
+            let copy = try DatabaseQueue(path: url.path, configuration: configuration)
+            do {
+                try copy.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+                try database.backup(to: copy)
+                try copy.close()
+            } catch {
+                try? copy.close()
+                throw error
+            }
+        } catch {
+            Self.removeDatabaseFiles(at: url)
+            if let error = error as? DatabaseError, error.resultCode == .SQLITE_FULL {
+                throw StoreError(
+                    .sqlite, "Could not copy the store to \(url.path): No space left on device; make room there, or choose another place.",
+                    cause: error)
+            }
+            throw StoreError.sqlite(error, while: "copying the store to \(url.path)")
+        }
+    }
+
+    /// Runs `body` in one read transaction of this store when its main file alone holds the
+    /// last commit (its `-wal` is absent or empty), so that `body` may copy or archive the
+    /// file: while the transaction lasts, no checkpoint (of any process) writes the main file.
+    ///
+    /// A writer empties its log with ``checkpoint()`` first. Saves through this store wait
+    /// until `body` returns.
+    ///
+    /// - Returns: What `body` returned, or nil without running it when the log holds commits
+    ///   (or the store is in memory): copy the store with ``writeSnapshot(to:)`` then.
+    /// - Throws: ``StoreError`` when the store cannot be read, or what `body` throws.
+    public func whileMainFileHoldsEverything<T>(_ body: () throws -> T) throws -> T? {
+        guard let url else { return nil }
+        var failure: (any Error)?
+        let result: T?
+        do {
+            result = try database.read { db -> T? in
+                // The transaction takes its snapshot at its first read; from then on a
+                // checkpoint cannot write past it.
+                _ = try Int.fetchOne(db, sql: "PRAGMA schema_version")
+                let logged = (try? FileManager.default.attributesOfItem(atPath: url.path + "-wal"))?[.size] as? Int ?? 0
+                guard logged == 0 else { return nil }
+                do {
+                    return try body()
+                } catch {
+                    failure = error
+                    return nil
+                }
+            }
+        } catch {
+            throw StoreError.sqlite(error, while: "reading \(url.path)")
+        }
+        if let failure { throw failure }
+        return result
+    }
+
+    /// Removes an SQLite file with its `-wal`, `-shm` and `-journal`, if they exist.
+    private static func removeDatabaseFiles(at url: URL) {
+        for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
     }
 
     /// The permanent ID for `id`, if the root context has saved it.
@@ -241,11 +324,23 @@ public final class PersistentStore: Sendable {
     /// Checkpoints the WAL into the main file and truncates it, so the main file alone holds
     /// everything (before copying or archiving it).
     ///
-    /// - Throws: ``StoreError`` when SQLite cannot checkpoint (another connection reading).
-    public func checkpoint() throws {
+    /// Another process reading an older commit keeps the log from being emptied: SQLite waits
+    /// for it (the busy timeout), then checkpoints what it can and leaves the rest in the log.
+    ///
+    /// - Returns: Whether the main file alone now holds every commit (the log is empty).
+    /// - Throws: ``StoreError``: `.readOnly` for a store opened read-only (a checkpoint writes
+    ///   the main file, which may be another process's to write), `.sqlite` when SQLite
+    ///   cannot checkpoint.
+    @discardableResult
+    public func checkpoint() throws -> Bool {
+        guard !options.readOnly else {
+            throw StoreError(.readOnly, "A store opened read-only is not checkpointed: copy it with writeSnapshot(to:).")
+        }
         do {
-            try database.writeWithoutTransaction { db in
-                try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+            return try database.writeWithoutTransaction { db in
+                // (busy, frames in the log, frames checkpointed); TRUNCATE leaves (0, 0, 0).
+                let row = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+                return row.map { $0[0] as Int == 0 && $0[1] as Int == $0[2] as Int } ?? true
             }
         } catch {
             throw StoreError.sqlite(error, while: "checkpointing the write-ahead log")

@@ -91,6 +91,18 @@ struct RawStatement {
         sqlite3_reset(handle)
     }
 
+    /// Runs a statement that returns no rows with UTF-8 `text` bound at `index` where it is,
+    /// without a copy (a long text would otherwise be copied into SQLite first); the binding
+    /// is cleared before this returns.
+    func execute(bindingText text: UnsafeBufferPointer<UInt8>, at index: Int32) throws {
+        _ = sqlite3_bind_text(
+            handle, index,
+            UnsafeRawPointer(text.baseAddress ?? UnsafePointer(bitPattern: 1)!).assumingMemoryBound(to: CChar.self), Int32(text.count),
+            nil)
+        defer { sqlite3_bind_null(handle, index) }
+        try execute()
+    }
+
     func reset() {
         sqlite3_reset(handle)
     }
@@ -122,6 +134,31 @@ struct RawStatement {
         default:
             return .null
         }
+    }
+
+    /// The bytes of a text or blob of at least `minimum` bytes in `column`, where SQLite
+    /// holds them (valid until the next step or reset), or nil (shorter values, other types).
+    /// A text is returned only when it is valid UTF-8, so that its bytes are those of the
+    /// `String` ``value(_:)`` would make (which repairs invalid UTF-8).
+    func longValue(_ column: Int32, atLeast minimum: Int) -> (isText: Bool, bytes: UnsafeBufferPointer<UInt8>)? {
+        let type = sqlite3_column_type(handle, column)
+        guard type == SQLITE_TEXT || type == SQLITE_BLOB else { return nil }
+        let start = type == SQLITE_TEXT ? UnsafeRawPointer(sqlite3_column_text(handle, column)) : sqlite3_column_blob(handle, column)
+        let count = Int(sqlite3_column_bytes(handle, column))
+        guard count >= minimum, let start else { return nil }
+        let bytes = UnsafeBufferPointer(start: start.assumingMemoryBound(to: UInt8.self), count: count)
+        if type == SQLITE_TEXT {
+            var iterator = bytes.makeIterator()
+            var decoder = Unicode.UTF8()
+            decoding: while true {
+                switch decoder.decode(&iterator) {
+                case .scalarValue: continue
+                case .emptyInput: break decoding
+                case .error: return nil
+                }
+            }
+        }
+        return (type == SQLITE_TEXT, bytes)
     }
 
     /// Number of rows the last statement changed.

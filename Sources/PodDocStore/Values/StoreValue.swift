@@ -17,6 +17,15 @@ public enum StoreValue: Sendable, Hashable {
     /// Raw bytes.
     case blob(Data)
 
+    /// The length of a text (UTF-8) or blob in bytes; 0 for other values.
+    var byteCount: Int {
+        switch self {
+        case .text(let text): text.utf8.count
+        case .blob(let data): data.count
+        default: 0
+        }
+    }
+
     /// Whether this value is SQL NULL.
     public var isNull: Bool {
         if case .null = self { return true }

@@ -65,7 +65,7 @@ final class OutlineNavigationTests: OutlineStoreTestCase {
         let doc = try makeSample()
         let matches = try doc.outline.find("milk")
         XCTAssertEqual(matches.map(\.indexPath), [[1, 1], [1, 3], [2, 1]])
-        XCTAssertEqual(matches.map(\.item.title), ["Milk", "Milk", "Plan MILK delivery"])
+        XCTAssertEqual(matches.map(\.title), ["Milk", "Milk", "Plan MILK delivery"])
         XCTAssertEqual(try doc.outline.find("  delivery   plan ").map(\.indexPath), [[2, 1]])
         XCTAssertEqual(try doc.outline.find("milk tea"), [])
         XCTAssertEqual(try doc.outline.find("milk", limit: 1).count, 1)

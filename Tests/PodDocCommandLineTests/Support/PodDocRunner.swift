@@ -145,6 +145,22 @@ class CommandLineTestCase: XCTestCase {
         shell.waitUntilExit()
     }
 
+    /// Runs poddoc under GNU time; returns its peak resident memory in bytes (the child's
+    /// maximum resident set size).
+    func peakMemory(_ arguments: [String]) throws -> (result: RunResult, peak: Int) {
+        let time = "/usr/bin/time"
+        guard FileManager.default.isExecutableFile(atPath: time) else {
+            throw XCTSkip("needs GNU time (Debian's time package) to measure peak memory")
+        }
+        let report = path("time.txt")
+        let result = try runTool(time, ["-f", "%M", "-o", report, try Self.binary().path] + arguments)
+        let kilobytes =
+            Int(
+                try String(contentsOfFile: report, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "\n")
+                    .last ?? "") ?? 0
+        return (result, kilobytes * 1024)
+    }
+
     /// Writes an OPML file in the test's folder whose `<body>` holds `body` (outline elements,
     /// one a line); returns its path.
     @discardableResult

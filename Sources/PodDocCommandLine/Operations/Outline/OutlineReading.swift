@@ -27,14 +27,19 @@ struct ListItems: DocumentOperation {
         let outline = try session.outline()
         let parent = try session.item(at: path)
         let base = try session.pathText(of: parent)
-        let entries = try outline.children(of: parent).map { child in
-            Shape.Entry(
-                path: base.isEmpty ? "\(child.index + 1)" : "\(base).\(child.index + 1)", title: child.item.title, note: child.item.note)
+        // Titles, and whether there is a note; a note itself only for --json, one at a time.
+        let headings = try outline.headings(under: parent)
+        let paths = headings.map { base.isEmpty ? "\($0.index + 1)" : "\(base).\($0.index + 1)" }
+        guard session.output.json else {
+            session.output.line(
+                zip(paths, headings).map { "\($0). \(TerminalText.oneLine($1.title))\($1.hasNote ? "  [note]" : "")" }.joined(separator: "\n"))
+            return
         }
-        session.output.emit(
-            Shape(path: base, items: entries),
-            text: entries.map { "\($0.path). \(TerminalText.oneLine($0.title))\($0.note == nil ? "" : "  [note]")" }.joined(separator: "\n")
-        )
+        var entries: [Shape.Entry] = []
+        for (path, heading) in zip(paths, headings) {
+            entries.append(Shape.Entry(path: path, title: heading.title, note: heading.hasNote ? try outline.note(of: heading.id) : nil))
+        }
+        session.output.emit(Shape(path: base, items: entries), text: "")
     }
 }
 
@@ -85,7 +90,7 @@ struct FindItems: DocumentOperation {
 
     func perform(in session: DocumentSession) async throws {
         let matches = try session.outline().find(words.joined(separator: " "), limit: limit).map {
-            Shape.Match(path: OutlinePath.indexes($0.indexPath).description, title: $0.item.title)
+            Shape.Match(path: OutlinePath.indexes($0.indexPath).description, title: $0.title)
         }
         session.output.emit(
             Shape(matches: matches),
