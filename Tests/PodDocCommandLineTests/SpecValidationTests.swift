@@ -132,4 +132,26 @@ final class SpecValidationTests: CommandLineTestCase {
         XCTAssertEqual(folder.status, 65, folder.stderr)
         XCTAssertTrue(folder.stderr.contains(#"its "name" is given twice"#), folder.stderr)
     }
+
+    /// Importing from another file the specs the document holds saves only the record of that
+    /// file's import, and says so, with the save's number.
+    func testAReimportFromAnotherFileSaysWhatItSaved() throws {
+        try write(["number_of_pages": 1, "result": [Self.good]], to: "first.json")
+        try write(["number_of_pages": 1, "result": [Self.good]], to: "second.json")
+        let doc = path("D.poddoc")
+        try succeed("new", doc, "--kind", "pods")
+        try succeed("import", doc, "--from", path("first.json"))
+        let saves = { try self.succeed("info", doc, "--json").json(InfoShape.self).saveSequence }
+        let before = try XCTUnwrap(try saves())
+        let other = try succeed("import", doc, "--from", path("second.json")).stdout
+        XCTAssertEqual(try saves(), before + 1)
+        XCTAssertFalse(other.contains("nothing was saved"), other)
+        XCTAssertTrue(
+            other.contains("The document held every one of them already; save \(before + 1) records only that \(path("second.json")) was imported."),
+            other)
+        // The same file again: no save at all, and it says so.
+        let same = try succeed("import", doc, "--from", path("second.json")).stdout
+        XCTAssertEqual(try saves(), before + 1)
+        XCTAssertTrue(same.contains("The document held every one of them already: nothing was saved."), same)
+    }
 }
