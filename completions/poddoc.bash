@@ -862,7 +862,7 @@ _poddoc_pods_count() {
 
 _poddoc_crash-test() {
     repeating_flags=()
-    non_repeating_flags=(--json --version -h --help)
+    non_repeating_flags=(--force --json --version -h --help)
     repeating_options=()
     non_repeating_options=(--cycles --kind --format --seed --autosave-interval --specs --work-folder)
     __poddoc_offer_flags_options 0

@@ -87,7 +87,7 @@ function __poddoc_parse_tokens -S
                 __poddoc_parse_subcommand 2 'recover' 'discard' 'json' 'read-only' 'version' 'h/help'
             end
         case 'crash-test'
-            __poddoc_parse_subcommand 0 'cycles=' 'kind=' 'format=' 'seed=' 'autosave-interval=' 'specs=' 'work-folder=' 'json' 'version' 'h/help'
+            __poddoc_parse_subcommand 0 'cycles=' 'kind=' 'format=' 'seed=' 'autosave-interval=' 'specs=' 'work-folder=' 'force' 'json' 'version' 'h/help'
         case 'help'
             __poddoc_parse_subcommand -r 1 'version'
         end
@@ -412,7 +412,8 @@ complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options 
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc crash-test" seed' -l 'seed' -d 'The seed of every random choice; the same seed repeats the same test.' -rfka ''
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc crash-test" autosave-interval' -l 'autosave-interval' -d 'The child\'s autosave interval, in milliseconds.' -rfka ''
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc crash-test" specs' -l 'specs' -d 'A page file of specs for the pods child to import from (such as SampleDocuments/specs-2014-sample.json); by default 300 made-up specs.' -rF
-complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc crash-test" work-folder' -l 'work-folder' -d 'Keep the documents in this folder (default: a temporary folder, removed when the test passes).' -rfa '(__poddoc_complete_directories)'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc crash-test" work-folder' -l 'work-folder' -d 'Keep the documents in this folder, new or empty (or one an earlier crash test made); by default a temporary folder, removed at the end.' -rfa '(__poddoc_complete_directories)'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc crash-test" force' -l 'force' -d 'Use a --work-folder that holds other things: the test replaces its Crash.poddoc, state and batches there.'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc crash-test" json' -l 'json' -d 'Print the result as JSON (shapes in docs/CLI.md).'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc crash-test" version' -l 'version' -d 'Show the version.'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc crash-test" h help' -s 'h' -l 'help' -d 'Show help information.'

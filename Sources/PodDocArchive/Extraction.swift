@@ -26,6 +26,10 @@ struct Extraction {
     private var entryCount = 0
     private var createdCount = 0
     private var totalBytes: Int64 = 0
+    /// The bytes the archive's manifest vouches for (its `Payload-Oxum` total and the manifest
+    /// itself), looked up the first time the expansion ratio is exceeded; 0 when the archive
+    /// has no usable manifest.
+    private var manifestDeclaredBytes: Int64?
 
     init(
         reader: LibArchiveReader, staging: URL, archivePath: String, archiveSize: Int64, limits: ExtractionLimits,
@@ -161,23 +165,50 @@ struct Extraction {
         }
     }
 
-    /// Checks the caps with `additional` more bytes on top of those already extracted.
-    private func checkBudget(after additional: Int64) throws {
+    /// Checks the caps with `additional` more bytes on top of those already extracted: the
+    /// absolute cap on all bytes, and the expansion ratio on the bytes beyond those the
+    /// archive's manifest declares (honest content as compressible as a page of `====` is
+    /// vouched for by its manifest, which the extraction then verifies byte for byte).
+    private mutating func checkBudget(after additional: Int64) throws {
         let (total, overflow) = totalBytes.addingReportingOverflow(max(0, additional))
         if overflow || total > limits.maximumTotalBytes {
             throw EntryRejection(
                 code: .tooLarge,
                 reason: "takes the contents over the limit of \(limits.maximumTotalBytes) uncompressed bytes")
         }
-        if total > limits.expansionRatioThreshold,
-            Double(total) > limits.maximumExpansionRatio * Double(max(archiveSize, 1))
-        {
-            throw EntryRejection(
-                code: .expansionRatioExceeded,
-                reason:
-                    "expands the \(archiveSize)-byte archive to more than \(total) bytes, over the limit of \(limits.maximumExpansionRatio)× (a compression bomb?)"
-            )
+        guard exceedsExpansionRatio(total - (manifestDeclaredBytes ?? 0)) else { return }
+        if manifestDeclaredBytes == nil {
+            manifestDeclaredBytes = lookUpManifestDeclaredBytes()
+            guard exceedsExpansionRatio(total - manifestDeclaredBytes!) else { return }
         }
+        let declared = manifestDeclaredBytes ?? 0
+        let beyond = declared > 0 ? ", \(total - declared) bytes beyond the \(declared) its manifest declares," : ""
+        throw EntryRejection(
+            code: .expansionRatioExceeded,
+            reason:
+                "expands the \(archiveSize)-byte archive to more than \(total) bytes\(beyond) over the limit of \(limits.maximumExpansionRatio)× (a compression bomb?)"
+        )
+    }
+
+    /// Whether `unbacked` bytes (extracted, and not declared by the manifest) exceed the ratio.
+    private func exceedsExpansionRatio(_ unbacked: Int64) -> Bool {
+        unbacked > limits.expansionRatioThreshold && Double(unbacked) > limits.maximumExpansionRatio * Double(max(archiveSize, 1))
+    }
+
+    /// The bytes the manifest at the archive's root declares (its `Payload-Oxum` total plus its
+    /// own size), read ahead with a second reader that passes over at most the absolute cap;
+    /// 0 when there is no manifest, it cannot be reached within the cap, or it is not valid.
+    /// Extraction verifies the manifest at the end, so a lying one only lets bytes in up to
+    /// the absolute cap before the archive is refused.
+    private func lookUpManifestDeclaredBytes() -> Int64 {
+        guard
+            let data = try? Archive.readFile(
+                named: Manifest.fileName, in: URL(fileURLWithPath: archivePath), limit: Manifest.maximumSize,
+                skippingAtMost: limits.maximumTotalBytes),
+            let manifest = try? Manifest(parsing: data, source: archivePath)
+        else { return 0 }
+        let (declared, overflow) = manifest.totalBytes.addingReportingOverflow(Int64(data.count))
+        return overflow ? 0 : declared
     }
 
     private func url(of path: EntryPath) -> URL {

@@ -7,10 +7,13 @@ public struct ExtractionLimits: Sendable, Hashable {
     /// The most entries read, and the most files and folders created including folders implied
     /// by deeper paths (default 100,000).
     public var maximumEntryCount: Int
-    /// The most uncompressed bytes per byte of archive file (default 200).
+    /// The most uncompressed bytes per byte of archive file (default 200), counting only the
+    /// bytes beyond those the archive's manifest declares (its `Payload-Oxum` total and the
+    /// manifest itself): honest content, however compressible, is bounded by
+    /// ``maximumTotalBytes`` and verified against the manifest instead.
     public var maximumExpansionRatio: Double
-    /// The ratio is only enforced once this many bytes were extracted (default 1 MiB), so small
-    /// archives of very compressible files are not refused.
+    /// The ratio is only enforced once this many bytes not declared by the manifest were
+    /// extracted (default 1 MiB), so small archives of very compressible files are not refused.
     public var expansionRatioThreshold: Int64
 
     /// Creates limits.

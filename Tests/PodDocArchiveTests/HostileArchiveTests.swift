@@ -191,6 +191,68 @@ final class HostileArchiveTests: XCTestCase {
         }
     }
 
+    /// The expansion ratio applies to bytes the manifest does not declare: a bomb hidden
+    /// beside an honest manifest is refused at its entry, a manifest declaring the bomb's
+    /// bytes lets them in only up to the absolute cap, and its lie is caught by the hashes.
+    func testBombsBesideAManifestAreStillRefused() throws {
+        let work = try makeTemporaryFolder()
+        let zeros = Data(count: 50_000_000)
+        // A true manifest of the small files; the 50 MB of zeros are not in it.
+        let honest = try manifest(of: ["ok/first.txt": Data("fine".utf8), "small.txt": Data("small".utf8)], in: work)
+        let unbacked = work.appendingPathComponent("unbacked.tar.zst")
+        try writeRawArchive(
+            [harmless, RawEntry(path: "small.txt", contents: Data("small".utf8)), RawEntry(path: "zeros", contents: zeros),
+             RawEntry(path: Manifest.fileName, contents: honest)],
+            to: unbacked, format: .tarZstd)
+        try expectRefusal(of: unbacked, in: work, code: .expansionRatioExceeded, entry: "zeros", limits: ExtractionLimits())
+        // A manifest that declares 50 MB of zeros (whose hash it gets wrong): let in only
+        // up to the absolute cap,
+        var lying = String(decoding: try manifest(of: ["ok/first.txt": Data("fine".utf8), "zeros": Data(count: 16)], in: work), as: UTF8.self)
+        lying = lying.replacingOccurrences(of: "Payload-Oxum: 20.2", with: "Payload-Oxum: \(zeros.count + 4).2")
+        let declared = work.appendingPathComponent("declared.tar.zst")
+        try writeRawArchive(
+            [harmless, RawEntry(path: "zeros", contents: zeros), RawEntry(path: Manifest.fileName, contents: Data(lying.utf8))],
+            to: declared, format: .tarZstd)
+        try expectRefusal(of: declared, in: work, code: .tooLarge, entry: "zeros", limits: ExtractionLimits(maximumTotalBytes: 16 << 20))
+        // and within the cap, refused by the hash it gets wrong, leaving nothing.
+        let parent = work.appendingPathComponent("lying")
+        try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: false)
+        let error = try expectArchiveError {
+            try Archive.extract(archive: declared, into: parent.appendingPathComponent("Doc.poddoc"), manifestPolicy: .require)
+        }
+        XCTAssertEqual(error.code, .hashMismatch, error.message)
+        XCTAssertEqual(error.entry, "zeros", error.message)
+        XCTAssertEqual(try names(in: parent), [])
+    }
+
+    /// Honest content as compressible as a bomb (50 MB of zeros, every byte in the manifest,
+    /// the manifest last as poddoc writes it) is extracted, in every format.
+    func testCompressibleContentDeclaredByItsManifestIsExtracted() throws {
+        let work = try makeTemporaryFolder()
+        let files = ["ok/first.txt": Data("fine".utf8), "zeros": Data(count: 50_000_000)]
+        let manifest = try manifest(of: files, in: work)
+        for format in ArchiveFormat.allCases {
+            let archive = work.appendingPathComponent("honest.\(format.fileExtension)")
+            try writeRawArchive(
+                [harmless, RawEntry(path: "zeros", contents: files["zeros"]!), RawEntry(path: Manifest.fileName, contents: manifest)],
+                to: archive, format: format)
+            let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: archive.path)[.size] as? Int)
+            XCTAssertGreaterThan(50_000_000 / size, 200, "\(format): the archive is over the ratio")
+            let destination = work.appendingPathComponent("extracted-\(format.fileExtension)")
+            try Archive.extract(archive: archive, into: destination, manifestPolicy: .require)
+            let attributes = try FileManager.default.attributesOfItem(atPath: destination.appendingPathComponent("zeros").path)
+            XCTAssertEqual(attributes[.size] as? Int, 50_000_000, "\(format)")
+        }
+    }
+
+    /// The bytes of `manifest-sha256.txt` for these files (path → contents).
+    private func manifest(of files: [String: Data], in work: URL) throws -> Data {
+        let tree = work.appendingPathComponent("manifest-tree-\(UUID().uuidString)")
+        try makeTree(at: tree, files)
+        defer { try? FileManager.default.removeItem(at: tree) }
+        return try Manifest.compute(for: tree).serialized()
+    }
+
     // MARK: - Harness
 
     /// Builds each case's archive and checks that extracting it is refused cleanly.

@@ -51,6 +51,30 @@ final class PodsCommandTests: CommandLineTestCase {
         XCTAssertEqual(check.storeHash, packageInfo.storeHash)
     }
 
+    /// A `specs` export writes every spec, even one whose name or version cannot be a file
+    /// name as it is (escaped), and an import of the folder reads every one back.
+    func testASpecsExportWritesEverySpecAndImportReadsThemBack() throws {
+        let long = String(repeating: "L", count: 300)
+        let specs: [[String: Any]] = [
+            ["name": "Good", "version": "1.0"], ["name": ".", "version": "1.0"], ["name": "..", "version": "1.0"],
+            ["name": "A\u{0}B", "version": "1.0"], ["name": long, "version": "1.0"], ["name": "V", "version": ".."],
+        ]
+        try JSONSerialization.data(withJSONObject: ["number_of_pages": 1, "result": specs]).write(to: URL(fileURLWithPath: path("odd.json")))
+        let doc = path("Odd.poddoc")
+        try succeed("new", doc, "--kind", "pods")
+        try succeed("import", doc, "--from", path("odd.json"))
+        let exported = try succeed("export", doc, path("Specs"), "--format", "specs").stdout
+        XCTAssertTrue(exported.contains("(specs, 6 specs)"), exported)
+        let copy = path("Copy.poddoc")
+        try succeed("new", copy, "--kind", "pods")
+        let imported = try succeed("import", copy, "--from", path("Specs")).stdout
+        XCTAssertTrue(imported.hasPrefix("Imported 6 specs from"), imported)
+        XCTAssertFalse(imported.contains("remark"), imported)
+        try succeed("export", doc, path("a.json"), "--format", "json")
+        try succeed("export", copy, path("b.json"), "--format", "json")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path("a.json"))), try Data(contentsOf: URL(fileURLWithPath: path("b.json"))))
+    }
+
     func testSaveAsConvertsBetweenPackageAndArchives() throws {
         try succeed("new", path("A.poddoc"), "--kind", "pods")
         try succeed("import", path("A.poddoc"), "--from", Self.sampleSpecs)

@@ -98,4 +98,60 @@ final class SpecValidationTests: CommandLineTestCase {
         XCTAssertEqual(nothing.status, 65, nothing.stderr)
         XCTAssertTrue(nothing.stderr.contains("Imported nothing from") && nothing.stderr.contains("2 files skipped"), nothing.stderr)
     }
+    /// A field given twice is refused with the field named, at the top level and in the
+    /// objects the reader reads; a spec file alone is refused as a whole.
+    func testAFieldGivenTwiceIsRefusedByName() throws {
+        let page = #"""
+            {"number_of_pages": 1, "result": [
+              {"name": "Good", "version": "1.0"},
+              {"name": "Dup", "version": "1.0", "name": "Evil"},
+              {"name": "Extra", "version": "1.0", "source_files": "a", "source_files": "b"},
+              {"name": "Lic", "version": "1.0", "license": {"type": "MIT", "type": "GPL"}},
+              {"name": "Src", "version": "1.0", "source": {"git": "https://a.example/a.git", "git": "https://b.example/b.git"}},
+              {"name": "Plat", "version": "1.0", "platforms": {"ios": "8.0", "ios": "9.0"}},
+              {"name": "Auth", "version": "1.0", "authors": {"Ada": "a@example.org", "Ada": "b@example.org"}}
+            ]}
+            """#
+        try Data(page.utf8).write(to: URL(fileURLWithPath: path("page.json")))
+        let doc = path("D.poddoc")
+        try succeed("new", doc, "--kind", "pods")
+        let imported = try succeed("import", doc, "--from", path("page.json")).stdout
+        for expected in [
+            "Imported 1 spec from", "Refused 6 specs:", #"spec 2: its "name" is given twice"#, #"spec 3: its "source_files" is given twice"#,
+            #"spec 4: its "license.type" is given twice"#, #"spec 5: its "source.git" is given twice"#,
+            #"spec 6: its "platforms.ios" is given twice"#, #"spec 7: its "authors.Ada" is given twice"#,
+        ] {
+            XCTAssertTrue(imported.contains(expected), "\(expected) in:\n\(imported)")
+        }
+        XCTAssertEqual(try succeed("pods", "ls", doc).stdout.split(separator: "\n").count, 1)
+        XCTAssertEqual(try run(["pods", "show", doc, "Evil"]).status, 65, "no spec named Evil")
+
+        try write(["x": 1], to: "Specs/Dup/1.0/placeholder.json")
+        try Data(#"{"name":"Dup","version":"1.0","name":"Evil"}"#.utf8).write(to: URL(fileURLWithPath: path("Specs/Dup/1.0/Dup.podspec.json")))
+        let folder = try run(["import", doc, "--from", path("Specs")])
+        XCTAssertEqual(folder.status, 65, folder.stderr)
+        XCTAssertTrue(folder.stderr.contains(#"its "name" is given twice"#), folder.stderr)
+    }
+
+    /// Importing from another file the specs the document holds saves only the record of that
+    /// file's import, and says so, with the save's number.
+    func testAReimportFromAnotherFileSaysWhatItSaved() throws {
+        try write(["number_of_pages": 1, "result": [Self.good]], to: "first.json")
+        try write(["number_of_pages": 1, "result": [Self.good]], to: "second.json")
+        let doc = path("D.poddoc")
+        try succeed("new", doc, "--kind", "pods")
+        try succeed("import", doc, "--from", path("first.json"))
+        let saves = { try self.succeed("info", doc, "--json").json(InfoShape.self).saveSequence }
+        let before = try XCTUnwrap(try saves())
+        let other = try succeed("import", doc, "--from", path("second.json")).stdout
+        XCTAssertEqual(try saves(), before + 1)
+        XCTAssertFalse(other.contains("nothing was saved"), other)
+        XCTAssertTrue(
+            other.contains("The document held every one of them already; save \(before + 1) records only that \(path("second.json")) was imported."),
+            other)
+        // The same file again: no save at all, and it says so.
+        let same = try succeed("import", doc, "--from", path("second.json")).stdout
+        XCTAssertEqual(try saves(), before + 1)
+        XCTAssertTrue(same.contains("The document held every one of them already: nothing was saved."), same)
+    }
 }

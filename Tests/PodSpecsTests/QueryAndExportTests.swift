@@ -125,16 +125,32 @@ final class QueryAndExportTests: SpecsTestCase {
         XCTAssertEqual(try savedKeys(copy), try savedKeys(store))
     }
 
-    func testTreeExportRefusesNamesThatAreNotFileNames() async throws {
+    func testTreeExportEscapesNamesThatAreNotFileNamesAndReadsThemBack() async throws {
         let store = try makeStore()
+        let long = String(repeating: "Ł", count: 150)
         let page = try PodSpecParser.parsePage(
-            Data(#"{"number_of_pages": 1, "result": [{"name": "..", "version": "1.0"}, {"name": "Ok", "version": "1.0"}]}"#.utf8),
+            Data(
+                #"{"number_of_pages": 1, "result": [{"name": "..", "version": "1.0"}, {"name": ".", "version": ".."}, {"name": "A\u0000B", "version": "1.0"}, {"name": "a%c", "version": "1.0"}, {"name": "\#(long)", "version": "1.0"}, {"name": "\#(long)x", "version": "1.0"}, {"name": "Ok", "version": "1.0"}]}"#
+                    .utf8),
             location: "page")
         try await SpecsImporter(root: ObjectContext(store: store)).importPages([page].async, source: "test")
-        let summary = try SpecsExporter(store: store).exportTree(to: folder.appending(path: "Specs"))
-        XCTAssertEqual(summary.files, 1)
-        XCTAssertEqual(summary.refused.map(\.location), ["../1.0"])
+        let tree = folder.appending(path: "Specs")
+        let summary = try SpecsExporter(store: store).exportTree(to: tree)
+        XCTAssertEqual(summary.specs, 7)
+        XCTAssertEqual(summary.files, 7)
+        for written in ["%2E%2E/1.0/%2E%2E.podspec.json", "%2E/%2E%2E/%2E.podspec.json", "A%00B/1.0/A%00B.podspec.json", "a%25c/1.0/a%25c.podspec.json"] {
+            XCTAssertTrue(FileManager.default.fileExists(atPath: tree.appending(path: written).path), written)
+        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: tree.path)
+        XCTAssertEqual(names.filter { $0.contains("%~") }.count, 2, "two long names, two folders: \(names)")
+        XCTAssertTrue(names.allSatisfy { $0.utf8.count <= 200 }, "\(names)")
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appending(path: "1.0").path))
+
+        let copy = try makeStore("copy")
+        let reimport = try await SpecsImporter(root: ObjectContext(store: copy)).importFolder(SpecsFolder(url: tree))
+        XCTAssertEqual(reimport.created, 7)
+        XCTAssertEqual(reimport.warnings, [], "escaped folders match their specs")
+        XCTAssertEqual(try savedKeys(copy), try savedKeys(store))
     }
 
     func testCSVExport() async throws {

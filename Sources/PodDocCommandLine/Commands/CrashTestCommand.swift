@@ -43,8 +43,14 @@ struct CrashTestCommand: PodDocCommand {
         completion: .file())
     var specs: String?
 
-    @Option(help: "Keep the documents in this folder (default: a temporary folder, removed when the test passes).", completion: .directory)
+    @Option(
+        help:
+            "Keep the documents in this folder, new or empty (or one an earlier crash test made); by default a temporary folder, removed at the end.",
+        completion: .directory)
     var workFolder: String?
+
+    @Flag(help: "Use a --work-folder that holds other things: the test replaces its Crash.poddoc, state and batches there.")
+    var force = false
 
     @OptionGroup var outputOptions: OutputOptions
     var json: Bool { outputOptions.json }
@@ -52,6 +58,7 @@ struct CrashTestCommand: PodDocCommand {
     func validate() throws {
         guard cycles > 0 else { throw ValidationError("--cycles must be at least 1.") }
         guard autosaveInterval > 0 else { throw ValidationError("--autosave-interval must be at least 1 ms.") }
+        if force, workFolder == nil { throw ValidationError("--force goes with --work-folder (the folder it lets the test use).") }
     }
 
     func execute() async throws {
@@ -61,17 +68,36 @@ struct CrashTestCommand: PodDocCommand {
         options.autosaveInterval = .milliseconds(autosaveInterval)
         options.specsSample = specs.map { URL(fileURLWithPath: $0) }
         options.workFolder = workFolder.map { URL(fileURLWithPath: $0, isDirectory: true) }
+        options.replacesWorkFolder = force
+        // Ctrl-C, SIGTERM and SIGHUP stop the test between two steps: the running child is
+        // killed and reaped and the temporary folder removed, so no second Ctrl-C is needed.
+        Interrupts.shared.stopOnTermination()
+        Interrupts.shared.allowsForcedExit = false
         let output = outputOptions.output
-        let report = try await CrashTest.run(options, childExecutable: Self.executable, childArguments: [CrashChildCommand.name]) {
-            report in
-            if report.cycles % 25 == 0 { output.message("crash-test: \(report.cycles)/\(cycles) cycles, \(report.recovered) recovered") }
+        var cyclesRun = 0
+        let report: CrashTestReport
+        do {
+            report = try await CrashTest.run(options, childExecutable: Self.executable, childArguments: [CrashChildCommand.name]) {
+                report in
+                cyclesRun = report.cycles
+                if report.cycles % 25 == 0 { output.message("crash-test: \(report.cycles)/\(cycles) cycles, \(report.recovered) recovered") }
+            }
+        } catch let error as CrashTestError {
+            throw CommandFailure(error.code == .childFailed ? .failure : .usage, code: "crashTestSetup", error.message)
+        } catch is CancellationError {
+            let number = Interrupts.shared.stoppedBy ?? SIGINT
+            let stopped = number == SIGINT ? "Interrupted" : "Stopped by \(Interrupts.name(of: number))"
+            let kept = workFolder.map { "its documents are in \($0)" } ?? "its temporary folder was removed"
+            throw CommandFailure(
+                Interrupts.status(for: number), code: number == SIGINT ? "interrupted" : "terminated",
+                "\(stopped) after \(cyclesRun) of \(cycles) crash-test cycles; the child was stopped and \(kept).")
         }
         output.emit(report, text: report.table)
         guard report.passed else {
-            throw CommandFailure(
-                .integrity, code: "crashTestFailed",
-                "The crash test failed: \(report.failures.first ?? "no cycle ran"). The documents are kept for inspection\(workFolder.map { " in \($0)" } ?? "")."
-            )
+            let kept =
+                workFolder.map { "The documents are kept for inspection in \($0)." }
+                ?? "Run it again with --work-folder DIR to keep the documents for inspection (the same --seed repeats the test)."
+            throw CommandFailure(.integrity, code: "crashTestFailed", "The crash test failed: \(report.failures.first ?? "no cycle ran"). \(kept)")
         }
     }
 

@@ -99,6 +99,7 @@ struct ImportContent: DocumentOperation {
     private func importSpecs(_ text: String, into session: DocumentSession) async throws {
         let source = try SpecsSource(text)
         let importer = SpecsImporter(document: session.document)
+        let savedBefore = session.document.metadata.saveSequence
         let progress = Progress("import")
         defer { progress.finish() }
         let report: @Sendable (ImportProgress) -> Void = { status in
@@ -134,7 +135,13 @@ struct ImportContent: DocumentOperation {
             "Imported \(Self.count(summary.specs, "spec")) from \(source) (\(summary.created) new, \(summary.updated) updated, \(summary.unchanged) unchanged, \(Self.count(summary.pages, "page")))."
         ]
         if summary.specs > 0, summary.created + summary.updated == 0 {
-            lines.append("The document held every one of them already: nothing was saved.")
+            // A source imported for the first time saves the record of its import (what
+            // `--resume` reads) even when every spec was there already.
+            let saved = session.document.metadata.saveSequence
+            lines.append(
+                saved == savedBefore
+                    ? "The document held every one of them already: nothing was saved."
+                    : "The document held every one of them already; save \(saved) records only that \(source) was imported.")
         }
         lines += Self.listing(summary.rejected.map(\.description), "Refused \(Self.count(summary.rejected.count, "spec")):")
         lines += Self.listing(

@@ -44,6 +44,14 @@ struct SaveDocument: DocumentOperation {
                 text: "Saved \(path) (save \(document.metadata.saveSequence)).")
             return
         }
+        // Editing continues in the copy, which a newer format's would refuse once written.
+        if document.metadata.isNewerFormat {
+            throw CommandFailure(
+                .document, code: "newerFormat",
+                document.metadata.newerFormatMessage(
+                    document: document.fileURL?.path ?? destination,
+                    refusing: "save it elsewhere to edit it there (`poddoc export DOC OUT --format archive` copies it as it is)"))
+        }
         let url = try OutputPath(destination, document: document, replacing: false).url
         let target = format.flatMap(DocumentFormat.init(name:)) ?? DocumentFormat(inferringFrom: url)
         try await Progress.watching("save") { try await document.save(as: url, format: target) }

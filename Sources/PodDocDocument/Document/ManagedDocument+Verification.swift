@@ -10,12 +10,17 @@ extension ManagedDocument {
     /// Crash tests call it after each recovery; a tool can offer it as a "check" command.
     ///
     /// - Returns: What was found; ``DocumentVerification/isSound`` says whether all is well.
-    /// - Throws: ``DocumentError`` (`.store`, `.fileSystem`) when the parts cannot be read.
+    /// - Throws: ``DocumentError`` (`.store`, `.fileSystem`) when the parts cannot be read;
+    ///   `.newerFormat` for a document a newer poddoc made, which this one cannot vouch for.
     public func verify() async throws -> DocumentVerification {
         try checkOpen()
         let files = self.files
         let store = self.store
         let metadata = self.metadata
+        if metadata.isNewerFormat {
+            let path = (fileURL ?? files.layout.root).path
+            throw DocumentError(.newerFormat, metadata.newerFormatMessage(document: path, refusing: "check it"), path: path)
+        }
         do {
             return try await Self.onDisk { try files.verify(store: store, metadata: metadata) }
         } catch {

@@ -6,7 +6,9 @@ import PodDocStore
 extension ManagedDocument {
     /// Writes a package copy of the document as it was after save `save` (a number the
     /// store's history lists): its objects as they were, its history ending at that save. The
-    /// copy keeps the document ID, like any copy; this document is not changed.
+    /// copy keeps the document ID, like any copy; this document is not changed. The copy's
+    /// store is compacted: the later saves and history it let go of leave no free pages, so
+    /// it packs into an archive of the size of its content.
     ///
     /// - Parameters:
     ///   - url: Where the copy goes; must not exist.
@@ -33,7 +35,10 @@ extension ManagedDocument {
                 let context = copy.mainContext
                 try copy.undoManager.withoutRegistration { _ = try context.revert(to: past) }
                 try await copy.save()
-                try await Self.onDisk { try copyStore.removeHistory(after: number) }
+                try await Self.onDisk {
+                    try copyStore.removeHistory(after: number)
+                    try copyStore.compact()
+                }
                 try await copy.close()
             } catch {
                 try? await copy.close()

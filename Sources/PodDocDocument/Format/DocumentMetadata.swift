@@ -57,14 +57,36 @@ public struct DocumentMetadata: Codable, Sendable, Hashable {
     public static func decode(_ data: Data, path: String) throws -> DocumentMetadata {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
+        let metadata: DocumentMetadata
         do {
-            return try decoder.decode(DocumentMetadata.self, from: data)
+            metadata = try decoder.decode(DocumentMetadata.self, from: data)
         } catch {
-            throw DocumentError(
-                .invalidMetadata,
-                "\(path) is not valid document metadata (\(DocumentMetadata.explain(error))). Open the document with a poddoc that wrote it, or run `poddoc check`.",
-                path: path, cause: error)
+            throw invalid(path, DocumentMetadata.explain(error), cause: error)
         }
+        guard metadata.formatVersion >= 1 else {
+            throw invalid(path, "its formatVersion \(metadata.formatVersion) is no document format; formats count from 1")
+        }
+        return metadata
+    }
+
+    private static func invalid(_ path: String, _ problem: String, cause: (any Error)? = nil) -> DocumentError {
+        DocumentError(
+            .invalidMetadata,
+            "\(path) is not valid document metadata (\(problem)). Open the document with a poddoc that wrote it, or run `poddoc check`.",
+            path: path, cause: cause)
+    }
+
+    // MARK: - Newer formats
+
+    /// Whether a newer poddoc made the document: its format is above ``currentFormatVersion``.
+    public var isNewerFormat: Bool { formatVersion > Self.currentFormatVersion }
+
+    /// What to tell the user about a document ``isNewerFormat``, naming `document` (the
+    /// user's file, not a working copy): the format, its writer, and what this poddoc can do.
+    ///
+    /// - Parameter action: What was refused, such as `edit it`.
+    public func newerFormatMessage(document: String, refusing action: String) -> String {
+        "\(document) was made by a newer poddoc (format \(formatVersion), written by \(writer)); this poddoc (\(PodDocVersion.current)) reads format \(Self.currentFormatVersion), so it cannot \(action). Use a newer poddoc; reading commands (and `--read-only`) still work."
     }
 
     func encoded() -> Data {
@@ -83,5 +105,39 @@ public struct DocumentMetadata: Codable, Sendable, Hashable {
         case DecodingError.dataCorrupted(let context): return context.debugDescription
         default: return "\(error)"
         }
+    }
+}
+
+// MARK: - Decoding
+
+extension DocumentMetadata {
+    /// Reads the fields, the whole numbers as any JSON number first: Foundation calls a
+    /// number that does not fit an `Int` (`1.5`, or too big) "not valid JSON", naming no field.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        formatVersion = try Self.wholeNumber(.formatVersion, in: container)
+        kind = try container.decode(DocumentKind.self, forKey: .kind)
+        documentID = try container.decode(UUID.self, forKey: .documentID)
+        created = try container.decode(Date.self, forKey: .created)
+        modified = try container.decode(Date.self, forKey: .modified)
+        writer = try container.decode(String.self, forKey: .writer)
+        schemaVersion = try Self.wholeNumber(.schemaVersion, in: container)
+        saveSequence = try Self.wholeNumber(.saveSequence, in: container)
+        storeHash = try container.decode(String.self, forKey: .storeHash)
+        let hashSave = CodingKeys.storeHashSaveSequence
+        storeHashSaveSequence =
+            try container.contains(hashSave) && !container.decodeNil(forKey: hashSave) ? Self.wholeNumber(hashSave, in: container) : nil
+        additionalContent = try container.decode([File].self, forKey: .additionalContent)
+    }
+
+    private static func wholeNumber(_ key: CodingKeys, in container: KeyedDecodingContainer<CodingKeys>) throws -> Int {
+        let number = try container.decode(Decimal.self, forKey: key)
+        guard let whole = Int(number.description) else {
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: container.codingPath + [key],
+                    debugDescription: "its \(key.stringValue) is \(number), not a whole number up to \(Int.max)"))
+        }
+        return whole
     }
 }

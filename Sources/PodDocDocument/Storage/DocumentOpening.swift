@@ -100,12 +100,10 @@ enum DocumentOpening {
         }
         var metadata = try files.readMetadata()
         var readOnly = options.readOnly
-        if metadata.formatVersion > DocumentMetadata.currentFormatVersion {
+        if metadata.isNewerFormat {
             guard options.readOnly else {
-                throw DocumentError(
-                    .newerFormat,
-                    "\(layout.root.path) is in document format \(metadata.formatVersion), written by \(metadata.writer); this poddoc (\(PodDocVersion.current)) reads up to format \(DocumentMetadata.currentFormatVersion). Upgrade poddoc, or open it read-only.",
-                    path: layout.root.path)
+                let document = (fileURL ?? layout.root).path
+                throw DocumentError(.newerFormat, metadata.newerFormatMessage(document: document, refusing: "edit it"), path: document)
             }
             readOnly = true
         }
@@ -126,7 +124,8 @@ enum DocumentOpening {
         do {
             (store, migrated) = try files.openStore(model: model(metadata.kind), readOnly: readOnly, untrusted: untrusted)
         } catch let error as StoreError where error.code == .newerSchema && !readOnly {
-            throw DocumentError(.newerFormat, "\(layout.root.path): \(error.message)", path: layout.root.path, cause: error)
+            let document = (fileURL ?? layout.root).path
+            throw DocumentError(.newerFormat, "\(document): \(error.message)", path: document, cause: error)
         } catch let error as StoreError where error.code == .readOnly && !readOnly {
             lock?.release()
             throw readOnlyDocument(fileURL ?? layout.root, cause: error)
@@ -318,6 +317,7 @@ enum DocumentOpening {
                         archivePath: url.standardizedFileURL.path, dirty: false, modified: Date(),
                         archiveStamp: FileStamp.of(url)), fileSystem: fs)
             } catch {
+                try? copy.remove(fileSystem: fs)
                 lock?.release()
                 besideLock?.release()
                 throw DocumentError.wrap(
@@ -342,6 +342,9 @@ enum DocumentOpening {
             parts.besideLock = besideLock
             return parts
         } catch {
+            // A copy unpacked for this open holds nothing but the archive: it goes, and with
+            // it the folder, so a refused open leaves nothing `recover` would not list.
+            if !recovering { try? copy.remove(fileSystem: fs) }
             lock?.release()
             besideLock?.release()
             throw error

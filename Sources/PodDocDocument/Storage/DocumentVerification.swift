@@ -21,11 +21,6 @@ extension DocumentFiles {
     /// and file list, and the digest the store committed, all match what is on disk.
     func verify(store: PersistentStore, metadata: DocumentMetadata) throws -> DocumentVerification {
         var problems: [String] = []
-        if metadata.formatVersion > DocumentMetadata.currentFormatVersion {
-            problems.append(
-                "Its metadata says document format \(metadata.formatVersion), written by \(metadata.writer); this poddoc (\(PodDocVersion.current)) knows formats up to \(DocumentMetadata.currentFormatVersion), so it cannot vouch for the rest: check it with a newer poddoc."
-            )
-        }
         let integrityProblems = try store.integrityProblems()
         if !integrityProblems.isEmpty {
             problems.append("The store fails SQLite's integrity check: \(integrityProblems.prefix(3).joined(separator: "; ")).")

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 
 // MARK: - Running one child
 
@@ -37,10 +38,11 @@ struct ChildRun: Sendable {
     }
 
     /// Starts the child, waits for it to open the document, lets it run for `lifetime`, then
-    /// kills it with `SIGKILL`. Blocks the calling thread: run it off the main actor.
+    /// kills it with `SIGKILL`, and reaps it. `stop` kills it at once from another thread.
+    /// Blocks the calling thread: run it off the main actor.
     static func run(
         executable: URL, arguments: [String], environment: [String: String],
-        hasCrashPoint: Bool, lifetime: Duration
+        hasCrashPoint: Bool, lifetime: Duration, stop: ChildStop = ChildStop()
     ) -> ChildRun {
         let process = Process()
         process.executableURL = executable
@@ -57,9 +59,11 @@ struct ChildRun: Sendable {
             run.failure = "could not start \(executable.path): \(error)"
             return run
         }
+        stop.started(process.processIdentifier)
         let lines = OutputLines(output.fileHandleForReading)
         let opened = lines.waitForOpen(timeout: 60)
         let endedEarly = opened && lines.waitForEnd(timeout: lifetime)
+        stop.finishing()
         if process.isRunning && !endedEarly { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         run.lines = lines.all()
@@ -71,6 +75,36 @@ struct ChildRun: Sendable {
         }
         run.diedAtCrashPoint = endedEarly && selfKilled && run.failure == nil
         return run
+    }
+}
+
+/// Kills a crash-test child from another thread (the parent was interrupted), even before
+/// it started: it is then killed as soon as it starts.
+final class ChildStop: Sendable {
+    private let state = Mutex<(pid: pid_t?, stopped: Bool)>((nil, false))
+
+    /// Records the started child, killing it when a stop came first.
+    func started(_ pid: pid_t) {
+        let stopped = state.withLock { state in
+            state.pid = pid
+            return state.stopped
+        }
+        if stopped { kill(pid, SIGKILL) }
+    }
+
+    /// The run kills and reaps the child itself from here on; a later ``stop()`` does
+    /// nothing (so it never signals a process that took a reaped child's number).
+    func finishing() {
+        state.withLock { $0.pid = nil }
+    }
+
+    /// Kills the child, if it runs.
+    func stop() {
+        let pid = state.withLock { state in
+            state.stopped = true
+            return state.pid
+        }
+        if let pid { kill(pid, SIGKILL) }
     }
 }
 

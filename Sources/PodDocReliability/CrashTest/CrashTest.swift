@@ -44,9 +44,14 @@ public enum CrashTest {
         /// A page file of specs the pods children import from, in batches; nil for a page of
         /// 300 made-up specs (``GeneratedSpecs``), so the test needs no file.
         public var specsSample: URL?
-        /// Where the document and the working copies go; a fresh temporary folder when nil,
-        /// removed after a run that passed.
+        /// Where the document and the working copies go, kept after the run for inspection:
+        /// a new or empty folder, or one an earlier crash test made (unless
+        /// ``replacesWorkFolder``). When nil, a fresh temporary folder, removed after the run
+        /// whatever its outcome.
         public var workFolder: URL?
+        /// Whether a ``workFolder`` holding other things may be used: the test then replaces
+        /// its `Crash.poddoc`, `state` and `batches` there and leaves the rest.
+        public var replacesWorkFolder = false
 
         /// Options for a kind and format, with the defaults above.
         public init(kind: DocumentKind, format: Format) {
@@ -65,8 +70,10 @@ public enum CrashTest {
     ///     subcommand's name).
     ///   - progress: Called on the main actor after every cycle with the report so far.
     /// - Returns: The report; ``CrashTestReport/passed`` says whether every cycle recovered.
-    /// - Throws: ``CrashTestError`` when the test cannot start (work folder, sample specs).
-    ///   A test stops at its first damaged document, which the report lists.
+    /// - Throws: ``CrashTestError`` when the test cannot start (work folder, sample specs);
+    ///   `CancellationError` when the task is cancelled: the running child is killed and
+    ///   reaped first, and the temporary folder removed. A test stops at its first damaged
+    ///   document, which the report lists.
     @MainActor
     public static func run(
         _ options: Options, childExecutable: URL, childArguments: [String] = [],
@@ -74,28 +81,36 @@ public enum CrashTest {
     ) async throws -> CrashTestReport {
         let started = ContinuousClock.now
         let setup = try CrashTestSetup(options)
+        // The temporary folder goes whatever the outcome; a named work folder stays.
+        defer { setup.removeIfTemporary() }
         var report = CrashTestReport(
             kind: options.kind.rawValue, format: options.format.rawValue, seed: options.seed,
             autosaveMilliseconds: setup.autosaveMilliseconds)
         var random = SeededRandom(seed: options.seed)
         for cycle in 0..<options.cycles {
+            try Task.checkCancellation()
             let crashPoint =
                 Double.random(in: 0..<1, using: &random) < options.crashPointShare
                 ? CrashPointChoice.random(&random, format: options.format) : nil
             let child = setup.childConfiguration(seed: random.next(), crashPoint: crashPoint)
             let lifetime = randomLifetime(options.lifetime, &random)
-            let run = await onThread {
-                ChildRun.run(
-                    executable: childExecutable, arguments: childArguments + child.arguments,
-                    environment: setup.childEnvironment, hasCrashPoint: crashPoint != nil, lifetime: lifetime)
+            let stop = ChildStop()
+            let run = await withTaskCancellationHandler {
+                await onThread {
+                    ChildRun.run(
+                        executable: childExecutable, arguments: childArguments + child.arguments,
+                        environment: setup.childEnvironment, hasCrashPoint: crashPoint != nil, lifetime: lifetime, stop: stop)
+                }
+            } onCancel: {
+                stop.stop()
             }
+            try Task.checkCancellation()
             let outcome = await CycleCheck.check(run, setup: setup)
             report.record(outcome, cycle: cycle, crashPoint: crashPoint)
             progress?(report)
             if outcome.corrupt != nil || run.failure != nil { break }
         }
         report.seconds = (ContinuousClock.now - started) / .seconds(1)
-        if report.passed { setup.removeIfTemporary() }
         return report
     }
 

@@ -17,6 +17,11 @@ struct CrashTestSetup: Sendable {
     /// Specs per batch file: a batch is one import (one save) in a pods child.
     static let specsPerBatch = 10
 
+    /// The names the test makes in its work folder; ``marker`` says a crash test made it.
+    static let madeNames: Set<String> = [marker, "Crash.poddoc", "Crash.poddoc.tar.zst", "state", "batches"]
+    /// The file that marks a work folder as a crash test's, so another run may use it again.
+    static let marker = ".poddoc-crash-test"
+
     init(_ options: CrashTest.Options) throws(CrashTestError) {
         self.options = options
         isTemporary = options.workFolder == nil
@@ -24,16 +29,88 @@ struct CrashTestSetup: Sendable {
             options.workFolder ?? FileManager.default.temporaryDirectory.appendingPathComponent("poddoc-crash-test-\(UUID().uuidString)")
         document = folder.appendingPathComponent(options.format == .package ? "Crash.poddoc" : "Crash.poddoc.tar.zst")
         environment = ["XDG_STATE_HOME": folder.appendingPathComponent("state").path, "HOME": folder.path]
+        let madeFolder = try Self.prepare(folder, replacing: options.replacesWorkFolder)
         do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             if FileManager.default.fileExists(atPath: document.path) { try FileManager.default.removeItem(at: document) }
             specBatches =
                 options.kind == .pods ? try Self.writeBatches(of: options.specsSample, into: folder.appendingPathComponent("batches")) : nil
-        } catch let error as CrashTestError {
-            throw error
         } catch {
-            throw CrashTestError(.setup, "Could not prepare the crash test's folder \(folder.path): \(error)")
+            // What this run made goes; a folder that was there keeps what the test did not make.
+            if let madeFolder {
+                try? FileManager.default.removeItem(at: madeFolder)
+            } else {
+                try? FileManager.default.removeItem(at: folder.appendingPathComponent("batches"))
+            }
+            if let error = error as? CrashTestError { throw error }
+            throw CrashTestError(.setup, "Could not prepare the crash test's folder \(folder.path): \(Self.describe(error))")
         }
+    }
+
+    /// Makes the work folder, or checks that an existing one holds only what a crash test
+    /// makes (or nothing), unless `replacing`; marks it as a crash test's.
+    ///
+    /// - Returns: The topmost folder made here (the work folder or a parent), nil when it
+    ///   existed.
+    private static func prepare(_ folder: URL, replacing: Bool) throws(CrashTestError) -> URL? {
+        var isFolder: ObjCBool = false
+        let existed = FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder)
+        if existed {
+            guard isFolder.boolValue else {
+                throw CrashTestError(.setup, "The work folder \(folder.path) is a file, not a folder; name a new or empty folder.")
+            }
+            let names: [String]
+            do {
+                names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            } catch {
+                throw CrashTestError(.setup, "Cannot use \(folder.path) as the work folder: \(describe(error)); name a new or empty folder.")
+            }
+            let others = names.filter { !isMadeByATest($0) }.sorted()
+            if !replacing, !names.isEmpty, !others.isEmpty || !names.contains(marker) {
+                let what =
+                    others.isEmpty
+                    ? "was not made by a crash test and holds \(count(names.count)) (such as \(names.sorted()[0]))"
+                    : "holds \(count(others.count)) a crash test did not make (such as \(others[0]))"
+                throw CrashTestError(
+                    .setup,
+                    "The work folder \(folder.path) \(what), and the test replaces its Crash.poddoc, state and batches there: name a new or empty folder, or pass --force."
+                )
+            }
+        }
+        var missing: [URL] = []
+        var ancestor = folder.standardizedFileURL
+        while !existed, ancestor.path != "/", !FileManager.default.fileExists(atPath: ancestor.path) {
+            missing.append(ancestor)
+            ancestor = ancestor.deletingLastPathComponent()
+        }
+        do {
+            for url in missing.reversed() { try FileSystem().createDirectory(at: url) }
+            try FileSystem().write(
+                Data("A poddoc crash test's work folder: it replaces Crash.poddoc, state and batches here.\n".utf8),
+                to: folder.appendingPathComponent(marker))
+        } catch {
+            if let made = missing.last { try? FileManager.default.removeItem(at: made) }
+            throw CrashTestError(.setup, "Cannot use \(folder.path) as the work folder (\(describe(error))); name a folder you can write in.")
+        }
+        return missing.last
+    }
+
+    /// Whether a crash test makes an item of this name in its work folder: its own names, the
+    /// copies its children merge (`Theirs-Crash.poddoc`), and the temporary siblings a killed
+    /// save leaves (`.Crash.poddoc.tmp-…`).
+    private static func isMadeByATest(_ name: String) -> Bool {
+        madeNames.contains(name) || name.contains("Crash.poddoc")
+    }
+
+    private static func count(_ n: Int) -> String { n == 1 ? "1 item" : "\(n) items" }
+
+    /// An error of making the folder or its marker as one short phrase: the POSIX reason.
+    private static func describe(_ error: any Error) -> String {
+        if let error = error as? FileSystemError { return error.message }
+        let ns = error as NSError
+        if let posix = ns.userInfo[NSUnderlyingErrorKey] as? NSError, posix.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(posix.code)))
+        }
+        return ns.localizedDescription
     }
 
     var autosaveMilliseconds: Int { max(1, Int(options.autosaveInterval / .milliseconds(1))) }
@@ -70,6 +147,7 @@ struct CrashTestSetup: Sendable {
             .first { $0.archive?.standardizedFileURL.path == path }?.workingCopy
     }
 
+    /// Removes the temporary folder (a work folder the user named stays, for inspection).
     func removeIfTemporary() {
         if isTemporary { try? FileManager.default.removeItem(at: folder) }
     }

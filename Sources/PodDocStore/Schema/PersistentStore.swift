@@ -347,6 +347,29 @@ public final class PersistentStore: Sendable {
         }
     }
 
+    /// Rebuilds the store file without its free pages (SQLite's `VACUUM`), then checkpoints,
+    /// so the main file alone holds the content in as few pages as it needs. The logical
+    /// content (and its hash) is unchanged. For copies about to be packed or sent: a copy
+    /// that let go of most of its history is otherwise mostly empty pages.
+    ///
+    /// Call it from the root context's queue, or on a store no context saves into.
+    ///
+    /// - Throws: ``StoreError``: `.readOnly` for a store opened read-only, `.sqlite` when
+    ///   SQLite cannot rebuild it (no room for the rebuilt copy, another connection reading).
+    public func compact() throws {
+        guard !options.readOnly else {
+            throw StoreError(.readOnly, "Only a store opened for writing can be compacted.")
+        }
+        do {
+            try database.writeWithoutTransaction { db in
+                try db.execute(sql: "VACUUM")
+                try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+            }
+        } catch {
+            throw StoreError.sqlite(error, while: "compacting the store (VACUUM)")
+        }
+    }
+
     /// Closes the connection. The store cannot be used afterwards.
     ///
     /// - Throws: ``StoreError`` when SQLite cannot close (statements still running).

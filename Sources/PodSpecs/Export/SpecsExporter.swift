@@ -95,8 +95,9 @@ public struct SpecsExporter: Sendable {
 
     /// Writes a `Specs/` folder in the 2014 layout: `Name/version/Name.podspec.json`.
     ///
-    /// Specs whose name or version cannot be a file name (`.`, `..`, a NUL byte, over 200
-    /// bytes) are refused and listed in the summary.
+    /// Every spec is written: a name or version that cannot be a file name as it is (`.`,
+    /// `..`, a `/`, a NUL byte, over 200 bytes) is escaped (``SpecFileName``), and an import
+    /// of the folder reads every spec back under its own name.
     ///
     /// - Parameter folder: The `Specs` folder to create (replaced whole if it exists and ``replacesExisting``).
     /// - Throws: ``PodSpecsError`` (`.store`, `.fileSystem`); the previous folder is kept.
@@ -108,16 +109,9 @@ public struct SpecsExporter: Sendable {
             try fileSystem.writeDirectory(at: folder, replacingExisting: replacesExisting) { staging in
                 var madeFolders = Set<String>()
                 while let row = try cursor.next() {
-                    let name = row[E.nameKey]
-                    let version = row[E.version]
+                    let name = SpecFileName.of(row[E.nameKey])
+                    let version = SpecFileName.of(row[E.version])
                     let json = row[E.json].text
-                    guard SpecsExporter.isFileName(name), SpecsExporter.isFileName(version) else {
-                        summary.refused.append(
-                            RejectedSpec(
-                                location: PodSpec.key(name: name, version: version),
-                                reason: "its name or version cannot be a file or folder name"))
-                        continue
-                    }
                     for path in [name, name + "/" + version] where madeFolders.insert(path).inserted {
                         try fileSystem.createDirectory(at: staging.appending(path: path))
                     }
@@ -130,12 +124,6 @@ public struct SpecsExporter: Sendable {
             }
         }
         return summary
-    }
-
-    /// Whether `part` is usable as one file or folder name.
-    static func isFileName(_ part: String) -> Bool {
-        part != "." && part != ".." && !part.isEmpty && part.utf8.count <= 200
-            && !part.utf8.contains(0) && !part.contains("/")
     }
 
     // MARK: - Reading

@@ -121,9 +121,12 @@ public struct SpecsFolder: Sendable {
                 let file = url.appending(path: path)
                 do {
                     let spec = try PodSpecParser.parseSpec(try fileSystem.readData(at: file), location: file.path)
-                    // `…/Name/1.0.0/Name.podspec.json`: the JSON decides, the folder is only checked.
+                    // `…/Name/1.0.0/Name.podspec.json`: the JSON decides, the folder is only
+                    // checked (against the name as it is, or escaped as an export writes it).
                     let folders = path.split(separator: "/").dropLast().suffix(2).map(String.init)
-                    if folders.count == 2, folders != [spec.name, spec.version] {
+                    if folders.count == 2, folders != [spec.name, spec.version],
+                        folders != [SpecFileName.of(spec.name), SpecFileName.of(spec.version)]
+                    {
                         page.warnings.append(
                             "\(file.path): its folder says \(folders[0]) \(folders[1]), its JSON \(spec.name) \(spec.version); imported as the JSON says"
                         )

@@ -37,7 +37,8 @@ public enum PodSpecParser {
                 guard scanner.peek() == UInt8(ascii: "{") else {
                     throw PodSpecsError(.invalidSpec, "\(location) is not a pod spec: its JSON is not an object.", location: location)
                 }
-                let result = try SpecReader.read(&scanner, depth: 0)
+                var keys = JSONKeySet()
+                let result = try SpecReader.read(&scanner, depth: 0, keys: &keys)
                 guard scanner.isAtEnd() else { throw scanner.error("text after the end of the spec") }
                 switch result {
                 case .success(let spec): return spec
@@ -99,6 +100,7 @@ public enum PodSpecParser {
                             throw invalidPage(location, "\"result\" is neither an array nor null")
                         }
                         var position = 0
+                        var keys = JSONKeySet()
                         try scanner.forEachElement(depth: 1) { scanner in
                             position += 1
                             guard scanner.peek() == UInt8(ascii: "{") else {
@@ -106,7 +108,7 @@ public enum PodSpecParser {
                                 rejected.append(RejectedSpec(location: "\(location), spec \(position)", reason: "not a JSON object"))
                                 return
                             }
-                            switch try SpecReader.read(&scanner, depth: 2) {
+                            switch try SpecReader.read(&scanner, depth: 2, keys: &keys) {
                             case .success(let spec): specs.append(spec)
                             case .failure(let problem):
                                 rejected.append(RejectedSpec(location: "\(location), spec \(position)", reason: problem.description))

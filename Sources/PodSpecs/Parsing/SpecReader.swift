@@ -28,12 +28,18 @@ enum SpecReader {
     }
 
     /// Reads the object at the scanner: a spec, or the reason it is not one. Syntax errors throw.
-    static func read(_ scanner: inout JSONScanner, depth: Int) throws -> Result<PodSpec, SpecProblem> {
+    ///
+    /// - Parameter keys: Storage for the member names, reused from spec to spec (a page's
+    ///   specs share one), to refuse a name given twice.
+    static func read(_ scanner: inout JSONScanner, depth: Int, keys: inout JSONKeySet) throws -> Result<PodSpec, SpecProblem> {
         scanner.skipSpace()
         let start = scanner.index
         var m = Members()
+        keys.removeAll()
+        var repeated: String?
         try scanner.forEachMember(depth: depth) { key, scanner in
             let next = depth + 1
+            if !keys.insert(key), repeated == nil { repeated = key }
             switch key {
             case "name": m.name = try scanner.parseValue(depth: next)
             case "version": m.version = try scanner.parseValue(depth: next)
@@ -52,6 +58,7 @@ enum SpecReader {
             default: try scanner.skipValue(depth: next)
             }
         }
+        if let repeated { return .failure(twice(repeated)) }
         let json = JSONText(String(decoding: UnsafeBufferPointer(rebasing: scanner.bytes[start..<scanner.index]), as: UTF8.self))
         do {
             return .success(try normalise(m, json: json))
@@ -102,6 +109,19 @@ enum SpecReader {
         SpecProblem("its \"\(field)\" is \(value.kindName), not \(expected)")
     }
 
+    /// A field given twice: which one a reader would take is not for poddoc to guess.
+    private static func twice(_ field: String) -> SpecProblem {
+        SpecProblem("its \"\(field)\" is given twice; a spec gives each field once")
+    }
+
+    /// The members of an object the reader reads, refused when a name occurs twice.
+    private static func distinct(
+        _ members: [(key: String, value: JSONValue)], _ field: String
+    ) throws(SpecProblem) -> [(key: String, value: JSONValue)] {
+        if let repeated = JSONKeySet.firstRepeatedKey(in: members) { throw twice("\(field).\(repeated)") }
+        return members
+    }
+
     /// `"MIT"` or `{"type": "MIT", "file": "LICENSE", "text": "…"}`.
     private static func license(_ value: JSONValue?) throws(SpecProblem) -> PodLicense? {
         switch value {
@@ -109,7 +129,8 @@ enum SpecReader {
             return nil
         case .string(let type)?:
             return PodLicense(type: type)
-        case .object(let members)?:
+        case .object(let all)?:
+            let members = try distinct(all, "license")
             func member(_ key: String) throws(SpecProblem) -> String? {
                 try string(members.first { $0.key == key }?.value, "license.\(key)")
             }
@@ -123,7 +144,7 @@ enum SpecReader {
     private static func authors(_ value: JSONValue?, _ field: String) throws(SpecProblem) -> [PodAuthor] {
         func fromObject(_ members: [(key: String, value: JSONValue)]) throws(SpecProblem) -> [PodAuthor] {
             var authors: [PodAuthor] = []
-            for member in members { authors.append(PodAuthor(name: member.key, email: try email(member.value, field))) }
+            for member in try distinct(members, field) { authors.append(PodAuthor(name: member.key, email: try email(member.value, field))) }
             return authors
         }
         switch value {
@@ -158,7 +179,8 @@ enum SpecReader {
     private static func source(_ value: JSONValue?) throws(SpecProblem) -> PodSource? {
         switch value {
         case nil, .null?: return nil
-        case .object(let members)?:
+        case .object(let all)?:
+            let members = try distinct(all, "source")
             func member(_ key: String) -> String? { members.first { $0.key == key }?.value.text }
             for kind in PodSource.Kind.allCases {
                 if let url = member(kind.rawValue) {
@@ -177,7 +199,7 @@ enum SpecReader {
     private static func platforms(_ value: JSONValue?) throws(SpecProblem) -> [PodPlatform] {
         switch value {
         case nil, .null?: return []
-        case .object(let members)?: return members.map { PodPlatform(name: $0.key, deploymentTarget: $0.value.text) }
+        case .object(let members)?: return try distinct(members, "platforms").map { PodPlatform(name: $0.key, deploymentTarget: $0.value.text) }
         case let other?: throw wrongKind(other, "platforms", "an object")
         }
     }

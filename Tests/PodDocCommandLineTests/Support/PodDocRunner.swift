@@ -84,8 +84,78 @@ class CommandLineTestCase: XCTestCase {
     }
 
     override func tearDownWithError() throws {
+        checkWrittenArchivesOpen()
         for mount in mounts.reversed() { _ = try? runTool("/usr/bin/umount", [mount]) }
         try? FileManager.default.removeItem(at: folder)
+    }
+
+    // MARK: - Archives the test had poddoc write
+
+    /// Archives (`.tar.zst`, `.zip`, `.tar.gz`) named on the command line of a successful run
+    /// that the run created or changed, with their stamp just after it.
+    private var writtenArchives: [String: FileStamp] = [:]
+
+    /// A test that has poddoc write an archive it must not open (of a store damaged on purpose)
+    /// sets this, so ``checkWrittenArchivesOpen()`` leaves its archives alone.
+    var writesArchivesThatCannotOpen = false
+
+    /// An archive's identity on disk: a change by anyone changes it.
+    struct FileStamp: Equatable {
+        let device: UInt64
+        let inode: UInt64
+        let size: Int64
+        let modified: timespec
+
+        init?(_ path: String) {
+            var status = stat()
+            guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+            device = UInt64(status.st_dev)
+            inode = UInt64(status.st_ino)
+            size = Int64(status.st_size)
+            modified = status.st_mtim
+        }
+
+        static func == (a: Self, b: Self) -> Bool {
+            a.device == b.device && a.inode == b.inode && a.size == b.size && a.modified.tv_sec == b.modified.tv_sec
+                && a.modified.tv_nsec == b.modified.tv_nsec
+        }
+    }
+
+    /// The arguments that name archives, as absolute paths.
+    private func archivePaths(in arguments: [String]) -> [String] {
+        arguments.filter { [".tar.zst", ".zip", ".tar.gz"].contains(where: $0.hasSuffix) && !$0.hasPrefix("-") }
+            .map { $0.hasPrefix("/") ? $0 : folder.appending(path: $0).path }
+    }
+
+    /// Records the archives a successful run wrote (see ``writtenArchives``).
+    private func recordWrittenArchives(_ arguments: [String], before: [String: FileStamp?], status: Int32) {
+        guard status == 0 else { return }
+        for path in archivePaths(in: arguments) {
+            guard let after = FileStamp(path), before[path] ?? nil != after else { continue }
+            writtenArchives[path] = after
+        }
+    }
+
+    /// Every archive poddoc wrote in this test and that is still as poddoc left it must open:
+    /// `poddoc check` passes on it, read as it is (a state folder of its own, so no work
+    /// waiting for recovery is looked at).
+    private func checkWrittenArchivesOpen() {
+        guard !writesArchivesThatCannotOpen else { return }
+        var checking = environment
+        checking["XDG_STATE_HOME"] = folder.appending(path: "archive-check-state").path
+        for (path, stamp) in writtenArchives.sorted(by: { $0.key < $1.key }) where FileStamp(path) == stamp {
+            let process = Process()
+            process.executableURL = try? Self.binary()
+            process.arguments = ["check", path]
+            process.environment = checking
+            let err = Pipe()
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = err
+            guard (try? process.run()) != nil else { continue }
+            let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            XCTAssertEqual(process.terminationStatus, 0, "poddoc wrote \(path) in this test but cannot open it: \(message)")
+        }
     }
 
     /// File systems a test mounted (``mount(_:at:options:)``), unmounted when it ends.
@@ -229,6 +299,7 @@ class CommandLineTestCase: XCTestCase {
     }
 
     func run(_ arguments: [String], input: String? = nil) throws -> RunResult {
+        let before = Dictionary(archivePaths(in: arguments).map { ($0, FileStamp($0)) }, uniquingKeysWith: { first, _ in first })
         let stdin = Pipe()
         let (process, out, err) = try start(arguments, stdin: stdin.fileHandleForReading)
         if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
@@ -236,6 +307,7 @@ class CommandLineTestCase: XCTestCase {
         process.waitUntilExit()
         out.waitForEnd()
         err.waitForEnd()
+        recordWrittenArchives(arguments, before: before, status: process.terminationStatus)
         return RunResult(status: process.terminationStatus, stdout: out.current, stderr: err.current)
     }
 
