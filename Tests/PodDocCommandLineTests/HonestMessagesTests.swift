@@ -68,7 +68,8 @@ final class ReadOnlyOptionTests: CommandLineTestCase {
     }
 }
 
-/// `check` does not vouch for a document in a format newer than it knows.
+/// `check` does not vouch for a document in a format newer than it knows, and does not call it
+/// damaged either: it says a newer poddoc made it.
 final class NewerFormatCheckTests: CommandLineTestCase {
     func testCheckRefusesToPassADocumentOfANewerFormat() throws {
         let doc = path("N.poddoc")
@@ -78,8 +79,9 @@ final class NewerFormatCheckTests: CommandLineTestCase {
         object["formatVersion"] = 999
         try JSONSerialization.data(withJSONObject: object).write(to: metadata)
         let checked = try run(["check", doc])
-        XCTAssertEqual(checked.status, 76, checked.stdout + checked.stderr)
-        XCTAssertTrue(checked.stdout.contains("document format 999"), checked.stdout)
+        XCTAssertEqual(checked.status, 66, checked.stdout + checked.stderr)
+        XCTAssertTrue(checked.stderr.contains("\(doc) was made by a newer poddoc (format 999"), checked.stderr)
+        XCTAssertFalse((checked.stdout + checked.stderr).contains("damaged"), checked.stdout + checked.stderr)
     }
 }
 
