@@ -75,4 +75,16 @@ final class CommandPromisesTests: CommandLineTestCase {
         try succeed("help", "outline")
         XCTAssertEqual(try succeed("outline", "tree", doc, "--depth", "1").stdout, "1. one\n")
     }
+
+    /// A refusal to replace an existing output suggests `--force` only to a command that has
+    /// it.
+    func testARefusedOutputSuggestsForceOnlyWhereItExists() throws {
+        let doc = try makeOutline("Notes.poddoc", holding: "one")
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: path("taken.opml")))
+        let save = try fail(66, "save", doc, "--as", path("taken.opml"))
+        XCTAssertTrue(save.stderr.contains("or move it away first") && !save.stderr.contains("--force"), save.stderr)
+        let export = try fail(66, "export", doc, path("taken.opml"), "--format", "opml")
+        XCTAssertTrue(export.stderr.contains("pass --force to replace it"), export.stderr)
+        XCTAssertEqual(try String(contentsOfFile: path("taken.opml"), encoding: .utf8), "mine")
+    }
 }

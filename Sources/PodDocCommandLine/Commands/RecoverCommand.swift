@@ -80,7 +80,7 @@ struct RecoverCommand: PodDocCommand {
             return
         }
         if let copy {
-            let target = try OutputPath(copy, document: opened, replacing: false).url
+            let target = try OutputPath(copy, document: opened, replacing: false, offersForce: false).url
             try await Progress.watching("recover") { try await opened.save(to: target) }
             // The archive stays as it is; the work now lives in the copy, so it no longer waits.
             try await opened.resolveConflict(.takeTheirs)

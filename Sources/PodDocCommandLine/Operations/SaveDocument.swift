@@ -52,7 +52,7 @@ struct SaveDocument: DocumentOperation {
                     document: document.fileURL?.path ?? destination,
                     refusing: "save it elsewhere to edit it there (`poddoc export DOC OUT --format archive` copies it as it is)"))
         }
-        let url = try OutputPath(destination, document: document, replacing: false).url
+        let url = try OutputPath(destination, document: document, replacing: false, offersForce: false).url
         let target = format.flatMap(DocumentFormat.init(name:)) ?? DocumentFormat(inferringFrom: url)
         try await Progress.watching("save") { try await document.save(as: url, format: target) }
         session.currentItem = nil

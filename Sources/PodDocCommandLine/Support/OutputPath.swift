@@ -19,9 +19,10 @@ struct OutputPath {
     /// - Parameters:
     ///   - replacing: The user passed `--force`: an existing file or folder may be replaced
     ///     (by one atomic swap, after the new one is complete).
+    ///   - offersForce: Whether the command has `--force`, which the refusal then suggests.
     /// - Throws: ``CommandFailure`` naming the path and what to do instead.
     @MainActor
-    init(_ path: String, document: ManagedDocument, replacing: Bool) throws(CommandFailure) {
+    init(_ path: String, document: ManagedDocument, replacing: Bool, offersForce: Bool = true) throws(CommandFailure) {
         url = URL(fileURLWithPath: path)
         var status = stat()
         exists = lstat(url.path, &status) == 0
@@ -42,7 +43,8 @@ struct OutputPath {
         if exists && !replacing {
             throw CommandFailure(
                 .document, code: "exists",
-                "\(path) already exists; poddoc does not replace what it did not create. Choose a new name, or pass --force to replace it.")
+                "\(path) already exists; poddoc does not replace what it did not create. Choose a new name\(offersForce ? ", or pass --force to replace it" : ", or move it away first")."
+            )
         }
     }
 
