@@ -9,7 +9,8 @@
 #   an outline and a pods document are edited on both hosts offline (add, move, rename, delete;
 #   imports of different specs and of one spec changed on both), exchanged over the link, and
 #   merged on each host: the conflicts are listed (exit 75), then resolved the same way on both
-#   (`--prefer`), and both hosts end with the same logical hash and every other edit.
+#   (`--prefer`), and both hosts end with the same logical hash and every other edit; then both
+#   keep working and exchange and merge again, twice, ending alike with every item once.
 # Needs root and iproute2 (`ip netns`); otherwise it says so and exits 0 (skipped).
 # Usage: scripts/two-hosts.sh [path/to/poddoc]
 set -euo pipefail
@@ -164,6 +165,30 @@ done
 printf '%s\n' "$tree" | grep -q Ideas && fail "the merged outline still holds Ideas, which A deleted"
 on_a outline ls Notes.poddoc.tar.zst --json | grep -q "house (B)" || fail "the merged outline lacks B's note"
 echo "   outline: both hosts at $outline_a"
+
+echo "== merging again: both hosts keep working, exchange and merge, twice, both ways"
+for round in 1 2; do
+  on_a outline add Notes.poddoc.tar.zst "Round $round (A)" > /dev/null
+  on_b outline add Notes.poddoc.tar.zst "Round $round (B)" --under 2 > /dev/null
+  on_b outline note Notes.poddoc.tar.zst 1 "note, round $round (B)" > /dev/null
+  cp "$work/a/Notes.poddoc.tar.zst" "$work/a/Mine.poddoc.tar.zst"
+  cp "$work/b/Notes.poddoc.tar.zst" "$work/b/Mine.poddoc.tar.zst"
+  send "$A" "$work/a" 10.77.0.1 Mine.poddoc.tar.zst "$B" "$work/b/home"
+  send "$B" "$work/b" 10.77.0.2 Mine.poddoc.tar.zst "$A" "$work/a/home"
+  # Nothing either host merged before comes back, and nothing conflicts: each change is new.
+  on_a merge Notes.poddoc.tar.zst home/Mine.poddoc.tar.zst > /dev/null || fail "round $round: A's merge failed"
+  on_b merge Notes.poddoc.tar.zst home/Mine.poddoc.tar.zst > /dev/null || fail "round $round: B's merge failed"
+  outline_a="$(on_a check Notes.poddoc.tar.zst --json | json_field storeHash)"
+  outline_b="$(on_b check Notes.poddoc.tar.zst --json | json_field storeHash)"
+  [ "$outline_a" = "$outline_b" ] || fail "round $round: the outline's hash on A ($outline_a) and B ($outline_b) differ"
+  tree="$(on_a outline tree Notes.poddoc.tar.zst)"
+  on_a outline ls Notes.poddoc.tar.zst --json | grep -q "note, round $round (B)" || fail "round $round: A lacks B's note"
+  for title in "Round $round (A)" "Round $round (B)" "Studio (B)" "Desk (A)" "Errands (B)" Garden; do
+    [ "$(printf '%s\n' "$tree" | grep -c -F "$title")" = 1 ] || fail "round $round: \"$title\" is not in the merged outline exactly once"
+  done
+  on_a merge Notes.poddoc.tar.zst home/Mine.poddoc.tar.zst | grep -q "Nothing to merge" || fail "round $round: merging again on A did something"
+done
+echo "   outline: both hosts at $outline_a after two more rounds"
 
 echo "== merging: pods imported on both hosts, one spec changed on both"
 on_a new Pods.poddoc.tar.zst --kind pods > /dev/null

@@ -75,7 +75,7 @@ enum MergeBenchmark {
             let planned = clock.now
             try ObjectContext(store: mine).performAndWait { ctx in
                 changed = try ctx.apply(merge).updated
-                try ctx.save(storeMetadata: [:], note: SaveNote(description: "merge", state: merge.state))
+                try ctx.save(storeMetadata: [:], note: SaveNote(description: "merge", merge: merge.record))
             }
             plan = min(plan, (planned - start).seconds)
             apply = min(apply, (clock.now - planned).seconds)

@@ -198,14 +198,7 @@ final class MergeTests: CommandLineTestCase {
         let theirs = path("Specs-copy.poddoc")
         try succeed("save", mine, "--as", theirs)
         for (doc, summary) in [(mine, "Mine"), (theirs, "Theirs")] {
-            let spec: [String: Any] = [
-                "name": "MergeProbe", "version": "1.0.0", "summary": summary, "homepage": "https://example.org/probe", "license": "MIT",
-                "authors": ["A": "a@example.org"], "source": ["git": "https://example.org/probe.git", "tag": "1.0.0"],
-                "platforms": ["ios": "8.0"],
-            ]
-            let file = path("\(summary).json")
-            try JSONSerialization.data(withJSONObject: ["number_of_pages": 1, "result": [spec]]).write(to: URL(fileURLWithPath: file))
-            try succeed("import", doc, "--from", file)
+            try succeed("import", doc, "--from", try writeProbeSpecPage(summary: summary))
         }
         let refused = try fail(75, "merge", mine, theirs)
         XCTAssertTrue(refused.stdout.contains(#"summary: mine "Mine", theirs "Theirs""#), refused.stdout)

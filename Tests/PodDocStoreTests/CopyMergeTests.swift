@@ -38,11 +38,20 @@ final class CopyMergeTests: StoreTestCase {
         }
     }
 
+    /// The row ids of a store's items, by identity: the same in every copy.
+    private func rowIDs(_ store: PersistentStore) throws -> [Int: Int64] {
+        try ObjectContext(store: store).performAndWait { ctx in
+            Dictionary(
+                try ctx.fetch(FetchRequest("Item")).map { (Int($0[Item.created]!.timeIntervalSince1970), $0.objectID.rowID!) },
+                uniquingKeysWith: { first, _ in first })
+        }
+    }
+
     /// The reference merge of `theirs` into `mine` from their common state `base`, resolving
-    /// conflicts `preferTheirs` or not; the identities of `primary`'s new items sort before the
-    /// other copy's. Returns nil when there are conflicts and no preference.
+    /// conflicts `preferTheirs` or not; items at one merged position sort by row id (`ids`).
+    /// Returns nil when there are conflicts and no preference.
     private func reference(
-        base: [Int: Node], mine: [Int: Node], theirs: [Int: Node], preferTheirs: Bool?, mineFirst: Bool
+        base: [Int: Node], mine: [Int: Node], theirs: [Int: Node], preferTheirs: Bool?, ids: [Int: Int64]
     ) -> (nodes: [Int: Node], conflicts: Int)? {
         var result: [Int: Node] = [:]
         var keys: [Int: Int] = [:]  // the merged position of each item, before numbering
@@ -140,13 +149,9 @@ final class CopyMergeTests: StoreTestCase {
             if !switched { break }
         }
         if conflicts > 0 && preferTheirs == nil { return nil }
-        // Sibling lists numbered 0…n-1: by merged position, then the order the merge gives
-        // new rows ids in (the common state's items, then the first saver's new ones, then
-        // the other's; identities grow in that order when mine saved first).
-        func tiebreak(_ x: Int) -> Int {
-            if base[x] != nil || mineFirst { return x }
-            return x >= 2000 ? x - 1000 : x + 1000  // theirs' items first when they saved first
-        }
+        // Sibling lists numbered 0…n-1: by merged position, then row id (each copy gives
+        // ids from a range of its own, so an item has one id in every copy).
+        func tiebreak(_ x: Int) -> Int64 { ids[x]! }
         var lists: [Int?: [Int]] = [:]
         for (x, node) in result { lists[node.parent, default: []].append(x) }
         for (_, members) in lists {
@@ -165,27 +170,16 @@ final class CopyMergeTests: StoreTestCase {
     private func randomSave(_ store: PersistentStore, _ random: inout SeededRandom, next: inout Int) throws {
         try ObjectContext(store: store).performAndWait { ctx in
             for _ in 0..<(1 + random.below(3)) {
-                let items = try ctx.fetch(FetchRequest("Item")).filter { !$0.isDeleted }
-                func siblings(of parent: ManagedObject?) -> [ManagedObject] {
-                    items.filter { !$0.isDeleted && ($0[Item.parent] as ManagedObject?) === parent }.sorted {
-                        $0[Item.order] < $1[Item.order]
-                    }
-                }
-                func renumber(_ list: [ManagedObject]) {
-                    for (i, item) in list.enumerated() where item[Item.order] != i { item[Item.order] = i }
-                }
+                let lists = try ItemLists(ctx)
+                let items = lists.items
+                func siblings(of parent: ManagedObject?) -> [ManagedObject] { lists.siblings(of: parent) }
+                func renumber(_ list: [ManagedObject]) { ItemLists.renumber(list) }
                 let target = items.randomElement(using: &random)
                 switch random.below(7) {
                 case 0, 1:
                     let parent = random.oneIn(3) ? nil : items.randomElement(using: &random)
-                    var list = siblings(of: parent)
-                    let item = ctx.insert("Item")
                     next += 1
-                    item[Item.created] = Date(timeIntervalSince1970: Double(next))
-                    item[Item.title] = "n\(next)"
-                    item[Item.parent] = parent
-                    list.insert(item, at: random.below(list.count + 1))
-                    renumber(list)
+                    lists.insert(ctx, identity: next, under: parent, random: &random)
                 case 2:
                     target?[Item.title] = "t\(random.below(4))"
                 case 3:
@@ -229,7 +223,7 @@ final class CopyMergeTests: StoreTestCase {
         guard plan.canApply, plan.outcome != .upToDate else { return plan }
         try ObjectContext(store: mine).performAndWait { ctx in
             try ctx.apply(plan)
-            try ctx.save(storeMetadata: [:], note: SaveNote(description: "merge", state: plan.state))
+            try ctx.save(storeMetadata: [:], note: SaveNote(description: "merge", merge: plan.record))
         }
         return plan
     }
@@ -292,26 +286,23 @@ final class CopyMergeTests: StoreTestCase {
                     if !random.oneIn(10) { try randomSave(second, &random, next: &mineNext) }
                 }
             }
-            // The copy whose first save since the common state came first keeps its ids.
-            func firstSave(_ store: PersistentStore) throws -> Date? {
-                try store.history().last { $0.save > baseSave }?.time
-            }
-            let mineFirstSave = try firstSave(mine)
-            let theirsFirstSave = try firstSave(theirs)
-            let mineKeeps = mineFirstSave.map { m in theirsFirstSave.map { m < $0 } ?? true } ?? false
             let mineNodes = try snapshot(mine)
             let theirsNodes = try snapshot(theirs)
+            let ids = try rowIDs(mine).merging(rowIDs(theirs)) { first, second in
+                XCTAssertEqual(first, second, "seed \(seed): an item has one id in both copies")
+                return first
+            }
             let mine2 = try copy(mine, named: "mine2")
             let theirs2 = try copy(theirs, named: "theirs2")
 
             let message = "seed \(seed)"
-            let plain = reference(base: baseNodes, mine: mineNodes, theirs: theirsNodes, preferTheirs: nil, mineFirst: mineKeeps)
+            let plain = reference(base: baseNodes, mine: mineNodes, theirs: theirsNodes, preferTheirs: nil, ids: ids)
             let refused = try CopyMerge.plan(mine: mine, theirs: theirs, trees: [tree])
             XCTAssertEqual(refused.canApply, plain != nil, "\(message): conflicts found as the reference finds them")
             let prefer: MergeSide? = plain == nil ? .theirs : nil
             if plain == nil { withConflicts += 1 }
             let expected =
-                plain ?? reference(base: baseNodes, mine: mineNodes, theirs: theirsNodes, preferTheirs: true, mineFirst: mineKeeps)!
+                plain ?? reference(base: baseNodes, mine: mineNodes, theirs: theirsNodes, preferTheirs: true, ids: ids)!
 
             _ = try merge(mine, theirs, prefer: prefer)
             let result = try snapshot(mine)
@@ -323,7 +314,7 @@ final class CopyMergeTests: StoreTestCase {
                     }.joined(separator: " ")
                 }
                 print(
-                    "SEED \(seed) mineKeeps \(mineKeeps)\n base \(show(baseNodes))\n mine \(show(mineNodes))\n theirs \(show(theirsNodes))\n want \(show(expected.nodes))\n got  \(show(result))"
+                    "SEED \(seed)\n base \(show(baseNodes))\n mine \(show(mineNodes))\n theirs \(show(theirsNodes))\n want \(show(expected.nodes))\n got  \(show(result))"
                 )
                 if only == nil { break }
             }

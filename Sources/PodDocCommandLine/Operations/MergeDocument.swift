@@ -169,7 +169,7 @@ struct MergeDocument: DocumentOperation {
         switch shape.outcome {
         case "upToDate": return "Nothing to merge: this copy already holds everything \(theirs) saved."
         case "fastForward":
-            return "Took \(theirs)'s content: it already held everything this copy saved (\(shape.changed) objects changed)."
+            return "Took \(theirs)'s content: it already held everything this copy saved (\(shape.changed) object\(shape.changed == 1 ? "" : "s") changed)."
         default:
             var text = "Merged \(theirs) (common save \(shape.commonSave)): \(shape.changed) object\(shape.changed == 1 ? "" : "s") changed"
             if !shape.conflicts.isEmpty {

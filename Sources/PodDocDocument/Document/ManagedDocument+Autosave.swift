@@ -50,12 +50,12 @@ extension ManagedDocument {
     }
 
     /// Autosaves a merge of another copy applied to the main context
-    /// (`ObjectContext.apply(_:)`), recording the state it makes so that the
-    /// other copy recognises it.
+    /// (`ObjectContext.apply(_:)`), recording what it settled so that either
+    /// copy's next merge starts from there.
     ///
     /// - Throws: ``DocumentError``, as `save()` does; the edits stay in memory.
     public func autosave(merging merge: CopyMerge, describing description: String) async throws {
-        try await serializedSave(.autosave, describing: SaveWork(description: description, state: merge.state))
+        try await serializedSave(.autosave, describing: SaveWork(description: description, merge: merge.record))
     }
 
     /// Autosaves now if there are unsaved changes and nothing stands in the way (closed,

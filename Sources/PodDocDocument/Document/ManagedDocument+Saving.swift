@@ -95,7 +95,9 @@ extension ManagedDocument {
         // (A worker's save into the root may not have been counted yet: ask the root too.)
         // After a failed save, a retry saves in full even with no new edits: the failure may
         // have come after the store's commit, leaving the metadata behind it.
-        var needed = hasUnsavedChanges || state.contains(.savingError) || (kind == .save && workingCopyIsDirty) || overwritingConflict
+        var needed =
+            hasUnsavedChanges || state.contains(.savingError) || (kind == .save && workingCopyIsDirty) || overwritingConflict
+            || work?.merge != nil
         if !needed { needed = await rootContext.perform { $0.hasChanges } }
         guard needed else { return }
         let task = Task { @MainActor in try await self.saveSteps(kind, overwritingConflict: overwritingConflict, describing: work) }
@@ -249,7 +251,7 @@ extension ManagedDocument {
     struct SaveWork {
         var description: String
         var run: String?
-        var state: SaveNote.State?
+        var merge: SaveNote.MergeRecord?
     }
 
     /// What the store's history records about a save: this machine, the user and program,
@@ -257,7 +259,7 @@ extension ManagedDocument {
     private func saveNote(describing work: SaveWork?) -> SaveNote {
         let description = work?.description ?? Self.describe(undoManager.actionNames(since: savedActionCount))
         return SaveNote(
-            description: description, host: Self.thisProcess.host, writer: Self.thisProcess.writer, run: work?.run, state: work?.state)
+            description: description, host: Self.thisProcess.host, writer: Self.thisProcess.writer, run: work?.run, merge: work?.merge)
     }
 
     /// This machine's name, and the user and program (looked up once).

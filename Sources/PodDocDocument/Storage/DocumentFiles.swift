@@ -34,7 +34,10 @@ struct DocumentFiles: Sendable {
             let layout = PackageLayout(root: staged)
             try fileSystem.createDirectory(at: layout.storeContent)
             try fileSystem.createDirectory(at: layout.additionalContent)
-            let store = try PersistentStore(url: layout.store, model: model)
+            // The store is made here and moved to `root` with the folder: it belongs there.
+            var options = PersistentStore.Options()
+            options.finalLocation = PackageLayout(root: root).store
+            let store = try PersistentStore(url: layout.store, model: model, options: options)
             let root = ObjectContext(store: store, name: "create")
             let (_, digest) = try ContentDigest.additionalContent(layout.additionalContent, fileSystem: fileSystem)
             try root.performAndWait { ctx in

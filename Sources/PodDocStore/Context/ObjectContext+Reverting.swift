@@ -36,9 +36,9 @@ extension ObjectContext {
 
     /// Applies a merge of another copy worked out by ``CopyMerge/plan(mine:theirs:trees:latest:preferring:choices:)``
     /// from what this context's store holds, as changes of this context (undoable, like
-    /// ``revert(to:)``); saving makes it one save. Give the save the merge's state
-    /// (`SaveNote(state: merge.state)`), so that the other copy, merging the other way,
-    /// recognises the result.
+    /// ``revert(to:)``); saving makes it one save. Give the save the merge's record
+    /// (`SaveNote(merge: merge.record)`), so that the next merge of either copy starts
+    /// from what this one settled.
     ///
     /// - Precondition: ``CopyMerge/canApply``.
     /// - Throws: ``StoreError`` when the store cannot be read.

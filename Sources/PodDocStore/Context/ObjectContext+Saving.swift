@@ -29,7 +29,7 @@ extension ObjectContext {
         if case .context = parent {
             precondition(storeMetadata.isEmpty && note == nil, "only a root context writes store metadata and history")
         }
-        guard !changes.isEmpty || !stagedBatches.isEmpty || !storeMetadata.isEmpty else { return }
+        guard !changes.isEmpty || !stagedBatches.isEmpty || !storeMetadata.isEmpty || note?.merge != nil else { return }
         let discards = batchDiscards
         var (changes, objects, flight) = makeChangeSet()
         changes.storeMetadata = storeMetadata

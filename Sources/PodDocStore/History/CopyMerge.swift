@@ -118,8 +118,8 @@ public struct CopyMerge: Sendable {
     public let moved: [MovedObject]
     /// The common save, in mine's history and in theirs'.
     public let commonSave: (mine: Int, theirs: Int)
-    /// The state the merge makes, for the history (see ``SaveNote/state``).
-    public let state: SaveNote.State
+    /// What the merge's save records beside its changes (pass it in the save's ``SaveNote``).
+    public let record: SaveNote.MergeRecord
     /// The objects to change, by entity and row id.
     let targets: [String: [Int64: PastState.Object]]
 
@@ -130,21 +130,13 @@ public struct CopyMerge: Sendable {
     public var canApply: Bool { conflicts.allSatisfy { choices[$0.objectID] != nil || preference != nil } }
 }
 
+/// A merge's record as a store written before the save graph kept it (`history.state.<save>`):
+/// the name both copies gave the merged state, and the saves it held. Read to make the graph
+/// of such a store.
 extension SaveNote {
-    /// The identity of the state a save makes when another copy can reach the same state: a
-    /// merge of two saves, which the other copy reaches by merging the same two the other
-    /// way. `holds` names every save the state includes that the two copies may not share.
-    public struct State: Sendable, Hashable {
-        /// The state's identity.
-        public var identity: String
-        /// The identities of the saves it holds.
-        public var holds: [String]
-
-        /// Makes one.
-        public init(identity: String, holds: [String]) {
-            self.identity = identity
-            self.holds = holds
-        }
+    struct State: Sendable, Hashable {
+        var identity: String
+        var holds: [String]
     }
 }
 
@@ -153,6 +145,12 @@ extension SaveNote {
 extension CopyMerge {
     /// Works out the merge of `theirs` into `mine`, reading both stores (saved content only:
     /// save mine's edits first).
+    ///
+    /// The two save graphs say what each copy has seen of the other: each copy's newest save
+    /// the other holds is where its changes start, and a change the other copy has seen
+    /// (made before that save, or taken in by a merge both copies made) is settled. Theirs'
+    /// changes mine has not seen go onto mine property by property; a property both changed
+    /// without seeing the other's change, to different values, is a conflict.
     ///
     /// - Parameters:
     ///   - mine: The store merged into.
@@ -169,144 +167,60 @@ extension CopyMerge {
         mine: PersistentStore, theirs: PersistentStore, trees: [OrderedTree] = [], latest: [LatestValue] = [], preferring: MergeSide? = nil,
         choices: [ObjectID: MergeSide] = [:]
     ) throws -> CopyMerge {
-        let mineLine = try HistoryLine(mine)
-        let theirsLine = try HistoryLine(theirs)
-        guard let theirsLatest = theirsLine.entries.last else {
-            return CopyMerge(
-                outcome: .upToDate, conflicts: [], preference: preferring, choices: choices, moved: [], commonSave: (mineLine.latest, 0),
-                state: SaveNote.State(identity: "", holds: []), targets: [:])
-        }
-        if mineLine.reaches(theirsLatest.identity) {
-            return CopyMerge(
-                outcome: .upToDate, conflicts: [], preference: preferring, choices: choices, moved: [],
-                commonSave: (mineLine.latest, theirsLatest.save), state: SaveNote.State(identity: theirsLatest.identity, holds: []),
-                targets: [:])
-        }
-        let common = try commonSave(mineLine, theirsLine)
-        let mineChanged = mineLine.entries.contains { $0.save > common.mine }
-        guard theirsLine.entries.contains(where: { $0.save > common.theirs }) else {
-            // Theirs did nothing since the common save.
-            return CopyMerge(
+        let mineGraph = try mine.saveGraph()
+        let theirsGraph = try theirs.saveGraph()
+        let mineLatest = mineGraph.localSaves.last?.save ?? 0
+        let theirsLatest = theirsGraph.localSaves.last?.save ?? 0
+        func nothing(_ common: (mine: Int, theirs: Int)) -> CopyMerge {
+            CopyMerge(
                 outcome: .upToDate, conflicts: [], preference: preferring, choices: choices, moved: [], commonSave: common,
-                state: SaveNote.State(identity: theirsLatest.identity, holds: []), targets: [:])
+                record: SaveNote.MergeRecord(theirsHead: nil, takesTheirState: false, graph: [], origins: [:]), targets: [:])
         }
+        guard let theirsHead = theirsGraph.head, !mineGraph.contains(theirsHead) else {
+            return nothing((mineLatest, theirsLatest))
+        }
+        // Each copy's changes are read from the newest save both histories hold (the same
+        // state in both), so that everything that differs is among them.
+        let fromStart = mineGraph.startsAtFirstSave && theirsGraph.startsAtFirstSave
+        guard let (mineBase, theirsBase) = mineGraph.newestSharedSave(with: theirsGraph) ?? (fromStart ? (0, 0) : nil) else {
+            throw StoreError(
+                .notInHistory,
+                "The two copies share no save in the history they keep (the common one was let go, or they are not copies of one document), so they cannot be merged."
+            )
+        }
+        let common = (mine: mineBase, theirs: theirsBase)
+        let imported = theirsGraph.nodes.filter { !mineGraph.contains($0.name) }
         var planner = try Planner(
-            mine: mine, theirs: theirs, common: common, latest: (mineLine.latest, theirsLine.latest), trees: trees, latestValues: latest,
-            preferring: preferring, choices: choices)
-        if !mineChanged || (mineLine.entries.last.map { theirsLine.reaches($0.identity) } ?? true) {
-            // Mine did nothing since the common save, or theirs holds everything mine did: mine
-            // takes theirs' content (and ids), and is then at theirs' state.
+            mine: mine, theirs: theirs, pastMine: past(mine, after: mineBase, latest: mineLatest),
+            pastTheirs: past(theirs, after: theirsBase, latest: theirsLatest), mineGraph: mineGraph, theirsGraph: theirsGraph,
+            trees: trees, latestValues: latest, preferring: preferring, choices: choices)
+        if mineGraph.head.map(theirsGraph.contains) ?? true {
+            // Theirs has seen everything mine holds: mine becomes theirs, and is then at
+            // theirs' newest save.
             try planner.takeTheirs()
-            let holds = Set(theirsLatest.holds + (mineLine.entries.last.map { [$0.identity] } ?? []))
             return CopyMerge(
                 outcome: .fastForward, conflicts: [], preference: preferring, choices: choices, moved: [], commonSave: common,
-                state: SaveNote.State(identity: theirsLatest.identity, holds: holds.sorted()), targets: planner.targets)
+                record: SaveNote.MergeRecord(theirsHead: theirsHead, takesTheirState: true, graph: imported, origins: planner.origins),
+                targets: planner.targets)
         }
-        let mineFirst = mineLine.entries.first { $0.save > common.mine }
-        let theirsFirst = theirsLine.entries.first { $0.save > common.theirs }
-        let mineKeepsIDs = mineFirst.map { first in theirsFirst.map { first.precedes($0) } ?? true } ?? false
-        try planner.merge(mineKeepsIDs: mineKeepsIDs)
-        let mineIdentity = mineLine.entries.last?.identity ?? "0"
-        let identities = [mineIdentity, theirsLatest.identity].sorted()
-        // How the conflicts were resolved, as whose values won: the same when the other copy
-        // merges this way the other way round.
-        func winner(_ side: MergeSide?) -> String { side == .mine ? mineIdentity : side == .theirs ? theirsLatest.identity : "none" }
-        let preferred =
-            planner.conflicts.isEmpty
-            ? "none"
-            : planner.conflicts.map { "\($0.objectID.entityName)/\($0.objectID.rowID ?? 0)=\(winner(choices[$0.objectID] ?? preferring))" }
-                .sorted().joined(separator: ",")
-        let identity = "merge:" + HistoryLine.digest(identities.joined(separator: "+") + "|" + preferred)
-        let holds = Set(identities + (mineLine.entries.last?.holds ?? []) + theirsLatest.holds)
+        try planner.merge()
         return CopyMerge(
             outcome: .merged, conflicts: planner.conflicts, preference: preferring, choices: choices, moved: planner.moved,
             commonSave: common,
-            state: SaveNote.State(identity: identity, holds: holds.sorted()), targets: planner.targets)
+            record: SaveNote.MergeRecord(theirsHead: theirsHead, takesTheirState: false, graph: imported, origins: planner.origins),
+            targets: planner.targets)
     }
 
-    /// The newest state both copies reached: mine's newest entry whose identity theirs holds
-    /// too; save 0 (the state before either's first save) when both histories start at 1.
-    private static func commonSave(_ mine: HistoryLine, _ theirs: HistoryLine) throws -> (mine: Int, theirs: Int) {
-        let theirsSaves = Dictionary(theirs.entries.map { ($0.identity, $0.save) }, uniquingKeysWith: max)
-        for entry in mine.entries.reversed() {
-            if let save = theirsSaves[entry.identity] { return (entry.save, save) }
-        }
-        if mine.startsAtFirstSave && theirs.startsAtFirstSave { return (0, 0) }
-        throw StoreError(
-            .notInHistory,
-            "The two copies share no save in the history they keep (the common one was let go, or they are not copies of one document), so they cannot be merged."
-        )
-    }
-}
-
-/// A store's history as a merge needs it: each entry's identity (equal in two copies for the
-/// same save) and what it holds.
-struct HistoryLine {
-    struct Entry {
-        let save: Int
-        let firstSave: Int
-        let time: Double
-        let host: String
-        let identity: String
-        let holds: [String]
-
-        /// Whether this entry was saved before `other` (by time, then host): the copy whose
-        /// first save since the common one came first keeps its ids.
-        func precedes(_ other: Entry) -> Bool {
-            (time, host, identity) < (other.time, other.host, other.identity)
-        }
-    }
-    /// Oldest first.
-    let entries: [Entry]
-    let startsAtFirstSave: Bool
-    private let reachable: Set<String>
-
-    var latest: Int { entries.last?.save ?? 0 }
-
-    init(_ store: PersistentStore) throws {
-        (entries, startsAtFirstSave) = try store.unsafeRead { db in
-            guard try HistoryTable.exists(db) else { return ([], true) }
-            try HistoryTable.checkColumns(db)
-            var states: [Int: SaveNote.State] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT key, value FROM _poddoc_store WHERE key GLOB 'history.state.*'") {
-                guard let key = row[0] as String?, let save = Int(key.dropFirst(HistoryTable.stateKeyPrefix.count)),
-                    let value = row[1] as String?, let state = HistoryTable.decodeState(value)
-                else {
-                    throw StoreError(.corrupt, "The store's history holds a merge record it cannot read; the objects are not affected.")
-                }
-                states[save] = state
-            }
-            var entries: [Entry] = []
-            for row in try Row.fetchAll(db, sql: "SELECT save, first_save, time, host FROM _poddoc_history ORDER BY save") {
-                guard let save = row[0] as Int64?, let first = row[1] as Int64?, let time = row[2] as Double?, let host = row[3] as String?
-                else { throw StoreError(.corrupt, "The store's history holds a value of the wrong type; the objects are not affected.") }
-                let state = states[Int(save)]
-                let identity = state?.identity ?? "\(save)/\(String(time.bitPattern, radix: 16))/\(host)"
-                entries.append(
-                    Entry(save: Int(save), firstSave: Int(first), time: time, host: host, identity: identity, holds: state?.holds ?? []))
-            }
-            return (entries, entries.first.map { $0.firstSave == 1 } ?? true)
-        }
-        reachable = Set(entries.flatMap { [$0.identity] + $0.holds })
-    }
-
-    /// Whether this copy's content includes the state `identity` names.
-    func reaches(_ identity: String) -> Bool { reachable.contains(identity) }
-
-    /// A 64-bit FNV-1a digest, as hex: a short, stable name for a merge's identity.
-    static func digest(_ text: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
-        }
-        return String(hash, radix: 16)
+    /// What `store`'s saves after `save` changed, with the values before and the saves that
+    /// made each change; nothing when `save` is its newest.
+    private static func past(_ store: PersistentStore, after save: Int, latest: Int) throws -> PastState? {
+        save >= latest ? nil : try store.pastState(after: save, stamping: true)
     }
 }
 
 // MARK: - The planner
 
-/// Works out a merge's target values, entity by entity, in mine's row ids.
+/// Works out a merge's target values, entity by entity, in row ids (the same in every copy).
 private struct Planner {
     let mine: PersistentStore
     let theirs: PersistentStore
@@ -314,19 +228,30 @@ private struct Planner {
     let trees: [String: OrderedTree]
     private let preferring: MergeSide?
     private let choices: [ObjectID: MergeSide]
-    /// What mine's and theirs' saves since the common one changed, with the values before.
+    /// What mine's and theirs' saves since their newest save the other holds changed, with
+    /// the values before.
     let pastMine: [String: [Int64: PastState.Object]]
     let pastTheirs: [String: [Int64: PastState.Object]]
+    /// The changes each copy made that the other has not seen: by entity, row id, field (-1:
+    /// the object itself), the save that made it.
+    private let mineNew: [String: [Int64: [Int: String]]]
+    private let theirsNew: [String: [Int64: [Int: String]]]
+    /// Every change of each copy since the shared save, seen by the other or not.
+    private let mineAll: [String: [Int64: [Int: String]]]
+    private let theirsAll: [String: [Int64: [Int: String]]]
+    private let mineGraph: SaveGraph
+    private let theirsGraph: SaveGraph
     var targets: [String: [Int64: PastState.Object]] = [:]
     var conflicts: [CopyConflict] = []
     var moved: [MovedObject] = []
+    /// Where the values taken from theirs came from, for the history.
+    var origins: [String: [String: [String: [Int64]]]] = [:]
     /// By entity, the fields that take the later value.
     let latest: [String: Set<Int>]
 
     init(
-        mine: PersistentStore, theirs: PersistentStore, common: (mine: Int, theirs: Int), latest: (mine: Int, theirs: Int),
-        trees: [OrderedTree], latestValues: [LatestValue],
-        preferring: MergeSide?, choices: [ObjectID: MergeSide]
+        mine: PersistentStore, theirs: PersistentStore, pastMine: PastState?, pastTheirs: PastState?, mineGraph: SaveGraph,
+        theirsGraph: SaveGraph, trees: [OrderedTree], latestValues: [LatestValue], preferring: MergeSide?, choices: [ObjectID: MergeSide]
     ) throws {
         self.mine = mine
         self.theirs = theirs
@@ -338,11 +263,26 @@ private struct Planner {
         self.latest = Dictionary(
             latestValues.map { ($0.entity, Set([model.layout($0.entity).attributeIndex(of: $0.attribute)])) },
             uniquingKeysWith: { $0.union($1) })
-        func past(_ store: PersistentStore, _ save: Int, latest: Int) throws -> [String: [Int64: PastState.Object]] {
-            save >= latest ? [:] : try store.pastState(after: save).objects
+        self.pastMine = pastMine?.objects ?? [:]
+        self.pastTheirs = pastTheirs?.objects ?? [:]
+        func unseen(_ stamps: [String: [Int64: [Int: String]]], by graph: SaveGraph) -> [String: [Int64: [Int: String]]] {
+            var result: [String: [Int64: [Int: String]]] = [:]
+            for (entity, objects) in stamps {
+                var kept: [Int64: [Int: String]] = [:]
+                for (id, fields) in objects {
+                    let fresh = fields.filter { !graph.contains($0.value) }
+                    if !fresh.isEmpty { kept[id] = fresh }
+                }
+                if !kept.isEmpty { result[entity] = kept }
+            }
+            return result
         }
-        pastMine = try past(mine, common.mine, latest: latest.mine)
-        pastTheirs = try past(theirs, common.theirs, latest: latest.theirs)
+        mineNew = unseen(pastMine?.stamps ?? [:], by: theirsGraph)
+        theirsNew = unseen(pastTheirs?.stamps ?? [:], by: mineGraph)
+        mineAll = pastMine?.stamps ?? [:]
+        theirsAll = pastTheirs?.stamps ?? [:]
+        self.mineGraph = mineGraph
+        self.theirsGraph = theirsGraph
     }
 
     /// Current rows of `ids` in `store`, by row id.
@@ -351,11 +291,22 @@ private struct Planner {
         return Dictionary(found.map { ($0.id.rowID!, $0.row) }, uniquingKeysWith: { first, _ in first })
     }
 
-    private var entities: [String] { Set(pastMine.keys).union(pastTheirs.keys).sorted() }
+    /// Notes that `field` of object `id` (-1: the object) took theirs' value, made by `origin`.
+    private mutating func took(_ entity: String, _ id: Int64, _ field: Int, from origin: String?, _ layout: EntityLayout) {
+        guard let origin else { return }
+        origins[entity, default: [:]][origin, default: [:]][field < 0 ? "*" : layout.fieldName(field), default: []].append(id)
+    }
 
-    /// Mine becomes theirs wherever either changed anything since the common save.
+    /// The save that made theirs' value of `field` of `id` (-1: the object), when it was
+    /// made after the shared save.
+    private func theirsOrigin(_ entity: String, _ id: Int64, _ field: Int) -> String? {
+        let stamps = theirsAll[entity]?[id]
+        return stamps?[field] ?? stamps?[-1]
+    }
+
+    /// Mine becomes theirs wherever either changed anything since their newest shared saves.
     mutating func takeTheirs() throws {
-        for entity in entities {
+        for entity in Set(pastMine.keys).union(pastTheirs.keys).sorted() {
             let layout = model.layout(entity)
             let ids = Set((pastMine[entity] ?? [:]).keys).union((pastTheirs[entity] ?? [:]).keys).sorted()
             let mineRows = try rows(mine, layout, ids)
@@ -363,126 +314,103 @@ private struct Planner {
             for id in ids {
                 switch (mineRows[id], theirsRows[id]) {
                 case (nil, nil): continue
-                case (_?, nil): targets[entity, default: [:]][id] = .absent
+                case (_?, nil):
+                    targets[entity, default: [:]][id] = .absent
+                    took(entity, id, -1, from: theirsOrigin(entity, id, -1), layout)
                 case (let m, let t?):
                     guard m.map({ !Self.same($0, t, layout) }) ?? true else { continue }
                     targets[entity, default: [:]][id] = .present(fields: Self.fields(of: t, layout, translate: { $0 }), whole: true)
+                    if m == nil { took(entity, id, -1, from: theirsOrigin(entity, id, -1), layout) }
+                    for field in 0..<layout.fieldCount where m.map({ $0[field: field] != t[field: field] }) ?? true {
+                        took(entity, id, field, from: theirsOrigin(entity, id, field), layout)
+                    }
                 }
             }
         }
     }
 
-    /// Theirs' changes onto mine, three ways.
-    mutating func merge(mineKeepsIDs: Bool) throws {
-        // Objects inserted since the common save, by each copy, in mine's and theirs' ids.
-        var mineRowsByEntity: [String: [Int64: RowData]] = [:]
-        var theirsRowsByEntity: [String: [Int64: RowData]] = [:]
-        var mineMap: [String: [Int64: Int64]] = [:]
-        var theirsMap: [String: [Int64: Int64]] = [:]
-        var paired: [String: [(mine: Int64, theirs: Int64)]] = [:]
-        for entity in entities {
-            let layout = model.layout(entity)
-            let m = pastMine[entity] ?? [:]
-            let t = pastTheirs[entity] ?? [:]
-            let ids = Set(m.keys).union(t.keys).sorted()
-            let mineRows = try rows(mine, layout, ids)
-            let theirsRows = try rows(theirs, layout, ids)
-            mineRowsByEntity[entity] = mineRows
-            theirsRowsByEntity[entity] = theirsRows
-            var mineInserted: [Int64] = []
-            var theirsInserted: [Int64] = []
-            for id in ids {
-                let insertedByMine = Self.isAbsent(m[id])
-                let insertedByTheirs = Self.isAbsent(t[id])
-                // Both copies had the common state: one cannot have had an object the other did not.
-                if (insertedByMine && t[id] != nil && !insertedByTheirs) || (insertedByTheirs && m[id] != nil && !insertedByMine) {
-                    throw StoreError(
-                        .corrupt,
-                        "The two copies' histories disagree about \(entity) \(id) at their common save; one of them was damaged or edited by another program."
-                    )
-                }
-                if insertedByMine && mineRows[id] != nil { mineInserted.append(id) }
-                if insertedByTheirs && theirsRows[id] != nil { theirsInserted.append(id) }
-            }
-            // Objects both copies inserted with the same unique value (a spec imported on both)
-            // are one object: it keeps the id of the copy that keeps its ids.
-            let uniqueFields = layout.attributes.indices.filter { layout.attributes[$0].isUnique }
-            if !uniqueFields.isEmpty && !mineInserted.isEmpty && !theirsInserted.isEmpty {
-                var mineByValue: [Int: [StoreValue: Int64]] = [:]
-                for id in mineInserted {
-                    for field in uniqueFields {
-                        if case .value(let value) = mineRows[id]![field: field], !value.isNull {
-                            mineByValue[field, default: [:]][value] = id
-                        }
-                    }
-                }
-                var pairs: [(mine: Int64, theirs: Int64)] = []
-                for id in theirsInserted {
-                    let match = uniqueFields.lazy.compactMap { field -> Int64? in
-                        guard case .value(let value) = theirsRows[id]![field: field] else { return nil }
-                        return mineByValue[field]?[value]
-                    }.first
-                    if let match, !pairs.contains(where: { $0.mine == match }) { pairs.append((match, id)) }
-                }
-                if !pairs.isEmpty {
-                    let pairedMine = Set(pairs.map(\.mine))
-                    let pairedTheirs = Set(pairs.map(\.theirs))
-                    mineInserted.removeAll { pairedMine.contains($0) }
-                    theirsInserted.removeAll { pairedTheirs.contains($0) }
-                    for pair in pairs {
-                        if mineKeepsIDs {
-                            if pair.theirs != pair.mine { theirsMap[entity, default: [:]][pair.theirs] = pair.mine }
-                        } else {
-                            if pair.mine != pair.theirs { mineMap[entity, default: [:]][pair.mine] = pair.theirs }
-                            targets[entity, default: [:]][pair.mine] = .absent  // takes theirs' id below
-                        }
-                    }
-                    paired[entity] = pairs
-                }
-            }
-            let next = max(
-                try mine.unsafeRead { try RowIDSequence.last($0, layout) }, try theirs.unsafeRead { try RowIDSequence.last($0, layout) })
-            // The copy that saved first keeps its ids; the other's objects follow after both copies' ids.
-            for (offset, id) in (mineKeepsIDs ? theirsInserted : mineInserted).enumerated() {
-                if mineKeepsIDs {
-                    theirsMap[entity, default: [:]][id] = next + 1 + Int64(offset)
-                } else {
-                    mineMap[entity, default: [:]][id] = next + 1 + Int64(offset)
-                }
-            }
-            if !mineKeepsIDs {
-                for id in mineInserted { targets[entity, default: [:]][id] = .absent }  // renumbered below
-            }
-            _ = theirsInserted
-        }
-        func translator(_ map: [String: [Int64: Int64]]) -> (FieldValue) -> FieldValue {
-            { value in
-                guard case .ref(let ref?) = value, let row = ref.rowID, let mapped = map[ref.entityName]?[row] else { return value }
-                return .ref(.permanent(entity: ref.entityName, rowID: mapped))
-            }
-        }
-        let fromMine = translator(mineMap)
-        let fromTheirs = translator(theirsMap)
-
+    /// Theirs' changes mine has not seen onto mine, property by property.
+    mutating func merge() throws {
         var orders: [String: [Int64: (value: Int, changedParent: Bool)]] = [:]
-        for entity in entities {
+        for entity in Set(mineAll.keys).union(theirsAll.keys).sorted() {
             let layout = model.layout(entity)
             let tree = trees[entity]
             let orderField = tree.map { layout.attributeIndex(of: $0.order) }
             let parentField = tree.map { layout.attributes.count + layout.foreignKeyIndex[$0.parent]! }
-            let m = pastMine[entity] ?? [:]
-            let t = pastTheirs[entity] ?? [:]
-            let mineRows = mineRowsByEntity[entity]!
-            let theirsRows = theirsRowsByEntity[entity]!
-            let pairs = paired[entity] ?? []
-            let pairedMine = Set(pairs.map(\.mine))
-            let pairedTheirs = Set(pairs.map(\.theirs))
             let later = self.latest[entity] ?? []
-            // One object inserted by both: no common value, so any difference is a conflict.
+            let ordinary = (0..<layout.fieldCount).filter { $0 != orderField && !later.contains($0) }
+            let mineStamps = mineNew[entity] ?? [:]
+            let theirsStamps = theirsNew[entity] ?? [:]
+            let ids = Set((mineAll[entity] ?? [:]).keys).union((theirsAll[entity] ?? [:]).keys).sorted()
+            let mineRows = try rows(mine, layout, ids)
+            var theirsRows = try rows(theirs, layout, ids)
+
+            // Theirs' new objects that mine holds under another id already: one object made
+            // on both (the same unique value), kept under the smaller id; or an id both gave
+            // (copies made before ids had ranges of their own), theirs' taking a new one.
+            var theirsMap: [Int64: Int64] = [:]
+            var mineMap: [Int64: Int64] = [:]
+            var pairs: [(mine: Int64, theirs: Int64)] = []
+            let uniqueFields = layout.attributes.indices.filter { layout.attributes[$0].isUnique }
+            let theirsInserted = ids.filter { theirsStamps[$0]?[-1] != nil && theirsRows[$0] != nil }
+            if !uniqueFields.isEmpty && !theirsInserted.isEmpty {
+                try mine.unsafeRead { db in
+                    for id in theirsInserted where mineRows[id] == nil {
+                        for field in uniqueFields {
+                            guard case .value(let value) = theirsRows[id]![field: field], !value.isNull else { continue }
+                            let lookup = try RawStatement(db, "SELECT id FROM \(layout.table) WHERE \(SQL.quote(layout.fieldName(field))) = ?")
+                            lookup.bind(value, at: 1)
+                            let other = try lookup.step() ? lookup.int64(0) : nil
+                            lookup.reset()
+                            // Only an object mine made that theirs has not seen: any other, theirs
+                            // deleted before making its own.
+                            guard let other, other != id, mineStamps[other]?[-1] != nil, !pairs.contains(where: { $0.mine == other }) else {
+                                continue
+                            }
+                            pairs.append((other, id))
+                            break
+                        }
+                    }
+                }
+            }
+            var collided: [Int64] = []
+            for id in theirsInserted where mineStamps[id]?[-1] != nil {
+                // An id both gave: two objects unless both hold the same values (an object both
+                // copies put back).
+                if let m = mineRows[id], let t = theirsRows[id], !Self.same(m, t, layout) { collided.append(id) }
+            }
+            if !collided.isEmpty {
+                var next = try mine.unsafeRead { db in try RowIDSequence.last(db, layout, replica: try Replica.recorded(db)) }
+                for id in collided {
+                    next += 1
+                    theirsMap[id] = next
+                }
+            }
             for pair in pairs {
-                let mineRow = mineRows[pair.mine]!
-                let theirsRow = theirsRows[pair.theirs]!
-                let final = mineKeepsIDs ? pair.mine : pair.theirs
+                if pair.mine < pair.theirs { theirsMap[pair.theirs] = pair.mine } else { mineMap[pair.mine] = pair.theirs }
+            }
+            func translate(_ map: [Int64: Int64]) -> (FieldValue) -> FieldValue {
+                { value in
+                    guard case .ref(let ref?) = value, ref.entityName == entity, let row = ref.rowID, let mapped = map[row] else { return value }
+                    return .ref(.permanent(entity: entity, rowID: mapped))
+                }
+            }
+            let fromTheirs = translate(theirsMap)
+            let fromMine = translate(mineMap)
+            let pairedTheirs = Set(pairs.map(\.theirs))
+            let pairedMine = Set(pairs.map(\.mine))
+
+            func side(_ id: Int64) -> MergeSide? { self.side(entity, id) }
+            func pastValue(_ past: [String: [Int64: PastState.Object]], _ id: Int64, _ field: Int) -> FieldValue? {
+                if case .present(let fields, _)? = past[entity]?[id] { return fields[field] }
+                return nil
+            }
+
+            // One object made on both copies: no common value, so any difference is a conflict.
+            for pair in pairs {
+                let mineFound = try mineRows[pair.mine] ?? rows(mine, layout, [pair.mine])[pair.mine]
+                guard let mineRow = mineFound, let theirsRow = theirsRows[pair.theirs] else { continue }
+                let final = min(pair.mine, pair.theirs)
                 var chosen: [Int: FieldValue] = [:]
                 var clashes: [Int] = []
                 for field in 0..<layout.fieldCount {
@@ -497,111 +425,137 @@ private struct Planner {
                         continue
                     }
                     if mv != tv && field != orderField { clashes.append(field) }
-                    chosen[field] = mv != tv && side(entity, final) == .theirs ? tv : mv
+                    chosen[field] = mv != tv && side(final) == .theirs ? tv : mv
                 }
                 if !clashes.isEmpty {
                     conflicts.append(
-                        conflict(
-                            .bothChanged, .permanent(entity: entity, rowID: final), layout, clashes, mine: mineRow, theirs: theirsRow))
+                        conflict(.bothChanged, .permanent(entity: entity, rowID: final), layout, clashes, mine: mineRow, theirs: theirsRow))
                 }
-                if mineKeepsIDs {
+                if final == pair.mine {
                     let changed = chosen.filter { $0.value != mineRow[field: $0.key] }
                     if !changed.isEmpty { targets[entity, default: [:]][pair.mine] = .present(fields: changed, whole: false) }
                 } else {
+                    targets[entity, default: [:]][pair.mine] = .absent
                     targets[entity, default: [:]][pair.theirs] = .present(fields: chosen, whole: true)
+                    took(entity, pair.theirs, -1, from: theirsOrigin(entity, pair.theirs, -1), layout)
+                    if let orderField, case .value(.integer(let order)) = chosen[orderField] {
+                        orders[entity, default: [:]][pair.theirs] = (Int(order), true)
+                    }
                 }
             }
-            for id in Set(m.keys).union(t.keys).sorted() {
-                let insertedByMine = Self.isAbsent(m[id])
-                let insertedByTheirs = Self.isAbsent(t[id])
-                if insertedByMine || insertedByTheirs {
-                    // New objects: theirs' come over; mine's stay (under their new ids).
-                    if insertedByTheirs, let row = theirsRows[id], !pairedTheirs.contains(id) {
-                        let final = theirsMap[entity]?[id] ?? id
-                        targets[entity, default: [:]][final] = .present(
-                            fields: Self.fields(of: row, layout, translate: fromTheirs), whole: true)
-                        if let orderField, case .value(.integer(let order)) = row[field: orderField] {
-                            orders[entity, default: [:]][final] = (Int(order), true)
+            // Mine's objects that point at an object that took theirs' id follow it.
+            if !mineMap.isEmpty {
+                for layoutName in model.entities.map(\.name) {
+                    let other = model.layout(layoutName)
+                    for (index, key) in other.foreignKeys.enumerated() where key.destination == entity {
+                        let field = other.attributes.count + index
+                        for (old, new) in mineMap {
+                            let referring = try mine.unsafeRead { db in
+                                try Int64.fetchAll(db, sql: "SELECT id FROM \(other.table) WHERE \(SQL.quote(key.name)) = ?", arguments: [old])
+                            }
+                            for id in referring where !Self.isAbsent(targets[layoutName]?[id]) {
+                                var fields: [Int: FieldValue] = [:]
+                                var whole = false
+                                if case .present(let known, let isWhole)? = targets[layoutName]?[id] { (fields, whole) = (known, isWhole) }
+                                fields[field] = .ref(.permanent(entity: entity, rowID: new))
+                                targets[layoutName, default: [:]][id] = .present(fields: fields, whole: whole)
+                            }
                         }
                     }
-                    if insertedByMine, let row = mineRows[id], !pairedMine.contains(id), let final = mineMap[entity]?[id] {
-                        targets[entity, default: [:]][final] = .present(
-                            fields: Self.fields(of: row, layout, translate: fromMine), whole: true)
-                        if let orderField, case .value(.integer(let order)) = row[field: orderField] {
-                            orders[entity, default: [:]][final] = (Int(order), true)
-                        }
+                }
+            }
+
+            for id in ids where !pairedTheirs.contains(id) && !pairedMine.contains(id) {
+                let ms = mineStamps[id] ?? [:]
+                let ts = theirsStamps[id] ?? [:]
+                let objectID = ObjectID.permanent(entity: entity, rowID: id)
+                // Theirs' new object under an id mine gave too: it comes over under a new id.
+                if let renamed = theirsMap[id], let row = theirsRows[id] {
+                    targets[entity, default: [:]][renamed] = .present(fields: Self.fields(of: row, layout, translate: fromTheirs), whole: true)
+                    took(entity, renamed, -1, from: ts[-1], layout)
+                    if let orderField, case .value(.integer(let order)) = row[field: orderField] {
+                        orders[entity, default: [:]][renamed] = (Int(order), true)
                     }
+                    theirsRows[id] = nil
                     continue
                 }
-                // An object of the common state.
-                func base(_ field: Int) -> FieldValue? {
-                    if case .present(let fields, _)? = t[id], let value = fields[field] { return value }
-                    if case .present(let fields, _)? = m[id], let value = fields[field] { return value }
-                    return theirsRows[id].map { $0[field: field] } ?? mineRows[id].map { $0[field: field] }
-                }
-                let objectID = ObjectID.permanent(entity: entity, rowID: id)
-                let ordinary = (0..<layout.fieldCount).filter { $0 != orderField && !later.contains($0) }
+                func theirsChanged(_ field: Int) -> Bool { ts[field] != nil || ts[-1] != nil }
+                func mineChanged(_ field: Int) -> Bool { ms[field] != nil || ms[-1] != nil }
+                // What the object held at the shared save, when either copy changed it since.
+                func base(_ field: Int) -> FieldValue? { pastValue(pastTheirs, id, field) ?? pastValue(pastMine, id, field) }
                 switch (mineRows[id], theirsRows[id]) {
                 case (nil, nil):
                     continue
-                case (let mineRow?, nil):
-                    // Theirs deleted it: unless mine changed it since, it goes.
-                    let changed = ordinary.filter { field in m[id] != nil && fromMine(mineRow[field: field]) != base(field) }
-                    if changed.isEmpty || side(entity, id) == .theirs {
-                        targets[entity, default: [:]][id] = .absent
-                    } else {
-                        // Kept: its references to mine's new objects follow them to their ids.
-                        var result: [Int: FieldValue] = [:]
-                        for field in 0..<layout.fieldCount where fromMine(mineRow[field: field]) != mineRow[field: field] {
-                            result[field] = fromMine(mineRow[field: field])
+                case (nil, let theirsRow?):
+                    // Mine deleted it (after the shared save, or had it and let it go in a copy
+                    // it took in): unless theirs changed it since, it stays gone.
+                    let mineDeleted = ms[-1] != nil || theirsAll[entity]?[id]?[-1].map(mineGraph.contains) == true
+                    if mineDeleted {
+                        let changed = ordinary.filter { field in
+                            theirsChanged(field) && fromTheirs(theirsRow[field: field]) != base(field)
                         }
-                        if !result.isEmpty { targets[entity, default: [:]][id] = .present(fields: result, whole: false) }
+                        guard !changed.isEmpty else { continue }
+                        conflicts.append(conflict(.deletedHereChangedThere, objectID, layout, changed, mine: nil, theirs: theirsRow))
+                        guard side(id) == .theirs else { continue }
+                    }
+                    guard !ts.isEmpty else { continue }
+                    // Theirs' object, new to mine (or brought back by the conflict's choice).
+                    targets[entity, default: [:]][id] = .present(fields: Self.fields(of: theirsRow, layout, translate: fromTheirs), whole: true)
+                    took(entity, id, -1, from: ts[-1] ?? ts.values.first, layout)
+                    for (field, origin) in ts where field >= 0 { took(entity, id, field, from: origin, layout) }
+                    if let orderField, case .value(.integer(let order)) = theirsRow[field: orderField] {
+                        orders[entity, default: [:]][id] = (Int(order), true)
+                    }
+                case (let mineRow?, nil):
+                    // Theirs deleted it, or had it and let it go: unless mine changed it since,
+                    // it goes.
+                    let theirsDeleted = ts[-1] != nil || mineAll[entity]?[id]?[-1].map(theirsGraph.contains) == true
+                    guard theirsDeleted else { continue }  // mine's new object
+                    let changed = ordinary.filter { field in
+                        mineChanged(field) && fromMine(mineRow[field: field]) != base(field)
+                    }
+                    if changed.isEmpty || side(id) == .theirs {
+                        targets[entity, default: [:]][id] = .absent
+                        took(entity, id, -1, from: ts[-1], layout)
                     }
                     if !changed.isEmpty {
                         conflicts.append(conflict(.changedHereDeletedThere, objectID, layout, changed, mine: mineRow, theirs: nil))
                     }
-                case (nil, let theirsRow?):
-                    // Mine deleted it: unless theirs changed it since, it stays gone.
-                    let changed = ordinary.filter { field in t[id] != nil && fromTheirs(theirsRow[field: field]) != base(field) }
-                    guard !changed.isEmpty else { continue }
-                    conflicts.append(conflict(.deletedHereChangedThere, objectID, layout, changed, mine: nil, theirs: theirsRow))
-                    if side(entity, id) == .theirs {
-                        targets[entity, default: [:]][id] = .present(
-                            fields: Self.fields(of: theirsRow, layout, translate: fromTheirs), whole: true)
-                        if let orderField, case .value(.integer(let order)) = theirsRow[field: orderField] {
-                            orders[entity, default: [:]][id] = (Int(order), true)
-                        }
-                    }
                 case (let mineRow?, let theirsRow?):
                     var result: [Int: FieldValue] = [:]
                     var clashes: [Int] = []
-                    // Where the object's place (parent and position) comes from.
                     enum Place { case both, mine, theirs, neither }
                     var place = Place.neither
                     for field in ordinary {
-                        let b = base(field)
                         let mv = fromMine(mineRow[field: field])
                         let tv = fromTheirs(theirsRow[field: field])
+                        let b = base(field)
+                        let tc = theirsChanged(field) && tv != (b ?? mv)
+                        let mc = mineChanged(field) && mv != (b ?? tv)
                         var chosen = mv
-                        if tv != b && mv != tv {
-                            if mv == b {
+                        if tc && mv != tv {
+                            if !mc {
                                 chosen = tv
                             } else {
                                 clashes.append(field)
-                                if side(entity, id) == .theirs { chosen = tv }
+                                if side(id) == .theirs { chosen = tv }
                             }
                         }
                         if field == parentField {
-                            place =
-                                mv != b && tv != b && mv == tv
-                                ? .both : chosen == mv && mv != b ? .mine : chosen == tv && tv != b ? .theirs : .neither
+                            place = mc && tc && mv == tv ? .both : chosen == mv && mc ? .mine : chosen == tv && tc ? .theirs : .neither
                         }
-                        if chosen != mineRow[field: field] { result[field] = chosen }
+                        if chosen != mineRow[field: field] {
+                            result[field] = chosen
+                            if chosen == tv { took(entity, id, field, from: theirsOrigin(entity, id, field), layout) }
+                        }
                     }
                     for field in later.sorted() {
                         let mv = mineRow[field: field]
                         let tv = theirsRow[field: field]
-                        if case .value(let m) = mv, case .value(let t) = tv, Self.isLater(t, than: m) { result[field] = tv }
+                        if case .value(let m) = mv, case .value(let t) = tv, Self.isLater(t, than: m) {
+                            result[field] = tv
+                            took(entity, id, field, from: theirsOrigin(entity, id, field), layout)
+                        }
                     }
                     if !clashes.isEmpty {
                         conflicts.append(conflict(.bothChanged, objectID, layout, clashes, mine: mineRow, theirs: theirsRow))
@@ -609,14 +563,16 @@ private struct Planner {
                     if let orderField, case .value(.integer(let mo)) = mineRow[field: orderField],
                         case .value(.integer(let to)) = theirsRow[field: orderField]
                     {
-                        let bo: Int64
-                        if case .value(.integer(let value))? = base(orderField) { bo = value } else { bo = mo }
+                        var (tb, mb) = (to, mo)
+                        if case .value(.integer(let value))? = base(orderField) { (tb, mb) = (value, value) }
+                        let theirsMoved = theirsChanged(orderField) && to != tb
+                        let mineMoved = mineChanged(orderField) && mo != mb
                         let order: Int64
                         switch place {
                         case .both: order = min(mo, to)  // moved to the same parent by both
                         case .mine: order = mo
                         case .theirs: order = to
-                        case .neither: order = to == bo ? mo : mo == bo ? to : mo == to ? mo : bo + (mo - bo) + (to - bo)
+                        case .neither: order = !theirsMoved ? mo : !mineMoved ? to : mo == to ? mo : mo + (to - tb)
                         }
                         orders[entity, default: [:]][id] = (Int(order), place != .neither)
                         // A new place among the same siblings: the list is numbered again below.
@@ -628,6 +584,12 @@ private struct Planner {
         }
         guard canApply else { return }
         for (entity, tree) in trees { try keepTree(entity, tree, orders: orders[entity] ?? [:]) }
+    }
+
+    /// A field's value in a past object, if it records one.
+    private static func value(_ object: PastState.Object, _ field: Int) -> FieldValue? {
+        if case .present(let fields, _) = object { return fields[field] }
+        return nil
     }
 
     private var canApply: Bool { conflicts.allSatisfy { choices[$0.objectID] != nil || preferring != nil } }

@@ -29,6 +29,10 @@ public struct PastState: Sendable {
     public let latestSave: Int
     /// By entity, by row id.
     let objects: [String: [Int64: Object]]
+    /// By entity, by row id, by field (-1: the object itself, inserted or deleted): the save
+    /// (a ``SaveGraph`` name) that last changed it after save ``save``; filled in for a merge
+    /// only.
+    let stamps: [String: [Int64: [Int: String]]]
 
     /// How many objects differ from now (or may: a property may have been changed and
     /// changed back).
@@ -44,6 +48,11 @@ extension PersistentStore {
     ///   (saves let go by the retention, a save that recorded no values before), `.corrupt`
     ///   when an entry does not describe this store's model.
     public func pastState(after save: Int) throws -> PastState {
+        try pastState(after: save, stamping: false)
+    }
+
+    /// ``pastState(after:)``, with the ``PastState/stamps`` a merge needs when `stamping`.
+    func pastState(after save: Int, stamping: Bool) throws -> PastState {
         try unsafeRead { db in
             guard try HistoryTable.exists(db) else {
                 throw StoreError(.notInHistory, "This store keeps no history yet, so it has no earlier saves to go back to.")
@@ -59,7 +68,8 @@ extension PersistentStore {
                     "Save \(save) is not in this store's history, which goes from save \(oldest - 1) (before save \(oldest)) to save \(latest); `poddoc versions` lists them."
                 )
             }
-            var rewind = Rewind(model: model)
+            var rewind = Rewind(model: model, stamping: stamping)
+            let names = stamping ? Dictionary(try SaveGraph.read(db).localSaves.map { ($0.save, $0.name) }, uniquingKeysWith: { _, last in last }) : [:]
             let statement = try RawStatement(db, "SELECT save, first_save, changes FROM _poddoc_history WHERE save > ? ORDER BY save DESC")
             statement.bind(.integer(Int64(save)), at: 1)
             defer { statement.reset() }
@@ -81,10 +91,10 @@ extension PersistentStore {
                 }
                 // A save inside a run: the run's saves after it are undone, those up to it kept.
                 for (offset, line) in lines.enumerated().reversed() where Int(first) + offset > save {
-                    try rewind.undo(String(line), save: Int(first) + offset)
+                    try rewind.undo(String(line), save: Int(first) + offset, name: names[Int(last)] ?? "save \(last)")
                 }
             }
-            return PastState(save: save, latestSave: Int(latest), objects: rewind.objects)
+            return PastState(save: save, latestSave: Int(latest), objects: rewind.objects, stamps: rewind.stamps)
         }
     }
 }
@@ -92,16 +102,21 @@ extension PersistentStore {
 /// Walks the history back, save by save, keeping what each object held before.
 private struct Rewind {
     let model: ObjectModel
+    let stamping: Bool
     var objects: [String: [Int64: PastState.Object]] = [:]
+    var stamps: [String: [Int64: [Int: String]]] = [:]
 
-    init(model: ObjectModel) { self.model = model }
+    init(model: ObjectModel, stamping: Bool) {
+        self.model = model
+        self.stamping = stamping
+    }
 
     static func corrupt(_ what: String) -> StoreError {
         StoreError(.corrupt, "The store's history is damaged or written by another program (\(what)); the objects are not affected.")
     }
 
     /// Takes one save's changes back (one line of `changes`, docs/FORMAT.md "History").
-    mutating func undo(_ line: String, save: Int) throws {
+    mutating func undo(_ line: String, save: Int, name: String) throws {
         var bytes = Array(line.utf8)
         let value: JSONValue
         do {
@@ -120,15 +135,41 @@ private struct Rewind {
         for (entity, changes) in entities {
             guard model.entity(named: entity) != nil else { throw Self.corrupt("save \(save) names an entity '\(entity)' the model lacks") }
             guard case .object(let members) = changes else { throw Self.corrupt("save \(save)'s \(entity) changes are not an object") }
-            try undo(entity, members, save: save)
+            try undo(entity, members, save: save, name: name)
         }
     }
 
-    private mutating func undo(_ entity: String, _ members: [(key: String, value: JSONValue)], save: Int) throws {
+    private mutating func undo(_ entity: String, _ members: [(key: String, value: JSONValue)], save: Int, name: String) throws {
         let layout = model.layout(entity)
         func member(_ key: String) -> JSONValue? { members.first { $0.key == key }?.value }
         var objects = self.objects[entity] ?? [:]
         defer { self.objects[entity] = objects }
+        var stamps = self.stamps[entity] ?? [:]
+        defer { if stamping { self.stamps[entity] = stamps } }
+        // Where a merge's values came from; any other save's are its own.
+        var origins: [Int64: [Int: String]] = [:]
+        if stamping, let recorded = member("origins") {
+            guard case .object(let byName) = recorded else { throw Self.corrupt("save \(save)'s \(entity) origins are not an object") }
+            for (origin, properties) in byName {
+                guard case .object(let list) = properties else { throw Self.corrupt("save \(save)'s \(entity) origins are not an object") }
+                for (property, ranges) in list {
+                    let field: Int
+                    if property == "*" {
+                        field = -1
+                    } else if let index = (0..<layout.fieldCount).first(where: { layout.fieldName($0) == property }) {
+                        field = index
+                    } else {
+                        throw Self.corrupt("save \(save) names a \(entity) property the model lacks")
+                    }
+                    for id in try Self.ids(ranges, save: save) { origins[id, default: [:]][field] = origin }
+                }
+            }
+        }
+        /// The newest change wins: the walk goes from the newest save back.
+        func stamp(_ id: Int64, _ field: Int) {
+            guard stamping, stamps[id]?[field] == nil else { return }
+            stamps[id, default: [:]][field] = origins[id]?[field] ?? name
+        }
 
         // Deleted: it held every recorded value.
         if let deleted = member("deleted") {
@@ -145,6 +186,7 @@ private struct Rewind {
                 var whole: [Int: FieldValue] = [:]
                 for (column, field) in fields.enumerated() { whole[field] = values[offset][column] }
                 objects[id] = .present(fields: whole, whole: true)
+                stamp(id, -1)
             }
         }
         // Updated: the properties held the values before.
@@ -170,14 +212,22 @@ private struct Rewind {
                     case .present(let fields, let isWhole)?: (known, whole) = (fields, isWhole)
                     case .absent?: throw Self.corrupt("save \(save) updated \(entity) \(id), which a later save inserted")
                     }
-                    for (column, field) in fields.enumerated() { known[field] = values[offset][column] }
+                    for (column, field) in fields.enumerated() {
+                        known[field] = values[offset][column]
+                        stamp(id, field)
+                    }
                     objects[id] = .present(fields: known, whole: whole)
                 }
             }
         }
         // Inserted: it did not exist.
         if let inserted = member("inserted") {
-            for id in try Self.ids(inserted, save: save) { objects[id] = .absent }
+            for id in try Self.ids(inserted, save: save) {
+                objects[id] = .absent
+                stamp(id, -1)
+                // A merge's new object may hold values of later saves than its own.
+                for field in (origins[id] ?? [:]).keys where field >= 0 { stamp(id, field) }
+            }
         }
     }
 
@@ -290,7 +340,9 @@ extension PersistentStore {
                     try db.execute(
                         sql: "UPDATE _poddoc_history SET save = ?, changes = ? WHERE save = ?",
                         arguments: [save, kept.joined(separator: "\n"), row["save"] as Int64?])
+                    if let old = row["save"] as Int64? { try SaveGraph.renumberSave(db, from: old, to: Int64(save)) }
                 }
+                try SaveGraph.cut(db, after: save)
             }
         } catch {
             throw StoreError.sqlite(error, while: "letting go of the history after save \(save)")

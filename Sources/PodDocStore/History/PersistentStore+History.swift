@@ -44,20 +44,9 @@ enum HistoryTable {
         """
     /// The `_poddoc_store` key of the last save number given (numbers are never reused).
     static let lastSaveKey = "history.lastSave"
-    /// The `_poddoc_store` keys `history.state.<save>`: the state a save made when another
-    /// copy can reach it too (a merge), as JSON `{"identity": "...", "holds": ["...", ...]}`.
+    /// The `_poddoc_store` keys `history.state.<save>`: what a merge recorded before the save
+    /// graph existed, as JSON `{"identity": "...", "holds": ["...", ...]}` (read only).
     static let stateKeyPrefix = "history.state."
-
-    static func encodeState(_ state: SaveNote.State) -> String {
-        var json = "{\"identity\":"
-        JSONEscaping.appendQuoted(state.identity, to: &json)
-        json += ",\"holds\":["
-        for (offset, held) in state.holds.enumerated() {
-            if offset > 0 { json += "," }
-            JSONEscaping.appendQuoted(held, to: &json)
-        }
-        return json + "]}"
-    }
 
     /// Reads ``encodeState(_:)``'s JSON; nil when it is not that.
     static func decodeState(_ json: String) -> SaveNote.State? {
@@ -223,8 +212,13 @@ struct HistoryRecorder {
 
     /// Writes the save's entry (or adds it to the newest entry, of the same run), then lets
     /// go of entries beyond `retention`.
-    func record(in db: Database, model: ObjectModel, note: SaveNote, retention: HistoryRetention, now: Date = Date()) throws {
-        guard !isEmpty else { return }
+    func record(
+        in db: Database, model: ObjectModel, note: SaveNote, retention: HistoryRetention, replica: Replica, now: Date = Date()
+    ) throws {
+        // A merge that changed nothing still records that this copy has the other's saves.
+        guard !isEmpty || note.merge != nil else { return }
+        // The graph of a history recorded before it existed, before this save's row joins it.
+        try SaveGraph.prepare(db)
         var recorder = self
         recorder.closeGroup()
         let byEntity = recorder.byEntity
@@ -282,6 +276,9 @@ struct HistoryRecorder {
                 }
                 count.deleted = order.count
             }
+            if let origins = note.merge?.origins[entity], !origins.isEmpty {
+                Self.appendOrigins(origins, separator: separator.isEmpty && changes.deleted.ids.isEmpty ? "" : ",", to: &out)
+            }
             out.append(UInt8(ascii: "}"))
             counts.entities[entity] = count
         }
@@ -304,6 +301,7 @@ struct HistoryRecorder {
         {
             var merged = previous
             merged.add(counts)
+            if let old = newest["save"] as Int64? { try SaveGraph.renumberSave(db, from: old, to: save) }
             try db.execute(
                 sql: """
                     UPDATE _poddoc_history SET save = ?, time = ?, inserted = ?, updated = ?, deleted = ?, entities = ?, \
@@ -329,11 +327,7 @@ struct HistoryRecorder {
                 ], startingAt: 1)
             // The changes go from `out` as they are: a deleted long note is not copied again.
             try out.withUnsafeBufferPointer { json in try insert.execute(bindingText: json, at: 13) }
-        }
-        if let state = note.state {
-            try db.execute(
-                sql: "INSERT INTO _poddoc_store (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                arguments: [HistoryTable.stateKeyPrefix + String(save), HistoryTable.encodeState(state)])
+            try SaveGraph.recordSave(db, save: save, replica: replica, merge: note.merge)
         }
         try db.execute(
             sql: "DELETE FROM _poddoc_history WHERE save <= (SELECT save FROM _poddoc_history ORDER BY save DESC LIMIT 1 OFFSET ?)",
@@ -347,6 +341,25 @@ struct HistoryRecorder {
             sql:
                 "DELETE FROM _poddoc_store WHERE key GLOB 'history.state.*' AND CAST(substr(key, 15) AS INTEGER) < (SELECT min(first_save) FROM _poddoc_history)"
         )
+    }
+
+    /// `"origins":{"<save>":{"<property or *>":"<ranges>"}}`: where a merge's values came from.
+    private static func appendOrigins(_ origins: [String: [String: [Int64]]], separator: String, to out: inout [UInt8]) {
+        out.append(contentsOf: (separator + "\"origins\":{").utf8)
+        for (offset, name) in origins.keys.sorted().enumerated() {
+            if offset > 0 { out.append(UInt8(ascii: ",")) }
+            JSONEscaping.appendQuoted(name, to: &out)
+            out.append(contentsOf: ":{".utf8)
+            for (index, property) in origins[name]!.keys.sorted().enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                JSONEscaping.appendQuoted(property, to: &out)
+                out.append(contentsOf: ":\"".utf8)
+                appendRanges(Set(origins[name]![property]!).sorted(), to: &out)
+                out.append(UInt8(ascii: "\""))
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+        out.append(UInt8(ascii: "}"))
     }
 
     /// `["a","b"]`.

@@ -21,17 +21,41 @@ public struct SaveNote: Sendable, Hashable {
     /// Saves of one long piece of work (an import saving every few thousand specs) share a
     /// run: ``PersistentStore/history(limit:)`` shows them as one entry.
     public var run: String?
-    /// The state the save makes, when another copy can reach the same state (a merge): see
-    /// ``CopyMerge``.
-    public var state: State?
+    /// What a merge records beside its changes: the other copy's save graph and newest save,
+    /// and where the values it took came from (``CopyMerge/record``).
+    public var merge: MergeRecord?
 
     /// Makes a note.
-    public init(description: String = "", host: String = "", writer: String = "", run: String? = nil, state: State? = nil) {
+    public init(description: String = "", host: String = "", writer: String = "", run: String? = nil, merge: MergeRecord? = nil) {
         self.description = description
         self.host = host
         self.writer = writer
         self.run = run
-        self.state = state
+        self.merge = merge
+    }
+}
+
+extension SaveNote {
+    /// What a merge's save records beside its changes, so that the next merge of either copy
+    /// starts from what this one settled (docs/FORMAT.md, "Save graph").
+    public struct MergeRecord: Sendable, Hashable {
+        /// The other copy's newest save: the merge's second parent.
+        public var theirsHead: String?
+        /// Whether the merge made this store exactly the other copy's state (it had nothing
+        /// the other lacked): the save is then named as the other's newest save.
+        public var takesTheirState: Bool
+        /// The other copy's save graph, for this store to take in.
+        var graph: [SaveGraph.Node]
+        /// Where the values the merge took came from: by entity, by the save that set them
+        /// (``SaveGraph`` names), by property (`*` for the object itself), the row ids.
+        var origins: [String: [String: [String: [Int64]]]]
+
+        init(theirsHead: String?, takesTheirState: Bool, graph: [SaveGraph.Node], origins: [String: [String: [String: [Int64]]]]) {
+            self.theirsHead = theirsHead
+            self.takesTheirState = takesTheirState
+            self.graph = graph
+            self.origins = origins
+        }
     }
 }
 

@@ -11,6 +11,8 @@ internal import GRDBSQLite
 /// the batch (their ids are consecutive), an updated row's text replaced as it is written.
 struct BatchWriter {
     let db: Database
+    /// The copy this store is: new rows take ids from its range.
+    let replica: Replica
     /// The permanent ID of an object inserted in the same save (or in an earlier one).
     let permanent: (ObjectID) -> ObjectID
 
@@ -21,7 +23,7 @@ struct BatchWriter {
         let layout = batch.layout
         let width = layout.attributes.count
         let count = batch.count
-        let baseline = try RowIDSequence.last(db, layout)
+        let baseline = try RowIDSequence.last(db, layout, replica: replica)
         var last = baseline
         var rowIDs: [Int64] = []
         var versions: [Int64] = []
@@ -76,7 +78,7 @@ struct BatchWriter {
                 continue
             }
             versions.append(version + 1)
-            guard id <= baseline else { continue }  // a row of this batch, updated again
+            guard !(id > baseline && id <= last) else { continue }  // a row of this batch, updated again
             if reportedUpdates.insert(id).inserted {
                 result.updated.append(ObjectID(entityName: layout.name, key: id))
                 replaced[id] = before
@@ -92,7 +94,7 @@ struct BatchWriter {
             }
         }
         if last != baseline {
-            try RowIDSequence.record(db, layout, last: last)
+            try RowIDSequence.record(db, layout, last: last, replica: replica)
             if let copyText {
                 copyText.bind(.integer(baseline), at: 1)
                 copyText.bind(.integer(last), at: 2)
@@ -100,7 +102,7 @@ struct BatchWriter {
             }
         }
         // Stored before and left alone by every row of the batch (not created or updated by one).
-        result.unchanged = unchangedOrder.filter { $0 <= baseline && !reportedUpdates.contains($0) }.map {
+        result.unchanged = unchangedOrder.filter { !($0 > baseline && $0 <= last) && !reportedUpdates.contains($0) }.map {
             ObjectID(entityName: layout.name, key: $0)
         }
         var written = WrittenBatch(batch: batch, rowIDs: rowIDs, versions: versions, unchangedRows: unchangedRows, result: result)
@@ -115,7 +117,7 @@ struct BatchWriter {
         let width = layout.attributes.count
         let fkCount = layout.foreignKeys.count
         let count = batch.count
-        let baseline = try RowIDSequence.last(db, layout)
+        let baseline = try RowIDSequence.last(db, layout, replica: replica)
         let names = (layout.attributes.map(\.name) + layout.foreignKeys.map(\.name)).map(SQL.quote)
         let insert = try RawStatement(
             db,
@@ -153,7 +155,7 @@ struct BatchWriter {
             try insert.execute()
         }
         if count > 0 {
-            try RowIDSequence.record(db, layout, last: baseline + Int64(count))
+            try RowIDSequence.record(db, layout, last: baseline + Int64(count), replica: replica)
             if !layout.fullTextFields.isEmpty {
                 let copyText = try RawStatement(db, layout.fullTextCopySQL)
                 copyText.bind(.integer(baseline), at: 1)
@@ -236,25 +238,35 @@ extension PersistentStore {
 }
 
 /// The highest row id ever given per entity (`_poddoc_sequence`), so ids are never reused.
+/// Each replica (``Replica``) gives ids from its own range, with a sequence of its own
+/// (`<entity>@<base>`; the range starting at 1 keeps the entity's name).
 enum RowIDSequence {
-    /// The highest id given in `layout`'s table: the recorded one or a larger id in the table.
-    static func last(_ db: Database, _ layout: EntityLayout) throws -> Int64 {
+    /// The highest id `replica` gave in `layout`'s table: the recorded one or a larger id of
+    /// its range in the table; the range's start when it gave none.
+    static func last(_ db: Database, _ layout: EntityLayout, replica: Replica) throws -> Int64 {
         let sequence = try RawStatement(db, "SELECT last FROM _poddoc_sequence WHERE entity = ?")
-        sequence.bind(.text(layout.name), at: 1)
+        sequence.bind(.text(key(layout, replica)), at: 1)
         var last = try sequence.step() ? sequence.int64(0) : 0
         sequence.reset()
-        let maximum = try RawStatement(db, "SELECT max(\"id\") FROM \(layout.table)")
+        let maximum = try RawStatement(db, "SELECT max(\"id\") FROM \(layout.table) WHERE \"id\" > ? AND \"id\" <= ?")
+        maximum.bind(.integer(replica.base), at: 1)
+        maximum.bind(.integer(replica.base + Replica.span), at: 2)
         if try maximum.step() { last = max(last, maximum.int64(0)) }
         maximum.reset()
-        return last
+        return max(last, replica.base)
     }
 
-    /// Records `last` as the highest id given in `layout`'s table.
-    static func record(_ db: Database, _ layout: EntityLayout, last: Int64) throws {
+    /// Records `last` as the highest id `replica` gave in `layout`'s table.
+    static func record(_ db: Database, _ layout: EntityLayout, last: Int64, replica: Replica) throws {
+        guard replica.owns(last) else { return }
         let update = try RawStatement(
             db, "INSERT INTO _poddoc_sequence (entity, last) VALUES (?, ?) ON CONFLICT(entity) DO UPDATE SET last = excluded.last")
-        update.bind(.text(layout.name), at: 1)
+        update.bind(.text(key(layout, replica)), at: 1)
         update.bind(.integer(last), at: 2)
         try update.execute()
+    }
+
+    private static func key(_ layout: EntityLayout, _ replica: Replica) -> String {
+        replica.base == 0 ? layout.name : "\(layout.name)@\(replica.base)"
     }
 }

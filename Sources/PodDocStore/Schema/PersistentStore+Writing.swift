@@ -20,7 +20,8 @@ extension PersistentStore {
         do {
             try database.writeWithoutTransaction { db in
                 try db.inTransaction(.immediate) {
-                    var writer = StoreWriter(store: self, db: db, changes: changes)
+                    let replica = try Replica.current(db, place: placeForWrites)
+                    var writer = StoreWriter(store: self, db: db, changes: changes, replica: replica)
                     outcome = try writer.run()
                     // Rewriting or deleting a row with a long value read its pages into the
                     // cache, where they would sit beside the history's copy of the value.
@@ -30,12 +31,12 @@ extension PersistentStore {
                     var assigned = outcome.permanentIDs
                     for staged in changes.batches {
                         let known = assigned
-                        let written = try BatchWriter(db: db) { id in id.isTemporary ? known[id] ?? id.resolved : id }.write(staged.batch)
+                        let written = try BatchWriter(db: db, replica: replica) { id in id.isTemporary ? known[id] ?? id.resolved : id }.write(staged.batch)
                         for (row, temporary) in staged.batch.temporaryIDs { assigned[temporary] = written.id(ofRow: row) }
                         outcome.batches.append(written)
                     }
                     outcome.permanentIDs = assigned
-                    try recordHistory(of: changes, outcome, in: db)
+                    try recordHistory(of: changes, outcome, in: db, replica: replica)
                     return .commit
                 }
             }
@@ -63,7 +64,7 @@ extension PersistentStore {
 extension PersistentStore {
     /// Records what a save wrote in the store's history (see ``history(limit:)``), in its
     /// transaction.
-    private func recordHistory(of changes: ChangeSet, _ outcome: PushOutcome, in db: Database) throws {
+    private func recordHistory(of changes: ChangeSet, _ outcome: PushOutcome, in db: Database, replica: Replica) throws {
         guard let retention = historyRetention else { return }
         var recorder = HistoryRecorder()
         for row in outcome.inserted { recorder.inserted(row.id) }
@@ -103,7 +104,7 @@ extension PersistentStore {
                 recorder.updated(id, fields: changed, before: changedValues)
             }
         }
-        try recorder.record(in: db, model: model, note: changes.note ?? SaveNote(), retention: retention)
+        try recorder.record(in: db, model: model, note: changes.note ?? SaveNote(), retention: retention, replica: replica)
     }
 }
 
@@ -112,6 +113,8 @@ private struct StoreWriter {
     let store: PersistentStore
     let db: Database
     let changes: ChangeSet
+    /// The copy this store is: new objects take ids from its range.
+    let replica: Replica
     var assigned: [ObjectID: ObjectID] = [:]
     var outcome = PushOutcome()
     var conflicts: [MergeConflict] = []
@@ -127,10 +130,11 @@ private struct StoreWriter {
         let fields: FieldSet
     }
 
-    init(store: PersistentStore, db: Database, changes: ChangeSet) {
+    init(store: PersistentStore, db: Database, changes: ChangeSet, replica: Replica) {
         self.store = store
         self.db = db
         self.changes = changes
+        self.replica = replica
     }
 
     mutating func run() throws -> PushOutcome {
@@ -160,16 +164,17 @@ private struct StoreWriter {
         let byEntity = Dictionary(grouping: changes.inserted, by: \.id.entityName)
         for (entity, objects) in byEntity {
             let layout = store.model.layout(entity)
-            var last = try RowIDSequence.last(db, layout)
+            var last = try RowIDSequence.last(db, layout, replica: replica)
             for object in objects.sorted(by: { $0.id < $1.id }) {
                 if object.id.isTemporary {
                     last += 1
                     assigned[object.id] = ObjectID(entityName: entity, key: last)
-                } else {
+                } else if replica.owns(object.id.key) {
+                    // An object put back under its own id (a revert, an undo of a delete).
                     last = max(last, object.id.key)
                 }
             }
-            try RowIDSequence.record(db, layout, last: last)
+            try RowIDSequence.record(db, layout, last: last, replica: replica)
         }
     }
 

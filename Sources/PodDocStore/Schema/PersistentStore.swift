@@ -35,6 +35,10 @@ public final class PersistentStore: Sendable {
         public var historyRetention: HistoryRetention? = .standard
         /// Called with the text of every SQL statement run (for tests and diagnostics).
         public var traceSQL: (@Sendable (String) -> Void)?
+        /// Where a store this open creates will live, when it is made in a staging folder and
+        /// moved there: it starts as the first copy of its document at that place (ids from 1),
+        /// not as a copy moved from the staging folder. Nil: where it is made.
+        public var finalLocation: URL?
 
         /// SQLite `synchronous` levels poddoc allows in WAL mode.
         public enum Synchronous: String, Sendable {
@@ -72,6 +76,22 @@ public final class PersistentStore: Sendable {
     /// and after knows no ID became permanent while it ran.
     let aliasGeneration = Atomic<Int>(0)
     private let retention: Mutex<HistoryRetention?>
+
+    /// Where the store lives, as ``Replica`` compares it: this machine and the file's path (an
+    /// archive's working copy is named after the archive's path, so it moves with it). A
+    /// store that finds another place recorded when it writes is a copy.
+    var placeForWrites: String { Self.place(of: options.finalLocation ?? url) }
+
+    static func place(of url: URL?) -> String {
+        hostName + ":" + (url?.standardizedFileURL.path ?? "memory")
+    }
+
+    /// This machine's name.
+    static let hostName: String = {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "localhost" }
+        return String(cString: buffer)
+    }()
 
     /// How much history root saves keep from now on; nil records none (saves then leave the
     /// recorded history as it is).
@@ -128,7 +148,7 @@ public final class PersistentStore: Sendable {
         do {
             try Self.setSynchronous(options.synchronous, on: database)
             if options.untrusted && !options.integrityChecked { try Self.runQuickCheck(database, url: url) }
-            identifier = try SchemaManager(model: model, readOnly: options.readOnly).prepare(database, url: url)
+            identifier = try SchemaManager(model: model, readOnly: options.readOnly).prepare(database, url: url, finalLocation: options.finalLocation)
         } catch {
             throw PersistentStore.openError(error, url: url)
         }

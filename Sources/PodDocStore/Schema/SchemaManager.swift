@@ -12,7 +12,7 @@ struct SchemaManager {
     let readOnly: Bool
 
     /// Brings the database to the model's schema and returns the store identifier.
-    func prepare(_ database: DatabaseQueue, url: URL?) throws -> String {
+    func prepare(_ database: DatabaseQueue, url: URL?, finalLocation: URL? = nil) throws -> String {
         let path = url?.path ?? "the in-memory store"
         let (applicationID, version, hasTables) = try database.read { db in
             (
@@ -40,7 +40,7 @@ struct SchemaManager {
                 )
             }
             if version == 0 && !hasTables {
-                try create(database)
+                try create(database, place: PersistentStore.place(of: finalLocation ?? url))
             } else {
                 try migrate(database, from: version, path: path)
             }
@@ -58,7 +58,7 @@ struct SchemaManager {
 
     // MARK: - Creating
 
-    private func create(_ database: DatabaseQueue) throws {
+    private func create(_ database: DatabaseQueue, place: String) throws {
         try database.write { db in
             try db.execute(sql: "CREATE TABLE _poddoc_store (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL)")
             try db.execute(sql: "CREATE TABLE _poddoc_sequence (entity TEXT PRIMARY KEY NOT NULL, last INTEGER NOT NULL)")
@@ -73,6 +73,8 @@ struct SchemaManager {
                     try db.execute(sql: statement)
                 }
             }
+            // The store starts as the first copy of its document, its ids from 1.
+            try Replica.recordNew(db, place: place)
             try db.execute(sql: "PRAGMA application_id = \(PersistentStore.applicationID)")
             try db.execute(sql: "PRAGMA user_version = \(model.version)")
         }

@@ -204,6 +204,19 @@ class CommandLineTestCase: XCTestCase {
         return doc
     }
 
+    /// A page of specs (the trunk's JSON) holding one spec, `MergeProbe` 1.0.0 with `summary`,
+    /// written in the test's folder as `<summary>.json`; returns its path.
+    func writeProbeSpecPage(summary: String) throws -> String {
+        let spec: [String: Any] = [
+            "name": "MergeProbe", "version": "1.0.0", "summary": summary, "homepage": "https://example.org/probe", "license": "MIT",
+            "authors": ["A": "a@example.org"], "source": ["git": "https://example.org/probe.git", "tag": "1.0.0"],
+            "platforms": ["ios": "8.0"],
+        ]
+        let file = path("\(summary).json")
+        try JSONSerialization.data(withJSONObject: ["number_of_pages": 1, "result": [spec]]).write(to: URL(fileURLWithPath: file))
+        return file
+    }
+
     /// Opens `doc` in the shell with a 0.2 s autosave, types `typing`, waits for the autosave
     /// and kills the shell with SIGKILL: the document as a crash after an autosave leaves it.
     func crashAfterAutosave(_ doc: String, typing: String, file: StaticString = #filePath, line: UInt = #line) throws {

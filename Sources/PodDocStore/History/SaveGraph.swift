@@ -1,0 +1,318 @@
+import Foundation
+internal import GRDB
+import PodDocJSON
+
+// MARK: - Which copy a store is
+
+/// The copy of a document a store is: its replica id, and the range its new objects take
+/// their row ids from.
+///
+/// A store records where it was made or last wrote (this machine and its file's path). A
+/// store that finds itself somewhere else when it writes (copied with `cp -r`, `rsync`, a
+/// sync tool, or an archive opened on another machine) is a new copy: it takes a new replica
+/// id and a new range of row ids before it writes anything, so two copies never give one id
+/// to two objects and never name two saves alike. A new store gives ids from 1; a copy's
+/// range is drawn at random among 2^21 (two of a handful of copies drawing the same one is
+/// about a one-in-a-million chance), as is the range of a store made before ranges existed.
+struct Replica: Equatable {
+    /// 16 hex digits.
+    let id: String
+    /// New objects take ids after `base`, up to `base + span`.
+    let base: Int64
+
+    /// How many ids one replica gives.
+    static let span: Int64 = 1 << 32
+    /// Ranges start at a multiple of ``span`` below 2^53, so ids stay exact in JSON numbers.
+    static let ranges: Int64 = 1 << 21
+
+    static let idKey = "replica.id"
+    static let placeKey = "replica.place"
+    static let baseKey = "replica.base"
+    static let sequenceKey = "replica.sequence"
+
+    /// Whether `id` is one this replica gives.
+    func owns(_ id: Int64) -> Bool { id > base && id <= base + Self.span }
+
+    /// The store's replica for a write at `place`; a new one when the store last wrote
+    /// elsewhere (or never recorded where).
+    static func current(_ db: Database, place: String) throws -> Replica {
+        let values = Dictionary(
+            try Row.fetchAll(db, sql: "SELECT key, value FROM _poddoc_store WHERE key IN (?, ?, ?)", arguments: [idKey, placeKey, baseKey])
+                .compactMap { row -> (String, String)? in
+                    guard let key = row[0] as String?, let value = row[1] as String? else { return nil }
+                    return (key, value)
+                }, uniquingKeysWith: { first, _ in first })
+        if let id = values[idKey], values[placeKey] == place, let base = values[baseKey].flatMap(Int64.init),
+            base >= 0, base % span == 0, base < ranges * span
+        {
+            return Replica(id: id, base: base)
+        }
+        var generator = SystemRandomNumberGenerator()
+        return try record(db, place: place, base: Int64.random(in: 1..<ranges, using: &generator) * span)
+    }
+
+    /// Records a new store's replica: ids from 1.
+    static func recordNew(_ db: Database, place: String) throws {
+        _ = try record(db, place: place, base: 0)
+    }
+
+    private static func record(_ db: Database, place: String, base: Int64) throws -> Replica {
+        var generator = SystemRandomNumberGenerator()
+        let replica = Replica(id: String(UInt64.random(in: 1...UInt64.max, using: &generator), radix: 16).leftPadded(to: 16), base: base)
+        for (key, value) in [(idKey, replica.id), (placeKey, place), (baseKey, String(replica.base)), (sequenceKey, "0")] {
+            try db.execute(
+                sql: "INSERT INTO _poddoc_store (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                arguments: [key, value])
+        }
+        return replica
+    }
+
+    /// The replica the store last wrote as, without making one (the range starting at 1 when
+    /// it recorded none).
+    static func recorded(_ db: Database) throws -> Replica {
+        let id = try String.fetchOne(db, sql: "SELECT value FROM _poddoc_store WHERE key = ?", arguments: [idKey])
+        let base = try String.fetchOne(db, sql: "SELECT value FROM _poddoc_store WHERE key = ?", arguments: [baseKey]).flatMap(Int64.init)
+        guard let id, let base, base >= 0, base % span == 0, base < ranges * span else { return Replica(id: "", base: 0) }
+        return Replica(id: id, base: base)
+    }
+
+    /// The next save number of this replica (each replica counts its own saves).
+    static func nextSequence(_ db: Database) throws -> Int64 {
+        let next = (try String.fetchOne(db, sql: "SELECT value FROM _poddoc_store WHERE key = ?", arguments: [sequenceKey]).flatMap(Int64.init) ?? 0) + 1
+        try db.execute(
+            sql: "INSERT INTO _poddoc_store (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            arguments: [sequenceKey, String(next)])
+        return next
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}
+
+// MARK: - The save graph
+
+/// Every save a store's content includes, by name, with its parents: the skeleton of the
+/// store's history, kept forever (a few bytes a save) even when the retention lets the
+/// values of old saves go.
+///
+/// A save made here is named `<replica>.<sequence>` and has the save before it as parent; a
+/// merge has the other copy's newest save as a second parent, and brings the other copy's
+/// graph in. A save recorded before the graph existed keeps the name two copies gave it
+/// alike (`<save>/<time>/<host>`). So one copy has seen a save of another exactly when the
+/// name is in its graph (docs/FORMAT.md, "Save graph").
+struct SaveGraph: Sendable {
+    /// One save: its name and parents.
+    struct Node: Sendable, Hashable {
+        let name: String
+        let parents: [String]
+    }
+
+    /// Every save, by name: its parents.
+    private(set) var parents: [String: [String]]
+    /// This store's own history rows' saves, by save number (the run's last save for a run).
+    private(set) var localSaves: [(save: Int, name: String)]
+    /// The newest save: the state the store holds.
+    let head: String?
+    /// Whether the store's history reaches back to its first save.
+    let startsAtFirstSave: Bool
+
+    /// Whether this store's content includes the save `name`.
+    func contains(_ name: String) -> Bool { parents[name] != nil }
+
+    /// The name of local save `save`'s row.
+    func name(ofSave save: Int) -> String? { localSaves.first { $0.save == save }?.name }
+
+    /// The newest local save whose name `other` holds: what both copies share for certain.
+    func newestLocalSave(heldBy other: SaveGraph) -> Int? {
+        localSaves.last { other.contains($0.name) }?.save
+    }
+
+    /// The newest save both stores' histories hold as their own (a save one made and the
+    /// other took whole, or one made before they parted): the same state in both, by its
+    /// number in this store and in `other`.
+    func newestSharedSave(with other: SaveGraph) -> (mine: Int, theirs: Int)? {
+        let theirs = Dictionary(other.localSaves.map { ($0.name, $0.save) }, uniquingKeysWith: max)
+        for (save, name) in localSaves.reversed() {
+            if let found = theirs[name] { return (save, found) }
+        }
+        return nil
+    }
+
+    /// Every node, for another copy to take in.
+    var nodes: [Node] { parents.map { Node(name: $0.key, parents: $0.value) }.sorted { $0.name < $1.name } }
+
+    static let createSQL = """
+        CREATE TABLE IF NOT EXISTS _poddoc_graph (node TEXT PRIMARY KEY NOT NULL, parents TEXT NOT NULL, save INTEGER UNIQUE)
+        """
+    static let headKey = "graph.head"
+
+    static func exists(_ db: Database) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_poddoc_graph')") ?? false
+    }
+
+    /// Reads the graph; a store written before the graph existed gets the one its history
+    /// implies (what ``prepare(_:)`` writes at its next save).
+    static func read(_ db: Database) throws -> SaveGraph {
+        let history = try legacyNodes(db)
+        guard try exists(db) else {
+            return SaveGraph(
+                parents: Dictionary(history.nodes.map { ($0.name, $0.parents) }, uniquingKeysWith: { first, _ in first }),
+                localSaves: history.local, head: history.local.last?.name, startsAtFirstSave: history.startsAtFirstSave)
+        }
+        var parents: [String: [String]] = [:]
+        var local: [(save: Int, name: String)] = []
+        for row in try Row.fetchAll(db, sql: "SELECT node, parents, save FROM _poddoc_graph") {
+            guard let name = row[0] as String?, let list = row[1] as String?, let decoded = decodeParents(list) else {
+                throw StoreError(.corrupt, "The store's save graph holds a row it cannot read; the objects are not affected.")
+            }
+            parents[name] = decoded
+            if let save = row[2] as Int64? { local.append((Int(save), name)) }
+        }
+        local.sort { $0.save < $1.save }
+        let head = try String.fetchOne(db, sql: "SELECT value FROM _poddoc_store WHERE key = ?", arguments: [headKey])
+        if let head, parents[head] == nil {
+            throw StoreError(.corrupt, "The store's save graph does not hold its newest save; the objects are not affected.")
+        }
+        return SaveGraph(parents: parents, localSaves: local, head: head ?? local.last?.name, startsAtFirstSave: history.startsAtFirstSave)
+    }
+
+    /// The graph a history written before the graph existed implies: each row a save named as
+    /// both copies named it, after the row before it; a merge's row after the saves it held.
+    private static func legacyNodes(_ db: Database) throws -> (nodes: [Node], local: [(save: Int, name: String)], startsAtFirstSave: Bool) {
+        guard try HistoryTable.exists(db) else { return ([], [], true) }
+        try HistoryTable.checkColumns(db)
+        let first = try Int64.fetchOne(db, sql: "SELECT min(first_save) FROM _poddoc_history")
+        let starts = first.map { $0 == 1 } ?? true
+        guard !(try exists(db)) else { return ([], [], starts) }
+        var states: [Int: SaveNote.State] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT key, value FROM _poddoc_store WHERE key GLOB 'history.state.*'") {
+            guard let key = row[0] as String?, let save = Int(key.dropFirst(HistoryTable.stateKeyPrefix.count)),
+                let value = row[1] as String?, let state = HistoryTable.decodeState(value)
+            else {
+                throw StoreError(.corrupt, "The store's history holds a merge record it cannot read; the objects are not affected.")
+            }
+            states[save] = state
+        }
+        var nodes: [Node] = []
+        var local: [(save: Int, name: String)] = []
+        var previous: String?
+        var seen: Set<String> = []
+        for row in try Row.fetchAll(db, sql: "SELECT save, time, host FROM _poddoc_history ORDER BY save") {
+            guard let save = row[0] as Int64?, let time = row[1] as Double?, let host = row[2] as String? else {
+                throw StoreError(.corrupt, "The store's history holds a value of the wrong type; the objects are not affected.")
+            }
+            let state = states[Int(save)]
+            let name = state?.identity ?? "\(save)/\(String(time.bitPattern, radix: 16))/\(host)"
+            var parents = previous.map { [$0] } ?? []
+            for held in state?.holds ?? [] where held != name && !parents.contains(held) {
+                parents.append(held)
+                if seen.insert(held).inserted { nodes.append(Node(name: held, parents: [])) }
+            }
+            if seen.insert(name).inserted {
+                nodes.append(Node(name: name, parents: parents))
+            }
+            local.append((Int(save), name))
+            previous = name
+        }
+        // A held save that is also a row: the row's entry wins.
+        var byName: [String: Node] = [:]
+        for node in nodes where byName[node.name].map({ $0.parents.isEmpty }) ?? true { byName[node.name] = node }
+        return (byName.values.sorted { $0.name < $1.name }, local, starts)
+    }
+
+    /// Makes the table, with the graph the history implies, before a save records its node.
+    static func prepare(_ db: Database) throws {
+        guard !(try exists(db)) else { return }
+        let legacy = try legacyNodes(db)
+        try db.execute(sql: createSQL)
+        let saves = Dictionary(legacy.local.map { ($0.name, $0.save) }, uniquingKeysWith: max)
+        for node in legacy.nodes {
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO _poddoc_graph (node, parents, save) VALUES (?, ?, ?)",
+                arguments: [node.name, encodeParents(node.parents), saves[node.name]])
+        }
+        if let head = legacy.local.last?.name { try setHead(db, head) }
+    }
+
+    static func setHead(_ db: Database, _ name: String) throws {
+        try db.execute(
+            sql: "INSERT INTO _poddoc_store (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            arguments: [headKey, name])
+    }
+
+    /// Records the node of a new history row `save`: a save of this replica after the head
+    /// (and, for a merge, after the other copy's head too), or the other copy's head itself
+    /// when the merge made this store exactly that state.
+    static func recordSave(_ db: Database, save: Int64, replica: Replica, merge: SaveNote.MergeRecord?) throws {
+        for node in merge?.graph ?? [] {
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO _poddoc_graph (node, parents, save) VALUES (?, ?, NULL)",
+                arguments: [node.name, encodeParents(node.parents)])
+        }
+        let head = try String.fetchOne(db, sql: "SELECT value FROM _poddoc_store WHERE key = ?", arguments: [headKey])
+        let name: String
+        if let merge, merge.takesTheirState, let theirs = merge.theirsHead {
+            name = theirs
+            try db.execute(sql: "UPDATE _poddoc_graph SET save = ? WHERE node = ?", arguments: [save, name])
+        } else {
+            name = "\(replica.id).\(try Replica.nextSequence(db))"
+            var parents = head.map { [$0] } ?? []
+            if let theirs = merge?.theirsHead, !parents.contains(theirs) { parents.append(theirs) }
+            try db.execute(
+                sql: "INSERT INTO _poddoc_graph (node, parents, save) VALUES (?, ?, ?)", arguments: [name, encodeParents(parents), save])
+        }
+        try setHead(db, name)
+    }
+
+    /// A run's row took the number of its newest save: its node follows.
+    static func renumberSave(_ db: Database, from old: Int64, to new: Int64) throws {
+        guard try exists(db) else { return }
+        try db.execute(sql: "UPDATE _poddoc_graph SET save = ? WHERE save = ?", arguments: [new, old])
+    }
+
+    /// Keeps the graph of the state after save `save` (a copy cut there): the nodes that
+    /// state includes, with save `save`'s node as the head.
+    static func cut(_ db: Database, after save: Int) throws {
+        guard try exists(db) else { return }
+        let graph = try read(db)
+        guard let head = graph.localSaves.last(where: { $0.save <= save })?.name else {
+            try db.execute(sql: "DELETE FROM _poddoc_graph")
+            try db.execute(sql: "DELETE FROM _poddoc_store WHERE key = ?", arguments: [headKey])
+            return
+        }
+        var keep: Set<String> = []
+        var stack = [head]
+        while let name = stack.popLast() {
+            guard keep.insert(name).inserted else { continue }
+            stack.append(contentsOf: graph.parents[name] ?? [])
+        }
+        for name in graph.parents.keys where !keep.contains(name) {
+            try db.execute(sql: "DELETE FROM _poddoc_graph WHERE node = ?", arguments: [name])
+        }
+        try db.execute(sql: "UPDATE _poddoc_graph SET save = NULL WHERE save > ?", arguments: [save])
+        try setHead(db, head)
+    }
+
+    static func encodeParents(_ parents: [String]) -> String {
+        var json = "["
+        for (offset, parent) in parents.enumerated() {
+            if offset > 0 { json += "," }
+            JSONEscaping.appendQuoted(parent, to: &json)
+        }
+        return json + "]"
+    }
+
+    static func decodeParents(_ json: String) -> [String]? {
+        (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [String]
+    }
+}
+
+extension PersistentStore {
+    /// The store's save graph (see ``SaveGraph``).
+    func saveGraph() throws -> SaveGraph {
+        try unsafeRead { try SaveGraph.read($0) }
+    }
+}

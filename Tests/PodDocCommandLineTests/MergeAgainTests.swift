@@ -1,0 +1,134 @@
+import Foundation
+import XCTest
+
+/// `poddoc merge` as copies are really kept in step, through the binary: merging again after
+/// more work takes only what is new, a change already merged is never a conflict again, three
+/// copies merged in different orders hold each item once, and `diff` names items by their
+/// identity, not their row's place.
+final class MergeAgainTests: CommandLineTestCase {
+    private struct Shape: Decodable {
+        struct Conflict: Decodable { let title: String? }
+        let outcome: String
+        let conflicts: [Conflict]
+    }
+    private struct Info: Decodable { let storeHash: String? }
+
+    private func hash(_ doc: String) throws -> String? { try succeed("info", doc, "--json").json(Info.self).storeHash }
+
+    /// The titles of an outline, in tree order.
+    private func titles(_ doc: String) throws -> [String] {
+        try succeed("outline", "tree", doc).stdout.split(separator: "\n").map {
+            String($0.drop { $0 == " " }.drop { $0 != " " }.dropFirst())
+        }
+    }
+
+    /// An outline holding Base, and an archive copy of it.
+    private func twoCopies() throws -> (a: String, b: String) {
+        let a = try makeOutline("A.poddoc", holding: "Base")
+        let b = path("B.poddoc.tar.zst")
+        try succeed("save", a, "--as", b)
+        return (a, b)
+    }
+
+    func testMergingAgainAfterMoreWorkTakesOnlyWhatIsNew() throws {
+        let (a, b) = try twoCopies()
+        try succeed("outline", "add", a, "X")
+        try succeed("outline", "add", b, "Y")
+        XCTAssertEqual(try succeed("merge", a, b, "--json").json(Shape.self).outcome, "merged")
+        try succeed("outline", "add", b, "Z")
+        XCTAssertEqual(try succeed("merge", a, b, "--json").json(Shape.self).outcome, "merged")
+        XCTAssertEqual(try titles(a).sorted(), ["Base", "X", "Y", "Z"], "each item once")
+        // Again and again, both ways: nothing new, and the copies end alike.
+        XCTAssertTrue(try succeed("merge", a, b).stdout.contains("Nothing to merge"))
+        XCTAssertEqual(try succeed("merge", b, a, "--json").json(Shape.self).outcome, "fastForward")
+        XCTAssertEqual(try hash(a), try hash(b))
+        XCTAssertEqual(try succeed("merge", b, a, "--json").json(Shape.self).outcome, "upToDate")
+        // Keep working on both, merge both ways again.
+        try succeed("outline", "add", a, "P")
+        try succeed("outline", "rename", b, "1", "Base!")
+        try succeed("merge", a, b)
+        try succeed("merge", b, a)
+        XCTAssertEqual(try titles(a).sorted(), ["Base!", "P", "X", "Y", "Z"])
+        XCTAssertEqual(try hash(a), try hash(b))
+        try succeed("check", a)
+        try succeed("check", b)
+    }
+
+    func testAChangeAlreadyMergedIsNoConflictAgain() throws {
+        let (a, b) = try twoCopies()
+        try succeed("outline", "rename", b, "1", "House")
+        try succeed("merge", a, b)
+        XCTAssertEqual(try titles(a), ["House"])
+        // A renames it again after taking B's name; B goes on with other work.
+        try succeed("outline", "rename", a, "1", "Home sweet home")
+        try succeed("outline", "add", b, "Garden")
+        let again = try succeed("merge", a, b, "--prefer", "theirs", "--json").json(Shape.self)
+        XCTAssertEqual(again.conflicts.count, 0, "B's rename was merged already")
+        XCTAssertEqual(try titles(a), ["Home sweet home", "Garden"], "--prefer theirs does not take back the newer title")
+        // And B takes A's newer title without a conflict.
+        XCTAssertEqual(try succeed("merge", b, a, "--json").json(Shape.self).conflicts.count, 0)
+        XCTAssertEqual(try titles(b), ["Home sweet home", "Garden"])
+    }
+
+    func testASpecUpdatedAgainOnOneCopyIsNoConflict() throws {
+        let a = path("Specs.poddoc")
+        try succeed("new", a, "--kind", "pods")
+        let b = path("Specs-copy.poddoc")
+        try succeed("save", a, "--as", b)
+        func importSpec(_ doc: String, summary: String) throws {
+            try succeed("import", doc, "--from", try writeProbeSpecPage(summary: summary))
+        }
+        try importSpec(b, summary: "First")
+        try succeed("merge", a, b)
+        try importSpec(b, summary: "Second")
+        try succeed("merge", a, b)
+        try importSpec(b, summary: "Third")
+        let merged = try succeed("merge", a, b, "--json").json(Shape.self)
+        XCTAssertEqual(merged.conflicts.count, 0, "only B ever changed the spec")
+        XCTAssertTrue(try succeed("pods", "show", a, "MergeProbe").stdout.contains("Third"))
+        XCTAssertTrue(try succeed("pods", "count", a).stdout.contains("1"))
+    }
+
+    func testThreeCopiesMergedInDifferentOrdersHoldEachItemOnce() throws {
+        let a = try makeOutline("A.poddoc", holding: "Base")
+        let b = path("B.poddoc")
+        let c = path("C.poddoc.zip")
+        try succeed("save", a, "--as", b)
+        try succeed("save", a, "--as", c)
+        try succeed("outline", "add", a, "From A")
+        try succeed("outline", "add", b, "From B")
+        try succeed("outline", "add", c, "From C")
+        // A takes B then C; C takes A (before A took anything) then B.
+        let early = path("A-early.poddoc")
+        try succeed("save", a, "--as", early)
+        try succeed("merge", a, b)
+        try succeed("merge", a, c)
+        try succeed("merge", c, early)
+        try succeed("merge", c, b)
+        XCTAssertEqual(try titles(a).sorted(), ["Base", "From A", "From B", "From C"])
+        XCTAssertEqual(try titles(c).sorted(), ["Base", "From A", "From B", "From C"])
+        // Merging the two results adds nothing twice, either way.
+        try succeed("merge", a, c)
+        try succeed("merge", c, a)
+        XCTAssertEqual(try titles(a).sorted(), ["Base", "From A", "From B", "From C"])
+        XCTAssertEqual(try hash(a), try hash(c))
+        try succeed("check", a)
+    }
+
+    func testDiffOfTwoCopiesNamesNewItemsAsNewNotAsRenames() throws {
+        let (a, b) = try twoCopies()
+        try succeed("outline", "add", a, "Groceries")
+        try succeed("outline", "add", b, "Tax return")
+        let diff = try succeed("diff", a, b).stdout
+        XCTAssertFalse(diff.contains("renamed"), diff)
+        XCTAssertTrue(diff.contains(#"- 2 "Groceries""#), diff)
+        XCTAssertTrue(diff.contains(#"+ 2 "Tax return""#), diff)
+        // After a merge, this copy's own items keep their identity: the diff from before
+        // the merge shows only what came in.
+        try succeed("merge", a, b)
+        let since = try succeed("diff", a, "--from", "2").stdout
+        XCTAssertFalse(since.contains("renamed"), since)
+        XCTAssertTrue(since.contains(#"+ 3 "Tax return""#) || since.contains(#"+ 2 "Tax return""#), since)
+        XCTAssertFalse(since.contains("Groceries"), since)
+    }
+}

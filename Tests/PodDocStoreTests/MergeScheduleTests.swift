@@ -1,0 +1,385 @@
+import Foundation
+import PodDocRandom
+import XCTest
+
+@testable import PodDocStore
+
+/// Many copies of one store, edited and merged in random schedules (again and again, in
+/// every order, criss-cross, rings, fan-in), each merge checked against a plain model of
+/// what the copies have seen of each other, and at the end every copy brought to one state.
+///
+/// The model keeps, per copy, each item's values with the save that made them, the saves the
+/// copy has seen, and its own line of saves with the state after each. A merge takes a
+/// value the other copy made that this one has not seen; both copies having made a change
+/// the other has not seen is a conflict (resolved the other copy's way here), unless one of
+/// them holds what the other last saw (a change made and made back).
+final class MergeScheduleTests: StoreTestCase {
+    // MARK: The model
+
+    /// One property's value and the save (a number the model gives) that made it.
+    private struct Stamped<Value: Equatable>: Equatable {
+        var value: Value
+        var stamp: Int
+    }
+
+    private struct ModelItem: Equatable {
+        var title: Stamped<String>
+        var note: Stamped<String?>
+        var done: Stamped<Bool>
+        var parent: Stamped<Int?>
+        var created: Int  // the save that made it
+
+        /// What the store is compared on: the values, without stamps.
+        var content: Content { Content(title: title.value, note: note.value, done: done.value, parent: parent.value) }
+    }
+
+    /// An item's values, as the store holds them.
+    struct Content: Equatable, CustomStringConvertible {
+        var title: String
+        var note: String?
+        var done: Bool
+        var parent: Int?
+        var description: String { "\(title)/\(note ?? "-")/\(done ? 1 : 0)/p\(parent.map(String.init) ?? "-")" }
+    }
+
+    /// A deleted item: the save that deleted it, and where it was.
+    private struct Tomb {
+        var stamp: Int
+        var parent: Int?
+    }
+
+    private struct ModelCopy {
+        var items: [Int: ModelItem] = [:]
+        var tombs: [Int: Tomb] = [:]
+        var seen: Set<Int> = []
+        /// This copy's saves, oldest first, with the items after each.
+        var line: [(stamp: Int, items: [Int: ModelItem])] = []
+        var head: Int? { line.last?.stamp }
+
+        mutating func record(_ stamp: Int) {
+            seen.insert(stamp)
+            line.append((stamp, items))
+        }
+    }
+
+    /// Merges `theirs` into `mine` as the store should; returns the conflicts, or nil when
+    /// there were some and `prefer` was false (nothing changed then).
+    private static func merge(_ mine: inout ModelCopy, _ theirs: ModelCopy, prefer: Bool, stamp: Int) -> Int? {
+        guard let theirsHead = theirs.head, !mine.seen.contains(theirsHead) else { return 0 }
+        if mine.head.map(theirs.seen.contains) ?? true {
+            mine.items = theirs.items
+            mine.tombs.merge(theirs.tombs) { _, new in new }
+            mine.seen.formUnion(theirs.seen)
+            mine.line.append((theirsHead, mine.items))
+            return 0
+        }
+        // The newest save both lines hold: the same state in both.
+        let shared = Set(theirs.line.map(\.stamp))
+        let common = mine.line.last { shared.contains($0.stamp) }?.items ?? [:]
+        var result = mine.items
+        var tombs = mine.tombs
+        var conflicts = 0
+        func property<V: Equatable>(
+            _ key: WritableKeyPath<ModelItem, Stamped<V>>, _ id: Int, _ m: ModelItem, _ t: ModelItem, into item: inout ModelItem
+        ) -> Bool {
+            let (mv, tv) = (m[keyPath: key], t[keyPath: key])
+            let base = common[id]?[keyPath: key].value
+            let tc = !mine.seen.contains(tv.stamp) && tv.value != (base ?? mv.value)
+            let mc = !theirs.seen.contains(mv.stamp) && mv.value != (base ?? tv.value)
+            guard tc && mv.value != tv.value else { return false }
+            if !mc {
+                item[keyPath: key] = tv
+                return false
+            }
+            if prefer { item[keyPath: key] = tv }
+            return true
+        }
+        /// Whether `copy` changed `item` in a way `other` has not seen, since the shared save.
+        func changedUnseen(_ item: ModelItem, by other: ModelCopy, _ id: Int) -> Bool {
+            let base = common[id]
+            return (!other.seen.contains(item.title.stamp) && item.title.value != base?.title.value)
+                || (!other.seen.contains(item.note.stamp) && item.note.value != base?.note.value)
+                || (!other.seen.contains(item.done.stamp) && item.done.value != base?.done.value)
+                || (!other.seen.contains(item.parent.stamp) && item.parent.value != base?.parent.value)
+        }
+        for id in Set(mine.items.keys).union(theirs.items.keys).union(mine.tombs.keys).union(theirs.tombs.keys).sorted() {
+            switch (mine.items[id], theirs.items[id]) {
+            case (nil, nil):
+                continue
+            case (nil, let t?):
+                let mineDeleted =
+                    (common[id] != nil && mine.tombs[id].map { !theirs.seen.contains($0.stamp) } == true)
+                    || (common[id] == nil && mine.seen.contains(t.created))
+                if mineDeleted {
+                    guard changedUnseen(t, by: mine, id) else { continue }
+                    conflicts += 1
+                    guard prefer else { continue }
+                }
+                let unseen = [t.created, t.title.stamp, t.note.stamp, t.done.stamp, t.parent.stamp].contains { !mine.seen.contains($0) }
+                guard unseen else { continue }
+                result[id] = t
+                tombs[id] = nil
+            case (let m?, nil):
+                let theirsDeleted =
+                    (common[id] != nil && theirs.tombs[id].map { !mine.seen.contains($0.stamp) } == true)
+                    || (common[id] == nil && theirs.seen.contains(m.created))
+                guard theirsDeleted else { continue }
+                let changed = changedUnseen(m, by: theirs, id)
+                if changed { conflicts += 1 }
+                if !changed || prefer {
+                    result[id] = nil
+                    tombs[id] = theirs.tombs[id] ?? Tomb(stamp: stamp, parent: m.parent.value)
+                }
+            case (let m?, let t?):
+                var item = m
+                var clashed = false
+                clashed = property(\.title, id, m, t, into: &item) || clashed
+                clashed = property(\.note, id, m, t, into: &item) || clashed
+                clashed = property(\.done, id, m, t, into: &item) || clashed
+                clashed = property(\.parent, id, m, t, into: &item) || clashed
+                if clashed { conflicts += 1 }
+                result[id] = item
+            }
+        }
+        if conflicts > 0 && !prefer { return nil }
+        // An item under a parent that is gone goes under that parent's nearest surviving
+        // ancestor, as the shared save had it (the top level for an item made since).
+        for id in result.keys.sorted() {
+            guard let parent = result[id]!.parent.value, result[parent] == nil else { continue }
+            var place: Int? = parent
+            var seen: Set<Int> = []
+            while let node = place, result[node] == nil, seen.insert(node).inserted {
+                place = common[node]?.parent.value ?? theirs.items[node]?.parent.value ?? mine.items[node]?.parent.value
+            }
+            result[id]!.parent = Stamped(value: place, stamp: stamp)
+        }
+        mine.items = result
+        mine.tombs = tombs
+        mine.seen.formUnion(theirs.seen)
+        mine.record(stamp)
+        return conflicts
+    }
+
+    // MARK: Random edits, on a store and on the model alike
+
+    private var nextStamp = 0
+    private var nextIdentity = 0
+
+    private func randomSave(_ store: PersistentStore, _ model: inout ModelCopy, _ random: inout SeededRandom) throws {
+        nextStamp += 1
+        let stamp = nextStamp
+        var copy = model
+        let saved = try ObjectContext(store: store).performAndWait { ctx -> Bool in
+            for _ in 0..<(1 + random.below(3)) {
+                let lists = try ItemLists(ctx)
+                let items = lists.items
+                func identity(_ item: ManagedObject) -> Int { Int(item[Item.created]!.timeIntervalSince1970) }
+                func siblings(of parent: ManagedObject?) -> [ManagedObject] { lists.siblings(of: parent) }
+                func renumber(_ list: [ManagedObject]) { ItemLists.renumber(list) }
+                let target = items.randomElement(using: &random)
+                switch random.below(8) {
+                case 0, 1:
+                    let parent = random.oneIn(3) ? nil : items.randomElement(using: &random)
+                    nextIdentity += 1
+                    lists.insert(ctx, identity: nextIdentity, under: parent, random: &random)
+                    copy.items[nextIdentity] = ModelItem(
+                        title: Stamped(value: "n\(nextIdentity)", stamp: stamp), note: Stamped(value: nil, stamp: stamp),
+                        done: Stamped(value: false, stamp: stamp), parent: Stamped(value: parent.map(identity), stamp: stamp), created: stamp)
+                case 2:
+                    guard let target else { continue }
+                    let title = "t\(random.below(4))"
+                    guard target[Item.title] != title else { continue }
+                    target[Item.title] = title
+                    copy.items[identity(target)]!.title = Stamped(value: title, stamp: stamp)
+                case 3:
+                    guard let target else { continue }
+                    let note = random.oneIn(3) ? nil : "note \(random.below(3))"
+                    if target[Item.note] != note {
+                        target[Item.note] = note
+                        copy.items[identity(target)]!.note = Stamped(value: note, stamp: stamp)
+                    }
+                case 4:
+                    guard let target else { continue }
+                    target[Item.done] = !target[Item.done]
+                    copy.items[identity(target)]!.done = Stamped(value: target[Item.done], stamp: stamp)
+                case 5, 6:
+                    // A leaf goes.
+                    guard let target, siblings(of: target).isEmpty else { continue }
+                    let parent = target[Item.parent] as ManagedObject?
+                    ctx.delete(target)
+                    renumber(siblings(of: parent).filter { $0 !== target })
+                    copy.items[identity(target)] = nil
+                    copy.tombs[identity(target)] = Tomb(stamp: stamp, parent: parent.map(identity))
+                default:
+                    // An item moves to the top level, or within its list.
+                    guard let target else { continue }
+                    let oldParent = target[Item.parent] as ManagedObject?
+                    let toTop = oldParent != nil && random.oneIn(2)
+                    if toTop {
+                        target[Item.parent] = nil
+                        renumber(siblings(of: oldParent).filter { $0 !== target })
+                        copy.items[identity(target)]!.parent = Stamped(value: nil, stamp: stamp)
+                    }
+                    var list = siblings(of: toTop ? nil : oldParent).filter { $0 !== target }
+                    list.insert(target, at: random.below(list.count + 1))
+                    renumber(list)
+                }
+            }
+            guard ctx.hasChanges else { return false }
+            try ctx.save()
+            return true
+        }
+        if saved {
+            model = copy
+            model.record(stamp)
+        }
+    }
+
+    // MARK: Helpers
+
+    private let tree = OrderedTree(entity: "Item", parent: Item.parent, order: Item.order)
+
+    private func content(_ store: PersistentStore) throws -> [Int: Content] {
+        try ObjectContext(store: store).performAndWait { ctx in
+            var result: [Int: Content] = [:]
+            for item in try ctx.fetch(FetchRequest("Item")) {
+                let identity = Int(item[Item.created]!.timeIntervalSince1970)
+                XCTAssertNil(result[identity], "item \(identity) is there twice")
+                result[identity] = Content(
+                    title: item[Item.title], note: item[Item.note], done: item[Item.done],
+                    parent: (item[Item.parent] as ManagedObject?).map { Int($0[Item.created]!.timeIntervalSince1970) })
+            }
+            return result
+        }
+    }
+
+    /// Every sibling list numbered 0…n-1.
+    private func checkOrders(_ store: PersistentStore, _ message: String) throws {
+        try ObjectContext(store: store).performAndWait { ctx in
+            var lists: [Int64?: [Int]] = [:]
+            for item in try ctx.fetch(FetchRequest("Item")) {
+                lists[(item[Item.parent] as ManagedObject?)?.objectID.rowID, default: []].append(item[Item.order])
+            }
+            for (parent, orders) in lists {
+                XCTAssertEqual(orders.sorted(), Array(0..<orders.count), "\(message): the children of \(String(describing: parent))")
+            }
+        }
+    }
+
+    private func logicalContent(_ store: PersistentStore) throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        try store.streamLogicalContent { bytes += $0 }
+        return bytes
+    }
+
+    /// Merges as `poddoc merge` does: refused while there are conflicts, then preferring theirs.
+    private func merge(_ mine: PersistentStore, _ theirs: PersistentStore, prefer: Bool) throws -> CopyMerge {
+        let plan = try CopyMerge.plan(mine: mine, theirs: theirs, trees: [tree], preferring: prefer ? .theirs : nil)
+        guard plan.canApply, plan.outcome != .upToDate else { return plan }
+        try ObjectContext(store: mine).performAndWait { ctx in
+            try ctx.apply(plan)
+            try ctx.save(storeMetadata: [:], note: SaveNote(description: "merge", merge: plan.record))
+        }
+        return plan
+    }
+
+    // MARK: The test
+
+    func testRandomSchedulesOfManyCopiesMergeAsTheModelSays() throws {
+        let only = ProcessInfo.processInfo.environment["MERGE_SEED"].flatMap { UInt64($0) }
+        let schedules = ProcessInfo.processInfo.environment["MERGE_SCHEDULES"].flatMap { UInt64($0) } ?? 1_000
+        var conflicted = 0
+        var merges = 0
+        var fastForwards = 0
+        for seed in only.map({ $0...$0 }) ?? UInt64(1)...schedules {
+            var random = SeededRandom(seed: seed &* 7919)
+            nextStamp = 0
+            nextIdentity = 0
+            let count = 3 + random.below(3)
+            let baseURL = folder.appending(path: "base-\(seed)")
+            let base = try PersistentStore(url: baseURL, model: testModel)
+            var baseModel = ModelCopy()
+            for _ in 0..<(1 + random.below(2)) { try randomSave(base, &baseModel, &random) }
+            try base.checkpoint()
+            try base.close()
+            var stores: [PersistentStore] = []
+            var models: [ModelCopy] = []
+            for index in 0..<count {
+                let url = folder.appending(path: "copy-\(seed)-\(index)")
+                try FileManager.default.copyItem(at: baseURL, to: url)
+                stores.append(try PersistentStore(url: url, model: testModel))
+                models.append(baseModel)
+            }
+            defer {
+                for store in stores { try? store.close() }
+                for index in 0..<count { try? FileManager.default.removeItem(at: folder.appending(path: "copy-\(seed)-\(index)")) }
+                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: baseURL.path + suffix) }
+            }
+            let message = "seed \(seed)"
+            for step in 0..<(6 + random.below(10)) {
+                let at = "\(message), step \(step)"
+                if random.below(5) < 2 {
+                    let index = random.below(count)
+                    try randomSave(stores[index], &models[index], &random)
+                    if only != nil { print("step \(step): save on \(index): \(try content(stores[index]))") }
+                    continue
+                }
+                let mine = random.below(count)
+                var theirs = random.below(count - 1)
+                if theirs >= mine { theirs += 1 }
+                nextStamp += 1
+                let stamp = nextStamp
+                var expected = models[mine]
+                let found = Self.merge(&expected, models[theirs], prefer: false, stamp: stamp)
+                let plan = try CopyMerge.plan(mine: stores[mine], theirs: stores[theirs], trees: [tree])
+                XCTAssertEqual(plan.canApply, found != nil, "\(at): conflicts found as the model finds them")
+                if found == nil {
+                    conflicted += 1
+                    expected = models[mine]
+                    XCTAssertNotNil(Self.merge(&expected, models[theirs], prefer: true, stamp: stamp))
+                }
+                let done = try merge(stores[mine], stores[theirs], prefer: found == nil)
+                if done.outcome == .fastForward { fastForwards += 1 }
+                if only != nil { print("step \(step): merge \(theirs) into \(mine): \(done.outcome) \(try content(stores[mine]))") }
+                merges += 1
+                models[mine] = expected
+                let got = try content(stores[mine])
+                XCTAssertEqual(got, expected.items.mapValues(\.content), "\(at): copy \(mine) after merging copy \(theirs)")
+                if got != expected.items.mapValues(\.content) {
+                    print("SEED \(seed) step \(step) merge \(theirs) into \(mine) (\(done.outcome))")
+                    for id in Set(got.keys).union(expected.items.keys).sorted() where got[id] != expected.items[id]?.content {
+                        print("  \(id): got \(got[id].map(String.init(describing:)) ?? "none"), want \(expected.items[id].map { String(describing: $0.content) } ?? "none")")
+                    }
+                    return
+                }
+                try checkOrders(stores[mine], at)
+                // Merging again changes nothing.
+                let again = try CopyMerge.plan(mine: stores[mine], theirs: stores[theirs], trees: [tree])
+                XCTAssertTrue(again.outcome == .upToDate || (again.conflicts.isEmpty && again.changedObjects == 0), "\(at): merging again")
+            }
+            // Everyone merges everyone: copy 0 takes each in turn, then each takes copy 0.
+            for other in 1..<count {
+                let plan = try merge(stores[0], stores[other], prefer: true)
+                if only != nil { print("final: merge \(other) into 0: \(plan.outcome) \(try content(stores[0]))") }
+            }
+            for other in 1..<count {
+                let plan = try merge(stores[other], stores[0], prefer: true)
+                if only != nil { print("final: merge 0 into \(other): \(plan.outcome) \(try content(stores[other]))") }
+                XCTAssertTrue(plan.outcome != .merged, "\(message): copy \(other) takes copy 0's state as it is")
+            }
+            let first = try logicalContent(stores[0])
+            for other in 1..<count {
+                if try logicalContent(stores[other]) != first {
+                    XCTFail("\(message): copy \(other) ends as copy 0: \(try content(stores[other])) against \(try content(stores[0]))")
+                }
+                XCTAssertEqual(try CopyMerge.plan(mine: stores[0], theirs: stores[other], trees: [tree]).outcome, .upToDate, message)
+            }
+            for store in stores { XCTAssertEqual(try store.integrityProblems(), [], message) }
+            if only != nil { print("seed \(seed): \(merges) merges") }
+        }
+        if only == nil {
+            XCTAssertGreaterThan(conflicted, 50, "the schedules meet conflicts")
+            XCTAssertGreaterThan(fastForwards, 50, "and copies that take another's state")
+        }
+    }
+}
