@@ -28,6 +28,8 @@ struct MergeDocument: DocumentOperation {
             let entity: String
             let id: Int64
             let title: String?
+            /// Where the item is in this copy (`2.1`), for outlines; nil when this copy deleted it.
+            let path: String?
             let properties: [String]
             let mine: [String]
             let theirs: [String]
@@ -128,7 +130,7 @@ struct MergeDocument: DocumentOperation {
     @MainActor private func conflictShape(of conflict: CopyConflict, in session: DocumentSession) -> Shape.Conflict {
         Shape.Conflict(
             kind: conflict.kind.rawValue, entity: conflict.objectID.entityName, id: conflict.objectID.rowID ?? 0,
-            title: title(of: conflict.objectID, in: session), properties: conflict.properties, mine: conflict.mine.map(Self.display),
+            title: title(of: conflict.objectID, in: session), path: path(of: conflict.objectID, in: session), properties: conflict.properties, mine: conflict.mine.map(Self.display),
             theirs: conflict.theirs.map(Self.display))
     }
 
@@ -138,6 +140,14 @@ struct MergeDocument: DocumentOperation {
             return nil
         }
         return object[OutlineSchema.title]
+    }
+
+    /// An item's place in this copy, for outlines: `2.1`.
+    @MainActor private func path(of id: ObjectID, in session: DocumentSession) -> String? {
+        guard session.document.metadata.kind == .outline, let outline = try? OutlineStore(context: session.document.mainContext),
+            let indexes = try? outline.indexPath(of: id), !indexes.isEmpty
+        else { return nil }
+        return indexes.map { String($0 + 1) }.joined(separator: ".")
     }
 
     private static func display(_ value: StoreValue) -> String {
@@ -151,7 +161,8 @@ struct MergeDocument: DocumentOperation {
     }
 
     private static func describe(_ conflict: Shape.Conflict) -> String {
-        let object = "\(conflict.entity) \(conflict.id)" + (conflict.title.map { " \"\($0)\"" } ?? "")
+        let object =
+            "\(conflict.entity) \(conflict.id)" + (conflict.path.map { " at \($0)" } ?? "") + (conflict.title.map { " \"\($0)\"" } ?? "")
         let properties = conflict.properties.joined(separator: ", ")
         switch conflict.kind {
         case "changedHereDeletedThere": return "\(object): changed here (\(properties)), deleted in the other copy"
