@@ -6,12 +6,12 @@ import PodDocStore
 
 extension MergeSide: ExpressibleByArgument {}
 
-/// `merge THEIRS [--prefer mine|theirs]`: the changes another copy of the document made since
-/// their common save, onto this one, as one save.
+/// `merge THEIRS [--prefer mine|theirs] [--two-way]`: the changes another copy of the document
+/// made that this one has not seen, onto this one, as one save (``CopyMerge``).
 struct MergeDocument: DocumentOperation {
     static let name = "merge"
     static let abstract =
-        "Merge another copy's changes since their common save into this one, as one save; conflicts are listed and nothing changes (exit 75) unless --prefer resolves them."
+        "Merge the changes of another copy of the document that this one has not seen, as one save; conflicts are listed and nothing changes (exit 75) unless --prefer resolves them."
     static let kind: DocumentKind? = nil
     static let changesDocument = true
 
@@ -20,6 +20,13 @@ struct MergeDocument: DocumentOperation {
 
     @Option(help: "Resolve every conflict one way: mine (keep this copy's) or theirs (take the other's).")
     var prefer: MergeSide?
+
+    @Flag(
+        help: """
+            When the copies share no save whose changes both still keep (their histories were let go), merge anyway: \
+            every difference is then a conflict, resolved by --prefer (or one by one in the shell).
+            """)
+    var twoWay = false
 
     /// What `merge` prints with `--json`.
     struct Shape: Encodable {
@@ -61,11 +68,13 @@ struct MergeDocument: DocumentOperation {
                 outline ? [OrderedTree(entity: OutlineSchema.entityName, parent: OutlineSchema.parent, order: OutlineSchema.order)] : []
             let latest = outline ? [LatestValue(entity: OutlineSchema.entityName, attribute: OutlineSchema.modified)] : []
             let prefer = self.prefer
+            let twoWay = self.twoWay
             func makePlan(_ choices: [ObjectID: MergeSide]) async throws -> CopyMerge {
                 try await Progress.watching("merge") {
                     try await Task.detached {
                         try CopyMerge.plan(
-                            mine: mine, theirs: theirsStore, trees: trees, latest: latest, preferring: prefer, choices: choices)
+                            mine: mine, theirs: theirsStore, trees: trees, latest: latest, preferring: prefer, choices: choices,
+                            twoWay: twoWay)
                     }.value
                 }
             }

@@ -165,7 +165,7 @@ extension CopyMerge {
     ///   `.corrupt` when a history is damaged.
     public static func plan(
         mine: PersistentStore, theirs: PersistentStore, trees: [OrderedTree] = [], latest: [LatestValue] = [], preferring: MergeSide? = nil,
-        choices: [ObjectID: MergeSide] = [:]
+        choices: [ObjectID: MergeSide] = [:], twoWay: Bool = false
     ) throws -> CopyMerge {
         let mineGraph = try mine.saveGraph()
         let theirsGraph = try theirs.saveGraph()
@@ -182,19 +182,40 @@ extension CopyMerge {
         // Each copy's changes are read from the newest save both histories hold (the same
         // state in both), so that everything that differs is among them.
         let fromStart = mineGraph.startsAtFirstSave && theirsGraph.startsAtFirstSave
-        guard let (mineBase, theirsBase) = mineGraph.newestSharedSave(with: theirsGraph) ?? (fromStart ? (0, 0) : nil) else {
+        let shared = mineGraph.newestSharedSave(with: theirsGraph) ?? (fromStart ? (0, 0) : nil)
+        var pasts: (mine: PastState?, theirs: PastState?)?
+        if let shared {
+            do {
+                pasts = (try past(mine, after: shared.mine, latest: mineLatest), try past(theirs, after: shared.theirs, latest: theirsLatest))
+            } catch let error as StoreError where error.code == .notInHistory {
+                pasts = nil  // the values of the shared save were let go
+            }
+        }
+        let common = (mine: shared?.mine ?? 0, theirs: shared?.theirs ?? 0)
+        let imported = theirsGraph.nodes.filter { !mineGraph.contains($0.name) }
+        let takesTheirs = mineGraph.head.map(theirsGraph.contains) ?? true
+        var planner: Planner
+        if let pasts {
+            planner = try Planner(
+                mine: mine, theirs: theirs, pastMine: pasts.mine, pastTheirs: pasts.theirs, mineGraph: mineGraph, theirsGraph: theirsGraph,
+                trees: trees, latestValues: latest, preferring: preferring, choices: choices)
+        } else if takesTheirs || twoWay {
+            // Nothing tells what each changed: every object of both is compared, and (two
+            // ways) every difference is a conflict.
+            planner = try Planner(
+                comparingEverythingOf: mine, theirs, mineName: mineGraph.head ?? "", theirsName: theirsHead, mineGraph: mineGraph,
+                theirsGraph: theirsGraph, trees: trees, latestValues: latest, preferring: preferring, choices: choices)
+        } else {
+            let reason =
+                shared == nil
+                ? "the two copies share no save in the history they keep (or they are not copies of one document)"
+                : "the newest save both copies hold is older than the history one of them keeps (its values were let go)"
             throw StoreError(
                 .notInHistory,
-                "The two copies share no save in the history they keep (the common one was let go, or they are not copies of one document), so they cannot be merged."
+                "Cannot merge exactly: \(reason). Merge with --two-way: every difference between the copies is then a conflict, resolved with --prefer mine or --prefer theirs (or one by one in the shell)."
             )
         }
-        let common = (mine: mineBase, theirs: theirsBase)
-        let imported = theirsGraph.nodes.filter { !mineGraph.contains($0.name) }
-        var planner = try Planner(
-            mine: mine, theirs: theirs, pastMine: past(mine, after: mineBase, latest: mineLatest),
-            pastTheirs: past(theirs, after: theirsBase, latest: theirsLatest), mineGraph: mineGraph, theirsGraph: theirsGraph,
-            trees: trees, latestValues: latest, preferring: preferring, choices: choices)
-        if mineGraph.head.map(theirsGraph.contains) ?? true {
+        if takesTheirs {
             // Theirs has seen everything mine holds: mine becomes theirs, and is then at
             // theirs' newest save.
             try planner.takeTheirs()
@@ -239,6 +260,9 @@ private struct Planner {
     /// Every change of each copy since the shared save, seen by the other or not.
     private let mineAll: [String: [Int64: [Int: String]]]
     private let theirsAll: [String: [Int64: [Int: String]]]
+    /// Whether every object of both copies is compared (nothing tells what each changed): an
+    /// id both hold is then one object, never two that took one id.
+    private let comparesEverything: Bool
     private let mineGraph: SaveGraph
     private let theirsGraph: SaveGraph
     var targets: [String: [Int64: PastState.Object]] = [:]
@@ -283,6 +307,46 @@ private struct Planner {
         theirsAll = pastTheirs?.stamps ?? [:]
         self.mineGraph = mineGraph
         self.theirsGraph = theirsGraph
+        comparesEverything = false
+    }
+
+    /// A planner that knows nothing of what each copy changed: every object of either copy
+    /// counts as made by each copy's newest save (`mineName`, `theirsName`), unseen by the
+    /// other, so every difference is a conflict and the objects that differ are all there is
+    /// to take when mine takes theirs.
+    init(
+        comparingEverythingOf mine: PersistentStore, _ theirs: PersistentStore, mineName: String, theirsName: String, mineGraph: SaveGraph,
+        theirsGraph: SaveGraph, trees: [OrderedTree], latestValues: [LatestValue], preferring: MergeSide?, choices: [ObjectID: MergeSide]
+    ) throws {
+        self.mine = mine
+        self.theirs = theirs
+        model = mine.model
+        self.trees = Dictionary(trees.map { ($0.entity, $0) }, uniquingKeysWith: { first, _ in first })
+        self.preferring = preferring
+        self.choices = choices
+        let model = mine.model
+        self.latest = Dictionary(
+            latestValues.map { ($0.entity, Set([model.layout($0.entity).attributeIndex(of: $0.attribute)])) },
+            uniquingKeysWith: { $0.union($1) })
+        pastMine = [:]
+        pastTheirs = [:]
+        var mineStamps: [String: [Int64: [Int: String]]] = [:]
+        var theirsStamps: [String: [Int64: [Int: String]]] = [:]
+        for entity in model.entities.map(\.name) {
+            let table = model.layout(entity).table
+            let ids = Set(try mine.unsafeRead { try Int64.fetchAll($0, sql: "SELECT id FROM \(table)") })
+                .union(try theirs.unsafeRead { try Int64.fetchAll($0, sql: "SELECT id FROM \(table)") })
+            guard !ids.isEmpty else { continue }
+            mineStamps[entity] = Dictionary(uniqueKeysWithValues: ids.map { ($0, [-1: mineName]) })
+            theirsStamps[entity] = Dictionary(uniqueKeysWithValues: ids.map { ($0, [-1: theirsName]) })
+        }
+        mineNew = mineStamps
+        theirsNew = theirsStamps
+        mineAll = mineStamps
+        theirsAll = theirsStamps
+        self.mineGraph = mineGraph
+        self.theirsGraph = theirsGraph
+        comparesEverything = true
     }
 
     /// Current rows of `ids` in `store`, by row id.
@@ -306,9 +370,10 @@ private struct Planner {
 
     /// Mine becomes theirs wherever either changed anything since their newest shared saves.
     mutating func takeTheirs() throws {
-        for entity in Set(pastMine.keys).union(pastTheirs.keys).sorted() {
+        for entity in Set(pastMine.keys).union(pastTheirs.keys).union(comparesEverything ? theirsAll.keys : [:].keys).sorted() {
             let layout = model.layout(entity)
-            let ids = Set((pastMine[entity] ?? [:]).keys).union((pastTheirs[entity] ?? [:]).keys).sorted()
+            let ids = Set((pastMine[entity] ?? [:]).keys).union((pastTheirs[entity] ?? [:]).keys)
+                .union(comparesEverything ? (theirsAll[entity] ?? [:]).keys : [:].keys).sorted()
             let mineRows = try rows(mine, layout, ids)
             let theirsRows = try rows(theirs, layout, ids)
             for id in ids {
@@ -374,7 +439,7 @@ private struct Planner {
                 }
             }
             var collided: [Int64] = []
-            for id in theirsInserted where mineStamps[id]?[-1] != nil {
+            for id in theirsInserted where mineStamps[id]?[-1] != nil && !comparesEverything {
                 // An id both gave: two objects unless both hold the same values (an object both
                 // copies put back).
                 if let m = mineRows[id], let t = theirsRows[id], !Self.same(m, t, layout) { collided.append(id) }
