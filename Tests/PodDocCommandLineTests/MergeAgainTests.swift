@@ -131,4 +131,38 @@ final class MergeAgainTests: CommandLineTestCase {
         XCTAssertTrue(since.contains(#"+ 3 "Tax return""#) || since.contains(#"+ 2 "Tax return""#), since)
         XCTAssertFalse(since.contains("Groceries"), since)
     }
+
+    func testARevertedMergeComesBackWhenMergedAgain() throws {
+        let (a, b) = try twoCopies()
+        try succeed("outline", "add", b, "Errands")
+        try succeed("outline", "rename", b, "1", "House")
+        try succeed("outline", "add", a, "Desk")
+        struct Versions: Decodable {
+            struct Version: Decodable { let save: Int }
+            let versions: [Version]
+        }
+        let before = try succeed("versions", a, "--json").json(Versions.self).versions.first!.save
+        try succeed("merge", a, b)
+        try succeed("revert", a, "--to", String(before))
+        XCTAssertEqual(try titles(a), ["Base", "Desk"])
+        // Merging the same copy again brings what the merge brought, with nothing to resolve.
+        XCTAssertEqual(try succeed("merge", a, b, "--json").json(Shape.self).conflicts.count, 0)
+        XCTAssertEqual(try titles(a).sorted(), ["Desk", "Errands", "House"])
+        // B takes A's work and keeps its own.
+        try succeed("merge", b, a)
+        XCTAssertEqual(try titles(b).sorted(), ["Desk", "Errands", "House"])
+    }
+
+    func testAMergeUndoneInTheShellComesBackWhenMergedAgain() throws {
+        let (a, b) = try twoCopies()
+        try succeed("outline", "add", b, "Errands")
+        let shell = try succeed("open", a, "-c", "merge \(b); undo; tree; quit")
+        XCTAssertTrue(shell.stdout.hasSuffix("1. Base\n"), shell.stdout)
+        XCTAssertEqual(try titles(a), ["Base"])
+        let again = try succeed("merge", a, b, "--json").json(Shape.self)
+        XCTAssertNotEqual(again.outcome, "upToDate", "the undone merge is taken back")
+        XCTAssertEqual(try titles(a), ["Base", "Errands"])
+        try succeed("merge", b, a)
+        XCTAssertEqual(try titles(b), ["Base", "Errands"], "B keeps its own item")
+    }
 }

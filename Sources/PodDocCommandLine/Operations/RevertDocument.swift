@@ -43,6 +43,8 @@ struct RevertDocument: DocumentOperation {
         let context = document.mainContext
         let name = "Revert to save \(save)"
         let summary = try document.undoManager.group(name) { try context.revert(to: past) }
+        // The merges since then are taken back: merging those copies again brings them back.
+        document.takeBack(merges: try await Task.detached { try store.mergeSaves(after: save) }.value)
         session.currentItem = nil
         let shape = Shape(save: save, restored: summary.inserted, changed: summary.updated, removed: summary.deleted)
         let changed = summary.inserted + summary.updated + summary.deleted

@@ -393,7 +393,7 @@ final class Shell {
             output.line(undo ? "Nothing to undo." : "Nothing to redo.")
             return
         }
-        if undo { manager.undo() } else { manager.redo() }
+        if undo { document.undo() } else { document.redo() }
         if let current = session.currentItem, (try? session.pathText(of: current)) == nil { session.currentItem = nil }
         output.emit(["done": "\(undo ? "Undo" : "Redo") \(name)"], text: "\(undo ? "Undid" : "Redid") \(name)")
     }

@@ -56,6 +56,32 @@ extension ManagedDocument {
     /// - Throws: ``DocumentError``, as `save()` does; the edits stay in memory.
     public func autosave(merging merge: CopyMerge, describing description: String) async throws {
         try await serializedSave(.autosave, describing: SaveWork(description: description, merge: merge.record))
+        // Undoing the merge's group takes the merge back (see ``undo()``).
+        if let save = try? await Self.onDisk({ [store] in try store.history(limit: 1).first?.save }) {
+            mergesByUndoCount[undoManager.undoCount] = save
+        }
+    }
+
+    /// Undoes the last action, as ``undoManager`` does; when that action was a merge this open
+    /// saved, the next save also takes the merge back: the copy then no longer holds what the
+    /// merge brought, and merging the same copy again brings it back.
+    public func undo() {
+        let count = undoManager.undoCount
+        undoManager.undo()
+        if let merge = mergesByUndoCount[count], !pendingTakeBack.contains(merge) { pendingTakeBack.append(merge) }
+    }
+
+    /// Redoes the last undone action, as ``undoManager`` does; a merge redone before its
+    /// undo was saved is no longer taken back.
+    public func redo() {
+        undoManager.redo()
+        if let merge = mergesByUndoCount[undoManager.undoCount] { pendingTakeBack.removeAll { $0 == merge } }
+    }
+
+    /// Makes the next save take back `merges` (save numbers, ``PersistentStore/mergeSaves(after:)``):
+    /// a revert to a save before them. Merging the same copies again brings their changes back.
+    public func takeBack(merges: [Int]) {
+        for merge in merges where !pendingTakeBack.contains(merge) { pendingTakeBack.append(merge) }
     }
 
     /// Autosaves now if there are unsaved changes and nothing stands in the way (closed,

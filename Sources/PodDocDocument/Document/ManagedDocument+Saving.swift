@@ -148,6 +148,7 @@ extension ManagedDocument {
             let storeMetadata = recorded
             let note = saveNote(describing: work)
             try await rootContext.perform { try $0.save(storeMetadata: storeMetadata, note: note) }
+            pendingTakeBack.removeAll { note.takesBack.contains($0) }
             savedActionCount = actionsAtStart
             rootHasUnsavedChanges = false
             unsavedWorkerSaves -= workerSavesAtStart
@@ -259,7 +260,8 @@ extension ManagedDocument {
     private func saveNote(describing work: SaveWork?) -> SaveNote {
         let description = work?.description ?? Self.describe(undoManager.actionNames(since: savedActionCount))
         return SaveNote(
-            description: description, host: Self.thisProcess.host, writer: Self.thisProcess.writer, run: work?.run, merge: work?.merge)
+            description: description, host: Self.thisProcess.host, writer: Self.thisProcess.writer, run: work?.run, merge: work?.merge,
+            takesBack: pendingTakeBack)
     }
 
     /// This machine's name, and the user and program (looked up once).

@@ -98,6 +98,10 @@ public final class ManagedDocument {
     var workerObservations: [SaveObservation] = []
     var autosaveTask: Task<Void, Never>?
     var runningSave: Task<Void, any Error>?
+    /// Merges (by save number) the next save takes back: undone, or reverted past.
+    var pendingTakeBack: [Int] = []
+    /// The merges saved by this open, by the undo count their undo group made.
+    var mergesByUndoCount: [Int: Int] = [:]
 
     init(_ parts: OpenedParts, options: OpenOptions) {
         self.model = parts.model

@@ -69,7 +69,12 @@ extension PersistentStore {
                 )
             }
             var rewind = Rewind(model: model, stamping: stamping)
-            let names = stamping ? Dictionary(try SaveGraph.read(db).localSaves.map { ($0.save, $0.name) }, uniquingKeysWith: { _, last in last }) : [:]
+            var names: [Int: String] = [:]
+            if stamping {
+                let graph = try SaveGraph.read(db)
+                names = Dictionary(graph.localSaves.map { ($0.save, $0.name) }, uniquingKeysWith: { _, last in last })
+                rewind.takers = graph.takers
+            }
             let statement = try RawStatement(db, "SELECT save, first_save, changes FROM _poddoc_history WHERE save > ? ORDER BY save DESC")
             statement.bind(.integer(Int64(save)), at: 1)
             defer { statement.reset() }
@@ -94,6 +99,7 @@ extension PersistentStore {
                     try rewind.undo(String(line), save: Int(first) + offset, name: names[Int(last)] ?? "save \(last)")
                 }
             }
+            rewind.flushTakingBack()
             return PastState(save: save, latestSave: Int(latest), objects: rewind.objects, stamps: rewind.stamps)
         }
     }
@@ -105,6 +111,15 @@ private struct Rewind {
     let stamping: Bool
     var objects: [String: [Int64: PastState.Object]] = [:]
     var stamps: [String: [Int64: [Int: String]]] = [:]
+    /// A merge taken back by a later save, by the save that took it back: the two cancel out,
+    /// change by change, as if neither had been made (what else the later save changed is its
+    /// own change).
+    var takers: [Int: Int] = [:]
+    /// The changes of saves that took merges back, kept until the merges they took back are
+    /// met: by taking-back save, entity, id, field, the stamp.
+    private var takingBack: [Int: [String: [Int64: [Int: String]]]] = [:]
+    /// The save each stamp came from, while some save takes a merge back.
+    private var stampSaves: [String: [Int64: [Int: Int]]] = [:]
 
     init(model: ObjectModel, stamping: Bool) {
         self.model = model
@@ -116,6 +131,21 @@ private struct Rewind {
     }
 
     /// Takes one save's changes back (one line of `changes`, docs/FORMAT.md "History").
+    /// The changes of the saves that took merges back that no change of those merges
+    /// cancelled: changes of their own, newer than anything older saves stamped.
+    mutating func flushTakingBack() {
+        for (taker, byEntity) in takingBack {
+            for (entity, objects) in byEntity {
+                for (id, fields) in objects {
+                    for (field, name) in fields where (stampSaves[entity]?[id]?[field]).map({ $0 < taker }) ?? true {
+                        stamps[entity, default: [:]][id, default: [:]][field] = name
+                    }
+                }
+            }
+        }
+        takingBack = [:]
+    }
+
     mutating func undo(_ line: String, save: Int, name: String) throws {
         var bytes = Array(line.utf8)
         let value: JSONValue
@@ -166,9 +196,27 @@ private struct Rewind {
             }
         }
         /// The newest change wins: the walk goes from the newest save back.
+        let taker = takers.values.contains(save)
+        let takenBy = takers[save]
+        var takingBack = self.takingBack
+        defer { if stamping { self.takingBack = takingBack } }
+        var stampSaves = self.stampSaves
+        defer { if stamping { self.stampSaves = stampSaves } }
         func stamp(_ id: Int64, _ field: Int) {
-            guard stamping, stamps[id]?[field] == nil else { return }
+            guard stamping else { return }
+            if taker {
+                // Kept until the merge it took back is met (older saves come later).
+                if takingBack[save]?[entity]?[id]?[field] == nil { takingBack[save, default: [:]][entity, default: [:]][id, default: [:]][field] = name }
+                return
+            }
+            if let takenBy, takingBack[takenBy]?[entity]?[id]?[field] != nil {
+                // The merge's change and its taking back cancel out.
+                takingBack[takenBy]?[entity]?[id]?[field] = nil
+                return
+            }
+            guard stamps[id]?[field] == nil else { return }
             stamps[id, default: [:]][field] = origins[id]?[field] ?? name
+            if !takers.isEmpty { stampSaves[entity, default: [:]][id, default: [:]][field] = save }
         }
 
         // Deleted: it held every recorded value.

@@ -327,7 +327,7 @@ struct HistoryRecorder {
                 ], startingAt: 1)
             // The changes go from `out` as they are: a deleted long note is not copied again.
             try out.withUnsafeBufferPointer { json in try insert.execute(bindingText: json, at: 13) }
-            try SaveGraph.recordSave(db, save: save, replica: replica, merge: note.merge)
+            try SaveGraph.recordSave(db, save: save, replica: replica, merge: note.merge, takesBack: note.takesBack)
         }
         try db.execute(
             sql: "DELETE FROM _poddoc_history WHERE save <= (SELECT save FROM _poddoc_history ORDER BY save DESC LIMIT 1 OFFSET ?)",

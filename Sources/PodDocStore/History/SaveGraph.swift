@@ -112,6 +112,11 @@ struct SaveGraph: Sendable {
 
     /// Every save, by name: its parents.
     private(set) var parents: [String: [String]]
+    /// The saves the store's content includes: every save reached from the head, except the
+    /// merges a later save took back (and what only they brought).
+    private let reachable: Set<String>
+    /// The store's own merges a later save took back.
+    private let takenBack: Set<String>
     /// This store's own history rows' saves, by save number (the run's last save for a run).
     private(set) var localSaves: [(save: Int, name: String)]
     /// The newest save: the state the store holds.
@@ -120,7 +125,47 @@ struct SaveGraph: Sendable {
     let startsAtFirstSave: Bool
 
     /// Whether this store's content includes the save `name`.
-    func contains(_ name: String) -> Bool { parents[name] != nil }
+    func contains(_ name: String) -> Bool { reachable.contains(name) }
+
+    init(parents: [String: [String]], localSaves: [(save: Int, name: String)], head: String?, startsAtFirstSave: Bool, takesBack: [String: [String]] = [:]) {
+        self.parents = parents
+        self.localSaves = localSaves
+        self.head = head
+        self.startsAtFirstSave = startsAtFirstSave
+        let takenBack = Set(takesBack.values.joined())
+        self.takenBack = takenBack
+        // From the head along the parents; a merge taken back stands for the state it was
+        // merged into (the save before it here), not for what it brought.
+        let previous = Dictionary(zip(localSaves.dropFirst().map(\.name), localSaves.map(\.name)), uniquingKeysWith: { first, _ in first })
+        var reached: Set<String> = []
+        var stack = head.map { [$0] } ?? []
+        var visited: Set<String> = []
+        while let name = stack.popLast() {
+            guard visited.insert(name).inserted else { continue }
+            if takenBack.contains(name) {
+                if let before = previous[name] { stack.append(before) }
+                continue
+            }
+            reached.insert(name)
+            stack.append(contentsOf: parents[name] ?? [])
+        }
+        reachable = reached
+        takesBackBySave = Dictionary(
+            localSaves.compactMap { save, name in takesBack[name].map { (save, $0) } }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// By local save: the names of the merges it took back.
+    let takesBackBySave: [Int: [String]]
+
+    /// The local saves taken back, by the local save that took each back.
+    var takers: [Int: Int] {
+        var result: [Int: Int] = [:]
+        let saves = Dictionary(localSaves.map { ($0.name, $0.save) }, uniquingKeysWith: max)
+        for (taker, names) in takesBackBySave {
+            for name in names { if let save = saves[name] { result[save] = taker } }
+        }
+        return result
+    }
 
     /// The name of local save `save`'s row.
     func name(ofSave save: Int) -> String? { localSaves.first { $0.save == save }?.name }
@@ -134,8 +179,9 @@ struct SaveGraph: Sendable {
     /// other took whole, or one made before they parted): the same state in both, by its
     /// number in this store and in `other`.
     func newestSharedSave(with other: SaveGraph) -> (mine: Int, theirs: Int)? {
-        let theirs = Dictionary(other.localSaves.map { ($0.name, $0.save) }, uniquingKeysWith: max)
-        for (save, name) in localSaves.reversed() {
+        let theirs = Dictionary(
+            other.localSaves.filter { !other.takenBack.contains($0.name) }.map { ($0.name, $0.save) }, uniquingKeysWith: max)
+        for (save, name) in localSaves.reversed() where !takenBack.contains(name) {
             if let found = theirs[name] { return (save, found) }
         }
         return nil
@@ -145,7 +191,8 @@ struct SaveGraph: Sendable {
     var nodes: [Node] { parents.map { Node(name: $0.key, parents: $0.value) }.sorted { $0.name < $1.name } }
 
     static let createSQL = """
-        CREATE TABLE IF NOT EXISTS _poddoc_graph (node TEXT PRIMARY KEY NOT NULL, parents TEXT NOT NULL, save INTEGER UNIQUE)
+        CREATE TABLE IF NOT EXISTS _poddoc_graph (node TEXT PRIMARY KEY NOT NULL, parents TEXT NOT NULL, save INTEGER UNIQUE, \
+        merge INTEGER NOT NULL DEFAULT 0, takes_back TEXT NOT NULL DEFAULT '[]')
         """
     static let headKey = "graph.head"
 
@@ -164,19 +211,25 @@ struct SaveGraph: Sendable {
         }
         var parents: [String: [String]] = [:]
         var local: [(save: Int, name: String)] = []
-        for row in try Row.fetchAll(db, sql: "SELECT node, parents, save FROM _poddoc_graph") {
-            guard let name = row[0] as String?, let list = row[1] as String?, let decoded = decodeParents(list) else {
+        var takesBack: [String: [String]] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT node, parents, save, takes_back FROM _poddoc_graph") {
+            guard let name = row[0] as String?, let list = row[1] as String?, let decoded = decodeParents(list),
+                let back = (row[3] as String?).flatMap(decodeParents)
+            else {
                 throw StoreError(.corrupt, "The store's save graph holds a row it cannot read; the objects are not affected.")
             }
             parents[name] = decoded
             if let save = row[2] as Int64? { local.append((Int(save), name)) }
+            if !back.isEmpty { takesBack[name] = back }
         }
         local.sort { $0.save < $1.save }
         let head = try String.fetchOne(db, sql: "SELECT value FROM _poddoc_store WHERE key = ?", arguments: [headKey])
         if let head, parents[head] == nil {
             throw StoreError(.corrupt, "The store's save graph does not hold its newest save; the objects are not affected.")
         }
-        return SaveGraph(parents: parents, localSaves: local, head: head ?? local.last?.name, startsAtFirstSave: history.startsAtFirstSave)
+        return SaveGraph(
+            parents: parents, localSaves: local, head: head ?? local.last?.name, startsAtFirstSave: history.startsAtFirstSave,
+            takesBack: takesBack)
     }
 
     /// The graph a history written before the graph existed implies: each row a save named as
@@ -246,7 +299,7 @@ struct SaveGraph: Sendable {
     /// Records the node of a new history row `save`: a save of this replica after the head
     /// (and, for a merge, after the other copy's head too), or the other copy's head itself
     /// when the merge made this store exactly that state.
-    static func recordSave(_ db: Database, save: Int64, replica: Replica, merge: SaveNote.MergeRecord?) throws {
+    static func recordSave(_ db: Database, save: Int64, replica: Replica, merge: SaveNote.MergeRecord?, takesBack: [Int] = []) throws {
         for node in merge?.graph ?? [] {
             try db.execute(
                 sql: "INSERT OR IGNORE INTO _poddoc_graph (node, parents, save) VALUES (?, ?, NULL)",
@@ -256,13 +309,20 @@ struct SaveGraph: Sendable {
         let name: String
         if let merge, merge.takesTheirState, let theirs = merge.theirsHead {
             name = theirs
-            try db.execute(sql: "UPDATE _poddoc_graph SET save = ? WHERE node = ?", arguments: [save, name])
+            try db.execute(sql: "UPDATE _poddoc_graph SET save = ?, merge = 1 WHERE node = ?", arguments: [save, name])
         } else {
             name = "\(replica.id).\(try Replica.nextSequence(db))"
             var parents = head.map { [$0] } ?? []
             if let theirs = merge?.theirsHead, !parents.contains(theirs) { parents.append(theirs) }
+            var back: [String] = []
+            for taken in takesBack.sorted() {
+                if let node = try String.fetchOne(db, sql: "SELECT node FROM _poddoc_graph WHERE save = ?", arguments: [taken]) {
+                    back.append(node)
+                }
+            }
             try db.execute(
-                sql: "INSERT INTO _poddoc_graph (node, parents, save) VALUES (?, ?, ?)", arguments: [name, encodeParents(parents), save])
+                sql: "INSERT INTO _poddoc_graph (node, parents, save, merge, takes_back) VALUES (?, ?, ?, ?, ?)",
+                arguments: [name, encodeParents(parents), save, merge == nil ? 0 : 1, encodeParents(back)])
         }
         try setHead(db, name)
     }
@@ -314,5 +374,16 @@ extension PersistentStore {
     /// The store's save graph (see ``SaveGraph``).
     func saveGraph() throws -> SaveGraph {
         try unsafeRead { try SaveGraph.read($0) }
+    }
+
+    /// The saves after save `save` that merged another copy in (its changes, or its whole
+    /// state): what a revert to `save` takes back (``SaveNote/takesBack``).
+    ///
+    /// - Throws: ``StoreError`` when the store cannot be read.
+    public func mergeSaves(after save: Int) throws -> [Int] {
+        try unsafeRead { db in
+            guard try SaveGraph.exists(db) else { return [] }
+            return try Int.fetchAll(db, sql: "SELECT save FROM _poddoc_graph WHERE save > ? AND merge = 1 ORDER BY save", arguments: [save])
+        }
     }
 }

@@ -24,14 +24,23 @@ public struct SaveNote: Sendable, Hashable {
     /// What a merge records beside its changes: the other copy's save graph and newest save,
     /// and where the values it took came from (``CopyMerge/record``).
     public var merge: MergeRecord?
+    /// The merges (by save number) this save takes back — an undo of a merge, a revert to a
+    /// save before it. The copy then no longer holds what they brought: merging the same copy
+    /// again brings it back, and the other copy does not take the taking back as a change of
+    /// its own work (see ``CopyMerge``).
+    public var takesBack: [Int]
 
     /// Makes a note.
-    public init(description: String = "", host: String = "", writer: String = "", run: String? = nil, merge: MergeRecord? = nil) {
+    public init(
+        description: String = "", host: String = "", writer: String = "", run: String? = nil, merge: MergeRecord? = nil,
+        takesBack: [Int] = []
+    ) {
         self.description = description
         self.host = host
         self.writer = writer
         self.run = run
         self.merge = merge
+        self.takesBack = takesBack
     }
 }
 
