@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import XCTest
 
 @testable import PodDocStore
@@ -98,5 +99,28 @@ final class MergeWithoutABaseTests: StoreTestCase {
         XCTAssertEqual(try titles(a), ["Work", "House", "Errand 1", "Errand 2", "Errand 3", "Errand 4", "Garden"])
         XCTAssertEqual(try logicalContent(b), try logicalContent(a))
         XCTAssertEqual(try a.integrityProblems(), [])
+    }
+
+    func testADamagedSaveGraphIsReportedAndStopsMergesOnly() throws {
+        let a = try open("a")
+        try add(a, "Work", order: 0)
+        try a.checkpoint()
+        try FileManager.default.copyItem(at: folder.appending(path: "a"), to: folder.appending(path: "b"))
+        let b = try open("b")
+        try add(b, "Home", order: 1)
+        XCTAssertEqual(a.mergeRecordProblems(), [])
+        try b.close()
+        let other = try DatabaseQueue(path: folder.appending(path: "b").path)
+        try other.write { try $0.execute(sql: "UPDATE _poddoc_graph SET parents = '{not json' WHERE save IS NOT NULL") }
+        try other.close()
+        let damaged = try open("b")
+        XCTAssertEqual(damaged.mergeRecordProblems().count, 1)
+        XCTAssertTrue(damaged.mergeRecordProblems()[0].contains("save graph"), "\(damaged.mergeRecordProblems())")
+        XCTAssertThrowsError(try CopyMerge.plan(mine: a, theirs: damaged, trees: [tree])) { error in
+            XCTAssertEqual((error as? StoreError)?.code, .corrupt)
+        }
+        // The objects are fine, and the copy still saves.
+        try add(damaged, "Garden", order: 2)
+        XCTAssertEqual(try titles(damaged), ["Work", "Home", "Garden"])
     }
 }

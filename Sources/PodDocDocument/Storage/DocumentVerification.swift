@@ -17,7 +17,7 @@ public struct DocumentVerification: Sendable, Hashable, Codable {
 }
 
 extension DocumentFiles {
-    /// Checks the store (`integrity_check`, and its search indexes against its rows), then that the metadata's save number, store hash
+    /// Checks the store (`integrity_check`, its search indexes against its rows, the save graph merges read), then that the metadata's save number, store hash
     /// and file list, and the digest the store committed, all match what is on disk.
     func verify(store: PersistentStore, metadata: DocumentMetadata) throws -> DocumentVerification {
         var problems: [String] = []
@@ -27,6 +27,7 @@ extension DocumentFiles {
         }
         let integrity = integrityProblems.isEmpty ? ["ok"] : integrityProblems
         problems += try store.fullTextProblems()
+        problems += store.mergeRecordProblems().map { $0 + " Merges of this copy stop until it is restored from another copy." }
         let hash = try ContentDigest.store(store)
         // The metadata's hash describes save `storeHashSaveSequence` (autosaves leave it behind).
         if metadata.isStoreHashCurrent, hash != metadata.storeHash {

@@ -108,6 +108,20 @@ extension PersistentStore {
         return answer == ["ok"] ? [] : answer
     }
 
+    /// What is wrong with the records merges read (the save graph, which copy this is), in
+    /// sentences; empty when nothing is. Damaged, they stop every merge; the objects are not
+    /// affected.
+    public func mergeRecordProblems() -> [String] {
+        do {
+            _ = try saveGraph()
+            return []
+        } catch let error as StoreError {
+            return [error.message]
+        } catch {
+            return ["The store's save graph cannot be read (\(error)); the objects are not affected."]
+        }
+    }
+
     /// `quick_check` on a store's connection, SQLite's errors as they come (opening maps
     /// them to its own, before the store is whole).
     static func runQuickCheck(_ database: DatabaseQueue, url: URL?) throws {
