@@ -13,7 +13,6 @@ final class ConflictAndRecoveryTests: CommandLineTestCase {
         try makeDocuments("zip")
     }
 
-
     /// Opens `B.zip` (or `B.<ending>`) in a shell, replaces it from outside with `Theirs`
     /// (a package: the whole folder, as a sync tool or `rm -r; cp -r` does), then feeds
     /// `commands`.

@@ -22,7 +22,6 @@ final class SharedFolderTests: CommandLineTestCase {
         XCTAssertEqual(rename(temporary, path(name)), 0, String(cString: strerror(errno)))
     }
 
-
     /// A shell on `B.<ending>` with a 0.2 s autosave: adds an item and waits for its autosave,
     /// has the document replaced from outside, adds another and waits until that autosave
     /// announces the conflict, then types `commands` and ends its input.
@@ -185,7 +184,8 @@ final class SharedFolderTests: CommandLineTestCase {
         try succeed("recover", path("S.tar.zst"), "--keep-mine")
         XCTAssertEqual(try tree("S.tar.zst"), "1. crashed\n")
 
-        let elsewhere = #"{"acquiredAt":"2026-01-02T03:04:05Z","host":"laptop-far-away","pid":4242,"toolVersion":"poddoc 0.1.0","user":"ann"}"#
+        let elsewhere =
+            #"{"acquiredAt":"2026-01-02T03:04:05Z","host":"laptop-far-away","pid":4242,"toolVersion":"poddoc 0.1.0","user":"ann"}"#
         try Data(elsewhere.utf8).write(to: URL(fileURLWithPath: lockFile))
         let before = try runTool("/usr/bin/sha256sum", [path("S.tar.zst")]).stdout
         let refused = try fail(75, "outline", "add", path("S.tar.zst"), "x")

@@ -184,7 +184,8 @@ final class MergeScheduleTests: StoreTestCase {
                     lists.insert(ctx, identity: nextIdentity, under: parent, random: &random)
                     copy.items[nextIdentity] = ModelItem(
                         title: Stamped(value: "n\(nextIdentity)", stamp: stamp), note: Stamped(value: nil, stamp: stamp),
-                        done: Stamped(value: false, stamp: stamp), parent: Stamped(value: parent.map(identity), stamp: stamp), created: stamp)
+                        done: Stamped(value: false, stamp: stamp), parent: Stamped(value: parent.map(identity), stamp: stamp),
+                        created: stamp)
                 case 2:
                     guard let target else { continue }
                     let title = "t\(random.below(4))"
@@ -348,7 +349,9 @@ final class MergeScheduleTests: StoreTestCase {
                 if got != expected.items.mapValues(\.content) {
                     print("SEED \(seed) step \(step) merge \(theirs) into \(mine) (\(done.outcome))")
                     for id in Set(got.keys).union(expected.items.keys).sorted() where got[id] != expected.items[id]?.content {
-                        print("  \(id): got \(got[id].map(String.init(describing:)) ?? "none"), want \(expected.items[id].map { String(describing: $0.content) } ?? "none")")
+                        print(
+                            "  \(id): got \(got[id].map(String.init(describing:)) ?? "none"), want \(expected.items[id].map { String(describing: $0.content) } ?? "none")"
+                        )
                     }
                     return
                 }

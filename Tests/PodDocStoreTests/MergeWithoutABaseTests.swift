@@ -44,7 +44,9 @@ final class MergeWithoutABaseTests: StoreTestCase {
         }
     }
 
-    private func merge(_ mine: PersistentStore, _ theirs: PersistentStore, prefer: MergeSide? = nil, twoWay: Bool = false) throws -> CopyMerge {
+    private func merge(
+        _ mine: PersistentStore, _ theirs: PersistentStore, prefer: MergeSide? = nil, twoWay: Bool = false
+    ) throws -> CopyMerge {
         let plan = try CopyMerge.plan(mine: mine, theirs: theirs, trees: [tree], preferring: prefer, twoWay: twoWay)
         guard plan.canApply, plan.outcome != .upToDate else { return plan }
         try ObjectContext(store: mine).performAndWait { ctx in

@@ -139,7 +139,8 @@ struct MergeDocument: DocumentOperation {
     @MainActor private func conflictShape(of conflict: CopyConflict, in session: DocumentSession) -> Shape.Conflict {
         Shape.Conflict(
             kind: conflict.kind.rawValue, entity: conflict.objectID.entityName, id: conflict.objectID.rowID ?? 0,
-            title: title(of: conflict.objectID, in: session), path: path(of: conflict.objectID, in: session), properties: conflict.properties, mine: conflict.mine.map(Self.display),
+            title: title(of: conflict.objectID, in: session), path: path(of: conflict.objectID, in: session),
+            properties: conflict.properties, mine: conflict.mine.map(Self.display),
             theirs: conflict.theirs.map(Self.display))
     }
 
@@ -189,7 +190,8 @@ struct MergeDocument: DocumentOperation {
         switch shape.outcome {
         case "upToDate": return "Nothing to merge: this copy already holds everything \(theirs) saved."
         case "fastForward":
-            return "Took \(theirs)'s content: it already held everything this copy saved (\(shape.changed) object\(shape.changed == 1 ? "" : "s") changed)."
+            return
+                "Took \(theirs)'s content: it already held everything this copy saved (\(shape.changed) object\(shape.changed == 1 ? "" : "s") changed)."
         default:
             var text = "Merged \(theirs) (common save \(shape.commonSave)): \(shape.changed) object\(shape.changed == 1 ? "" : "s") changed"
             if !shape.conflicts.isEmpty {

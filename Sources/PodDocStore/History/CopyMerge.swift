@@ -186,7 +186,9 @@ extension CopyMerge {
         var pasts: (mine: PastState?, theirs: PastState?)?
         if let shared {
             do {
-                pasts = (try past(mine, after: shared.mine, latest: mineLatest), try past(theirs, after: shared.theirs, latest: theirsLatest))
+                pasts = (
+                    try past(mine, after: shared.mine, latest: mineLatest), try past(theirs, after: shared.theirs, latest: theirsLatest)
+                )
             } catch let error as StoreError where error.code == .notInHistory {
                 pasts = nil  // the values of the shared save were let go
             }
@@ -423,7 +425,8 @@ private struct Planner {
                     for id in theirsInserted where mineRows[id] == nil {
                         for field in uniqueFields {
                             guard case .value(let value) = theirsRows[id]![field: field], !value.isNull else { continue }
-                            let lookup = try RawStatement(db, "SELECT id FROM \(layout.table) WHERE \(SQL.quote(layout.fieldName(field))) = ?")
+                            let lookup = try RawStatement(
+                                db, "SELECT id FROM \(layout.table) WHERE \(SQL.quote(layout.fieldName(field))) = ?")
                             lookup.bind(value, at: 1)
                             let other = try lookup.step() ? lookup.int64(0) : nil
                             lookup.reset()
@@ -456,7 +459,9 @@ private struct Planner {
             }
             func translate(_ map: [Int64: Int64]) -> (FieldValue) -> FieldValue {
                 { value in
-                    guard case .ref(let ref?) = value, ref.entityName == entity, let row = ref.rowID, let mapped = map[row] else { return value }
+                    guard case .ref(let ref?) = value, ref.entityName == entity, let row = ref.rowID, let mapped = map[row] else {
+                        return value
+                    }
                     return .ref(.permanent(entity: entity, rowID: mapped))
                 }
             }
@@ -516,7 +521,8 @@ private struct Planner {
                         let field = other.attributes.count + index
                         for (old, new) in mineMap {
                             let referring = try mine.unsafeRead { db in
-                                try Int64.fetchAll(db, sql: "SELECT id FROM \(other.table) WHERE \(SQL.quote(key.name)) = ?", arguments: [old])
+                                try Int64.fetchAll(
+                                    db, sql: "SELECT id FROM \(other.table) WHERE \(SQL.quote(key.name)) = ?", arguments: [old])
                             }
                             for id in referring where !Self.isAbsent(targets[layoutName]?[id]) {
                                 var fields: [Int: FieldValue] = [:]
@@ -536,7 +542,8 @@ private struct Planner {
                 let objectID = ObjectID.permanent(entity: entity, rowID: id)
                 // Theirs' new object under an id mine gave too: it comes over under a new id.
                 if let renamed = theirsMap[id], let row = theirsRows[id] {
-                    targets[entity, default: [:]][renamed] = .present(fields: Self.fields(of: row, layout, translate: fromTheirs), whole: true)
+                    targets[entity, default: [:]][renamed] = .present(
+                        fields: Self.fields(of: row, layout, translate: fromTheirs), whole: true)
                     took(entity, renamed, -1, from: ts[-1], layout)
                     if let orderField, case .value(.integer(let order)) = row[field: orderField] {
                         orders[entity, default: [:]][renamed] = (Int(order), true)
@@ -565,7 +572,8 @@ private struct Planner {
                     }
                     guard !ts.isEmpty else { continue }
                     // Theirs' object, new to mine (or brought back by the conflict's choice).
-                    targets[entity, default: [:]][id] = .present(fields: Self.fields(of: theirsRow, layout, translate: fromTheirs), whole: true)
+                    targets[entity, default: [:]][id] = .present(
+                        fields: Self.fields(of: theirsRow, layout, translate: fromTheirs), whole: true)
                     took(entity, id, -1, from: ts[-1] ?? ts.values.first, layout)
                     for (field, origin) in ts where field >= 0 { took(entity, id, field, from: origin, layout) }
                     if let orderField, case .value(.integer(let order)) = theirsRow[field: orderField] {

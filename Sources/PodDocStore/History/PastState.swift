@@ -206,7 +206,9 @@ private struct Rewind {
             guard stamping else { return }
             if taker {
                 // Kept until the merge it took back is met (older saves come later).
-                if takingBack[save]?[entity]?[id]?[field] == nil { takingBack[save, default: [:]][entity, default: [:]][id, default: [:]][field] = name }
+                if takingBack[save]?[entity]?[id]?[field] == nil {
+                    takingBack[save, default: [:]][entity, default: [:]][id, default: [:]][field] = name
+                }
                 return
             }
             if let takenBy, takingBack[takenBy]?[entity]?[id]?[field] != nil {

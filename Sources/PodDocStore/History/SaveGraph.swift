@@ -78,7 +78,9 @@ struct Replica: Equatable {
 
     /// The next save number of this replica (each replica counts its own saves).
     static func nextSequence(_ db: Database) throws -> Int64 {
-        let next = (try String.fetchOne(db, sql: "SELECT value FROM _poddoc_store WHERE key = ?", arguments: [sequenceKey]).flatMap(Int64.init) ?? 0) + 1
+        let next =
+            (try String.fetchOne(db, sql: "SELECT value FROM _poddoc_store WHERE key = ?", arguments: [sequenceKey]).flatMap(Int64.init)
+                ?? 0) + 1
         try db.execute(
             sql: "INSERT INTO _poddoc_store (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
             arguments: [sequenceKey, String(next)])
@@ -127,7 +129,10 @@ struct SaveGraph: Sendable {
     /// Whether this store's content includes the save `name`.
     func contains(_ name: String) -> Bool { reachable.contains(name) }
 
-    init(parents: [String: [String]], localSaves: [(save: Int, name: String)], head: String?, startsAtFirstSave: Bool, takesBack: [String: [String]] = [:]) {
+    init(
+        parents: [String: [String]], localSaves: [(save: Int, name: String)], head: String?, startsAtFirstSave: Bool,
+        takesBack: [String: [String]] = [:]
+    ) {
         self.parents = parents
         self.localSaves = localSaves
         self.head = head

@@ -31,7 +31,8 @@ extension PersistentStore {
                     var assigned = outcome.permanentIDs
                     for staged in changes.batches {
                         let known = assigned
-                        let written = try BatchWriter(db: db, replica: replica) { id in id.isTemporary ? known[id] ?? id.resolved : id }.write(staged.batch)
+                        let written = try BatchWriter(db: db, replica: replica) { id in id.isTemporary ? known[id] ?? id.resolved : id }
+                            .write(staged.batch)
                         for (row, temporary) in staged.batch.temporaryIDs { assigned[temporary] = written.id(ofRow: row) }
                         outcome.batches.append(written)
                     }

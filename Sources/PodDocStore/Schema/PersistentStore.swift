@@ -148,7 +148,8 @@ public final class PersistentStore: Sendable {
         do {
             try Self.setSynchronous(options.synchronous, on: database)
             if options.untrusted && !options.integrityChecked { try Self.runQuickCheck(database, url: url) }
-            identifier = try SchemaManager(model: model, readOnly: options.readOnly).prepare(database, url: url, finalLocation: options.finalLocation)
+            identifier = try SchemaManager(model: model, readOnly: options.readOnly).prepare(
+                database, url: url, finalLocation: options.finalLocation)
         } catch {
             throw PersistentStore.openError(error, url: url)
         }
@@ -226,7 +227,8 @@ public final class PersistentStore: Sendable {
         do {
             try writeSnapshot(to: url)
             do {
-                copy = try DatabaseQueue(path: url.path, configuration: Self.configuration(options, readOnlyConnection: false, usesWAL: true))
+                copy = try DatabaseQueue(
+                    path: url.path, configuration: Self.configuration(options, readOnlyConnection: false, usesWAL: true))
                 try Self.setSynchronous(options.synchronous, on: copy)
             } catch {
                 Self.removeDatabaseFiles(at: url)
