@@ -67,7 +67,17 @@ final class MergeScheduleTests: StoreTestCase {
     private static func merge(_ mine: inout ModelCopy, _ theirs: ModelCopy, prefer: Bool, stamp: Int) -> Int? {
         guard let theirsHead = theirs.head, !mine.seen.contains(theirsHead) else { return 0 }
         if mine.head.map(theirs.seen.contains) ?? true {
-            mine.items = theirs.items
+            // Mine takes theirs' state; a value both hold alike keeps mine's maker (the store
+            // records only what changes).
+            var taken = theirs.items
+            for (id, item) in taken {
+                guard let own = mine.items[id] else { continue }
+                if own.title.value == item.title.value { taken[id]!.title = own.title }
+                if own.note.value == item.note.value { taken[id]!.note = own.note }
+                if own.done.value == item.done.value { taken[id]!.done = own.done }
+                if own.parent.value == item.parent.value { taken[id]!.parent = own.parent }
+            }
+            mine.items = taken
             mine.tombs.merge(theirs.tombs) { _, new in new }
             mine.seen.formUnion(theirs.seen)
             mine.line.append((theirsHead, mine.items))

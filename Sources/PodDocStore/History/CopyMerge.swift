@@ -551,8 +551,12 @@ private struct Planner {
                     theirsRows[id] = nil
                     continue
                 }
-                func theirsChanged(_ field: Int) -> Bool { ts[field] != nil || ts[-1] != nil }
-                func mineChanged(_ field: Int) -> Bool { ms[field] != nil || ms[-1] != nil }
+                // An object made since the shared save is new in every field; one brought back
+                // (deleted and put back since) holds what its fields' own saves made.
+                let theirsMadeIt = ts[-1] != nil && !Self.existed(pastTheirs[entity]?[id])
+                let mineMadeIt = ms[-1] != nil && !Self.existed(pastMine[entity]?[id])
+                func theirsChanged(_ field: Int) -> Bool { ts[field] != nil || theirsMadeIt }
+                func mineChanged(_ field: Int) -> Bool { ms[field] != nil || mineMadeIt }
                 // What the object held at the shared save, when either copy changed it since.
                 func base(_ field: Int) -> FieldValue? { pastValue(pastTheirs, id, field) ?? pastValue(pastMine, id, field) }
                 switch (mineRows[id], theirsRows[id]) {
@@ -657,6 +661,12 @@ private struct Planner {
         }
         guard canApply else { return }
         for (entity, tree) in trees { try keepTree(entity, tree, orders: orders[entity] ?? [:]) }
+    }
+
+    /// Whether a past object existed at the shared save.
+    private static func existed(_ object: PastState.Object?) -> Bool {
+        if case .present? = object { return true }
+        return false
     }
 
     /// A field's value in a past object, if it records one.
