@@ -219,13 +219,7 @@ final class CopyMergeTests: StoreTestCase {
     }
 
     private func merge(_ mine: PersistentStore, _ theirs: PersistentStore, prefer: MergeSide?) throws -> CopyMerge {
-        let plan = try CopyMerge.plan(mine: mine, theirs: theirs, trees: [tree], preferring: prefer)
-        guard plan.canApply, plan.outcome != .upToDate else { return plan }
-        try ObjectContext(store: mine).performAndWait { ctx in
-            try ctx.apply(plan)
-            try ctx.save(storeMetadata: [:], note: SaveNote(description: "merge", merge: plan.record))
-        }
-        return plan
+        try mergeAndSave(mine, theirs, trees: [tree], prefer: prefer)
     }
 
     private func logicalContent(_ store: PersistentStore) throws -> [UInt8] {

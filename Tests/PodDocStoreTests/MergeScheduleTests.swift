@@ -285,13 +285,7 @@ final class MergeScheduleTests: StoreTestCase {
 
     /// Merges as `poddoc merge` does: refused while there are conflicts, then preferring theirs.
     private func merge(_ mine: PersistentStore, _ theirs: PersistentStore, prefer: Bool) throws -> CopyMerge {
-        let plan = try CopyMerge.plan(mine: mine, theirs: theirs, trees: [tree], preferring: prefer ? .theirs : nil)
-        guard plan.canApply, plan.outcome != .upToDate else { return plan }
-        try ObjectContext(store: mine).performAndWait { ctx in
-            try ctx.apply(plan)
-            try ctx.save(storeMetadata: [:], note: SaveNote(description: "merge", merge: plan.record))
-        }
-        return plan
+        try mergeAndSave(mine, theirs, trees: [tree], prefer: prefer ? .theirs : nil)
     }
 
     // MARK: The test

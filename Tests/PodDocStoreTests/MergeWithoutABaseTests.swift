@@ -47,13 +47,7 @@ final class MergeWithoutABaseTests: StoreTestCase {
     private func merge(
         _ mine: PersistentStore, _ theirs: PersistentStore, prefer: MergeSide? = nil, twoWay: Bool = false
     ) throws -> CopyMerge {
-        let plan = try CopyMerge.plan(mine: mine, theirs: theirs, trees: [tree], preferring: prefer, twoWay: twoWay)
-        guard plan.canApply, plan.outcome != .upToDate else { return plan }
-        try ObjectContext(store: mine).performAndWait { ctx in
-            try ctx.apply(plan)
-            try ctx.save(storeMetadata: [:], note: SaveNote(description: "merge", merge: plan.record))
-        }
-        return plan
+        try mergeAndSave(mine, theirs, trees: [tree], prefer: prefer, twoWay: twoWay)
     }
 
     private func logicalContent(_ store: PersistentStore) throws -> [UInt8] {

@@ -45,10 +45,7 @@ final class TakingBackMergesTests: StoreTestCase {
 
     @discardableResult
     private func merge(_ mine: PersistentStore, _ theirs: PersistentStore, prefer: MergeSide? = nil) throws -> CopyMerge {
-        let plan = try CopyMerge.plan(mine: mine, theirs: theirs, trees: [tree], preferring: prefer)
-        guard plan.canApply, plan.outcome != .upToDate else { return plan }
-        try save(mine, note: SaveNote(description: "merge", merge: plan.record)) { try $0.apply(plan) }
-        return plan
+        try mergeAndSave(mine, theirs, trees: [tree], prefer: prefer)
     }
 
     /// Reverts `store` to save `to`, taking back the merges since, as `poddoc revert` does.

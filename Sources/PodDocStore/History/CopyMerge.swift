@@ -187,7 +187,8 @@ extension CopyMerge {
         if let shared {
             do {
                 pasts = (
-                    try past(mine, after: shared.mine, latest: mineLatest), try past(theirs, after: shared.theirs, latest: theirsLatest)
+                    try past(mine, after: shared.mine, latest: mineLatest, graph: mineGraph),
+                    try past(theirs, after: shared.theirs, latest: theirsLatest, graph: theirsGraph)
                 )
             } catch let error as StoreError where error.code == .notInHistory {
                 pasts = nil  // the values of the shared save were let go
@@ -236,8 +237,8 @@ extension CopyMerge {
 
     /// What `store`'s saves after `save` changed, with the values before and the saves that
     /// made each change; nothing when `save` is its newest.
-    private static func past(_ store: PersistentStore, after save: Int, latest: Int) throws -> PastState? {
-        save >= latest ? nil : try store.pastState(after: save, stamping: true)
+    private static func past(_ store: PersistentStore, after save: Int, latest: Int, graph: SaveGraph) throws -> PastState? {
+        save >= latest ? nil : try store.pastState(after: save, stampingWith: graph)
     }
 }
 
@@ -275,9 +276,12 @@ private struct Planner {
     /// By entity, the fields that take the later value.
     let latest: [String: Set<Int>]
 
+    /// A planner from what each copy changed since the shared save (`pastMine`, `pastTheirs`),
+    /// or, given `everything`, from stamps standing for every object of each copy.
     init(
         mine: PersistentStore, theirs: PersistentStore, pastMine: PastState?, pastTheirs: PastState?, mineGraph: SaveGraph,
-        theirsGraph: SaveGraph, trees: [OrderedTree], latestValues: [LatestValue], preferring: MergeSide?, choices: [ObjectID: MergeSide]
+        theirsGraph: SaveGraph, trees: [OrderedTree], latestValues: [LatestValue], preferring: MergeSide?, choices: [ObjectID: MergeSide],
+        everything: (mine: [String: [Int64: [Int: String]]], theirs: [String: [Int64: [Int: String]]])? = nil
     ) throws {
         self.mine = mine
         self.theirs = theirs
@@ -303,13 +307,13 @@ private struct Planner {
             }
             return result
         }
-        mineNew = unseen(pastMine?.stamps ?? [:], by: theirsGraph)
-        theirsNew = unseen(pastTheirs?.stamps ?? [:], by: mineGraph)
-        mineAll = pastMine?.stamps ?? [:]
-        theirsAll = pastTheirs?.stamps ?? [:]
+        mineAll = everything?.mine ?? pastMine?.stamps ?? [:]
+        theirsAll = everything?.theirs ?? pastTheirs?.stamps ?? [:]
+        mineNew = unseen(mineAll, by: theirsGraph)
+        theirsNew = unseen(theirsAll, by: mineGraph)
         self.mineGraph = mineGraph
         self.theirsGraph = theirsGraph
-        comparesEverything = false
+        comparesEverything = everything != nil
     }
 
     /// A planner that knows nothing of what each copy changed: every object of either copy
@@ -320,35 +324,19 @@ private struct Planner {
         comparingEverythingOf mine: PersistentStore, _ theirs: PersistentStore, mineName: String, theirsName: String, mineGraph: SaveGraph,
         theirsGraph: SaveGraph, trees: [OrderedTree], latestValues: [LatestValue], preferring: MergeSide?, choices: [ObjectID: MergeSide]
     ) throws {
-        self.mine = mine
-        self.theirs = theirs
-        model = mine.model
-        self.trees = Dictionary(trees.map { ($0.entity, $0) }, uniquingKeysWith: { first, _ in first })
-        self.preferring = preferring
-        self.choices = choices
-        let model = mine.model
-        self.latest = Dictionary(
-            latestValues.map { ($0.entity, Set([model.layout($0.entity).attributeIndex(of: $0.attribute)])) },
-            uniquingKeysWith: { $0.union($1) })
-        pastMine = [:]
-        pastTheirs = [:]
         var mineStamps: [String: [Int64: [Int: String]]] = [:]
         var theirsStamps: [String: [Int64: [Int: String]]] = [:]
-        for entity in model.entities.map(\.name) {
-            let table = model.layout(entity).table
+        for entity in mine.model.entities.map(\.name) {
+            let table = mine.model.layout(entity).table
             let ids = Set(try mine.unsafeRead { try Int64.fetchAll($0, sql: "SELECT id FROM \(table)") })
                 .union(try theirs.unsafeRead { try Int64.fetchAll($0, sql: "SELECT id FROM \(table)") })
             guard !ids.isEmpty else { continue }
             mineStamps[entity] = Dictionary(uniqueKeysWithValues: ids.map { ($0, [-1: mineName]) })
             theirsStamps[entity] = Dictionary(uniqueKeysWithValues: ids.map { ($0, [-1: theirsName]) })
         }
-        mineNew = mineStamps
-        theirsNew = theirsStamps
-        mineAll = mineStamps
-        theirsAll = theirsStamps
-        self.mineGraph = mineGraph
-        self.theirsGraph = theirsGraph
-        comparesEverything = true
+        try self.init(
+            mine: mine, theirs: theirs, pastMine: nil, pastTheirs: nil, mineGraph: mineGraph, theirsGraph: theirsGraph, trees: trees,
+            latestValues: latestValues, preferring: preferring, choices: choices, everything: (mineStamps, theirsStamps))
     }
 
     /// Current rows of `ids` in `store`, by row id.

@@ -48,12 +48,14 @@ extension PersistentStore {
     ///   (saves let go by the retention, a save that recorded no values before), `.corrupt`
     ///   when an entry does not describe this store's model.
     public func pastState(after save: Int) throws -> PastState {
-        try pastState(after: save, stamping: false)
+        try pastState(after: save, stampingWith: nil)
     }
 
-    /// ``pastState(after:)``, with the ``PastState/stamps`` a merge needs when `stamping`.
-    func pastState(after save: Int, stamping: Bool) throws -> PastState {
-        try unsafeRead { db in
+    /// ``pastState(after:)``, with the ``PastState/stamps`` a merge needs when given the
+    /// store's save graph (read once by the merge).
+    func pastState(after save: Int, stampingWith graph: SaveGraph?) throws -> PastState {
+        let stamping = graph != nil
+        return try unsafeRead { db in
             guard try HistoryTable.exists(db) else {
                 throw StoreError(.notInHistory, "This store keeps no history yet, so it has no earlier saves to go back to.")
             }
@@ -70,8 +72,7 @@ extension PersistentStore {
             }
             var rewind = Rewind(model: model, stamping: stamping)
             var names: [Int: String] = [:]
-            if stamping {
-                let graph = try SaveGraph.read(db)
+            if let graph {
                 names = Dictionary(graph.localSaves.map { ($0.save, $0.name) }, uniquingKeysWith: { _, last in last })
                 rewind.takers = graph.takers
             }

@@ -60,4 +60,23 @@ final class Collector<T: Sendable>: Sendable {
     private let storage = Mutex<[T]>([])
     func append(_ value: T) { storage.withLock { $0.append(value) } }
     var values: [T] { storage.withLock { $0 } }
+
+}
+
+extension StoreTestCase {
+    /// Merges `theirs` into `mine` as `poddoc merge` does, and saves the result with the
+    /// merge's record: nothing is saved while conflicts stand unresolved, or when mine holds
+    /// theirs already.
+    @discardableResult
+    func mergeAndSave(
+        _ mine: PersistentStore, _ theirs: PersistentStore, trees: [OrderedTree], prefer: MergeSide? = nil, twoWay: Bool = false
+    ) throws -> CopyMerge {
+        let plan = try CopyMerge.plan(mine: mine, theirs: theirs, trees: trees, preferring: prefer, twoWay: twoWay)
+        guard plan.canApply, plan.outcome != .upToDate else { return plan }
+        try ObjectContext(store: mine).performAndWait { ctx in
+            try ctx.apply(plan)
+            try ctx.save(storeMetadata: [:], note: SaveNote(description: "merge", merge: plan.record))
+        }
+        return plan
+    }
 }
