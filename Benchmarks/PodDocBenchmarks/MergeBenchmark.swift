@@ -6,16 +6,16 @@ import PodDocContent
 import PodDocDocument
 import PodDocStore
 
-/// Merging two copies of a 20,000-item outline, each of which changed 10,000 items since their
-/// common save (mine renamed the even ones, theirs wrote notes on the odd ones): the merge in
-/// this process (planned from both histories, applied, saved), the release binary end to end
-/// (`poddoc merge`, best of three), and SQLite alone writing theirs' 10,000 changes into mine in
-/// one transaction (the floor: the rows a merge must write, with nothing to work out).
+/// Merging two copies of an outline of 20,000 (or 200,000) items, each of which changed half
+/// of them since their common save (mine renamed the even ones, theirs wrote notes on the odd
+/// ones): the merge in this process (planned from both histories, applied, saved), the release
+/// binary end to end (`poddoc merge`, best of three, with its peak memory), and SQLite alone
+/// writing theirs' changes into mine in one transaction (the floor: the rows a merge must
+/// write, with nothing to work out).
 enum MergeBenchmark {
-    static let items = 20_000
-
     @MainActor
-    static func run() async throws -> [String] {
+    static func run(items: Int) async throws -> [String] {
+        let sectionCount = items / 200
         let folder = try scratchFolder("merge")
         defer { try? FileManager.default.removeItem(at: folder) }
         let base = folder.appending(path: "Base.poddoc")
@@ -30,11 +30,11 @@ enum MergeBenchmark {
             item[OutlineSchema.order] = index % 200
             item[OutlineSchema.created] = now
             item[OutlineSchema.modified] = now
-            item[OutlineSchema.parent] = index < 100 ? root : nil
+            item[OutlineSchema.parent] = index < sectionCount ? root : nil
         }
-        // 100 sections of 199 items each.
+        // Sections of 199 items each.
         let all = try context.fetch(FetchRequest(OutlineSchema.entityName, sortBy: [FetchSort(OutlineSchema.created)]))
-        let sections = all.filter { ($0[OutlineSchema.parent] as ManagedObject?) === root }.prefix(100)
+        let sections = all.filter { ($0[OutlineSchema.parent] as ManagedObject?) === root }.prefix(sectionCount)
         var rest = all.filter { $0[OutlineSchema.parent] == nil && $0 !== root }.makeIterator()
         for section in sections {
             for position in 0..<199 {
@@ -86,15 +86,16 @@ enum MergeBenchmark {
 
         // The release binary, end to end.
         var endToEnd = Double.infinity
+        var peak = 0.0
         let poddoc = OutlineCommandLineBenchmark.poddocBinary
         if FileManager.default.isExecutableFile(atPath: poddoc.path) {
+            setenv("XDG_STATE_HOME", folder.appending(path: "state").path, 1)
             for run in 0..<3 {
                 let mineURL = folder.appending(path: "Cli-\(run).poddoc")
                 try FileManager.default.copyItem(at: minePristine, to: mineURL)
-                endToEnd = min(
-                    endToEnd,
-                    try OutlineCommandLineBenchmark.timedRun(
-                        ["merge", mineURL.path, theirsPristine.path], state: folder.appending(path: "state")))
+                let timed = try OutlineCommandLineBenchmark.timed([poddoc.path, "merge", mineURL.path, theirsPristine.path], in: folder)
+                endToEnd = min(endToEnd, timed.seconds)
+                peak = max(peak, timed.peakMiB)
             }
         }
 
@@ -128,7 +129,10 @@ enum MergeBenchmark {
                 (plan + apply) * 1000, plan * 1000, apply * 1000, floor * 1000, (plan + apply) / floor),
         ]
         if endToEnd.isFinite {
-            rows.append(String(format: "  `poddoc merge MINE THEIRS` (release, open, merge, save, close): %.0f ms", endToEnd * 1000))
+            rows.append(
+                String(
+                    format: "  `poddoc merge MINE THEIRS` (release, open, merge, save, close): %.0f ms, peak %.0f MiB", endToEnd * 1000,
+                    peak))
         } else {
             rows.append("  `poddoc merge`: skipped, build the release poddoc first (`swift build -c release --product poddoc`)")
         }

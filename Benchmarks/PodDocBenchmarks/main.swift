@@ -37,7 +37,9 @@ func runChosen() async throws {
         case "versions":
             for row in try await VersionsBenchmark.run() { print(row) }
         case "merge":
-            for row in try await MergeBenchmark.run() { print(row) }
+            for items in [20_000, 200_000] {
+                for row in try await MergeBenchmark.run(items: items) { print(row) }
+            }
         case "outline-cli":
             for row in try OutlineCommandLineBenchmark.run() { print(row) }
         case "outline":

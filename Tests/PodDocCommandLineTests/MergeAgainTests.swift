@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import XCTest
 
 /// `poddoc merge` as copies are really kept in step, through the binary: merging again after
@@ -164,5 +165,74 @@ final class MergeAgainTests: CommandLineTestCase {
         XCTAssertEqual(try titles(a), ["Base", "Errands"])
         try succeed("merge", b, a)
         XCTAssertEqual(try titles(b), ["Base", "Errands"], "B keeps its own item")
+    }
+}
+
+/// Copies that kept working past the history they keep share a save whose values were let go:
+/// `merge` says so and offers `--two-way`, which lists every difference as a conflict and
+/// changes nothing until `--prefer` resolves them; after that the copies merge exactly again.
+final class TwoWayMergeTests: CommandLineTestCase {
+    private struct Shape: Decodable {
+        struct Conflict: Decodable { let title: String? }
+        let outcome: String
+        let conflicts: [Conflict]
+    }
+
+    private func titles(_ doc: String) throws -> [String] {
+        try succeed("outline", "tree", doc).stdout.split(separator: "\n").map {
+            String($0.drop { $0 == " " }.drop { $0 != " " }.dropFirst())
+        }
+    }
+
+    /// Lets go of a copy's oldest history entries, as retention does past its limit.
+    private func letGoOfHistory(_ doc: String, upTo save: Int) throws {
+        let db = try DatabaseQueue(path: path("\(doc)/StoreContent/persistentStore"))
+        try db.write { try $0.execute(sql: "DELETE FROM _poddoc_history WHERE save <= ?", arguments: [save]) }
+        try db.close()
+    }
+
+    private func files(_ doc: String) throws -> [String: Data] {
+        var found: [String: Data] = [:]
+        let root = URL(fileURLWithPath: path(doc))
+        for case let url as URL in FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)! {
+            if let data = try? Data(contentsOf: url) { found[url.path] = data }
+        }
+        return found
+    }
+
+    func testCopiesPastTheirSharedHistoryMergeTwoWaysThenExactly() throws {
+        let a = try makeOutline("A.poddoc", holding: "Work", "Home")
+        try succeed("save", a, "--as", path("B.poddoc"))
+        let b = path("B.poddoc")
+        try succeed("outline", "rename", a, "1", "Office")
+        try succeed("outline", "rename", a, "1", "Studio")
+        try succeed("outline", "add", b, "Errand")
+        // A keeps the history of its last save only: the shared save's values are gone.
+        let kept = try succeed("versions", a).stdout.split(separator: "\n").filter { $0.hasPrefix("save ") }.count
+        XCTAssertGreaterThan(kept, 1)
+        let newest = Int(try succeed("versions", a).stdout.split(separator: "\n").first!.split(separator: " ")[1])!
+        try letGoOfHistory("A.poddoc", upTo: newest - 1)
+
+        let refused = try fail(65, "merge", a, b)
+        XCTAssertTrue(refused.stderr.contains("--two-way"), refused.stderr)
+        // Two ways: every difference is a conflict; without a preference nothing changes.
+        let before = try files("A.poddoc")
+        let listed = try fail(75, "merge", a, b, "--two-way", "--json").json(Shape.self)
+        XCTAssertEqual(Set(listed.conflicts.compactMap(\.title)), ["Studio", "Errand"], "\(listed.conflicts)")
+        XCTAssertEqual(try files("A.poddoc"), before, "a merge with conflicts left unresolved writes nothing")
+
+        XCTAssertEqual(try succeed("merge", a, b, "--two-way", "--prefer", "theirs", "--json").json(Shape.self).outcome, "merged")
+        XCTAssertEqual(try titles(a), ["Work", "Home", "Errand"])
+        // B takes A's state whole; then each holds the other, and merges are exact again.
+        XCTAssertEqual(try succeed("merge", b, a, "--json").json(Shape.self).outcome, "fastForward")
+        XCTAssertEqual(try succeed("merge", a, b, "--json").json(Shape.self).outcome, "upToDate")
+        try succeed("outline", "rename", a, "2", "House")
+        try succeed("outline", "add", b, "Garden")
+        XCTAssertEqual(try succeed("merge", a, b, "--json").json(Shape.self).conflicts.count, 0)
+        XCTAssertEqual(try succeed("merge", b, a, "--json").json(Shape.self).conflicts.count, 0)
+        XCTAssertEqual(try titles(a), ["Work", "House", "Errand", "Garden"])
+        XCTAssertEqual(try titles(b), try titles(a))
+        try succeed("check", a)
+        try succeed("check", b)
     }
 }

@@ -35,7 +35,8 @@ struct MergeDocument: DocumentOperation {
             let entity: String
             let id: Int64
             let title: String?
-            /// Where the item is in this copy (`2.1`), for outlines; nil when this copy deleted it.
+            /// Where the item is (`2.1`), for outlines: in this copy, or in the other one when this
+            /// copy deleted it or never had it.
             let path: String?
             let properties: [String]
             let mine: [String]
@@ -55,6 +56,7 @@ struct MergeDocument: DocumentOperation {
         if document.hasUnsavedChanges { try await document.autosave() }
         let other = try await DocumentAccess.open(try DocumentArgument.parse([theirs]), mode: .read, command: "poddoc merge")
         var plan: CopyMerge
+        var conflicts: [Shape.Conflict] = []
         do {
             guard other.metadata.kind == document.metadata.kind, other.metadata.documentID == document.metadata.documentID else {
                 throw CommandFailure(
@@ -83,7 +85,7 @@ struct MergeDocument: DocumentOperation {
             if !plan.canApply, let ask = session.ask {
                 var choices: [ObjectID: MergeSide] = [:]
                 for (index, conflict) in plan.conflicts.enumerated() {
-                    let shown = Self.describe(conflictShape(of: conflict, in: session))
+                    let shown = Self.describe(conflictShape(of: conflict, in: session, theirs: other))
                     let answer = await ask("conflict \(index + 1) of \(plan.conflicts.count): \(shown)\nkeep mine or take theirs? [m/t] ")
                     switch answer?.trimmingCharacters(in: .whitespaces).lowercased() {
                     case "m", "mine": choices[conflict.objectID] = .mine
@@ -94,12 +96,12 @@ struct MergeDocument: DocumentOperation {
                 }
                 plan = try await makePlan(choices)
             }
+            conflicts = plan.conflicts.map { conflictShape(of: $0, in: session, theirs: other) }
             try await other.close()
         } catch {
             try? await other.close()
             throw error
         }
-        let conflicts = plan.conflicts.map { conflictShape(of: $0, in: session) }
         guard plan.canApply else {
             // The conflicts are the command's data (standard output); the failure is one line.
             let shape = Shape(
@@ -122,11 +124,11 @@ struct MergeDocument: DocumentOperation {
         let notes = plan.moved.map { moved in
             let place =
                 moved.parent.map { parent in
-                    title(of: parent, in: session).map { $0.isEmpty ? "the top level" : "\"\($0)\"" }
+                    title(of: parent, in: document).map { $0.isEmpty ? "the top level" : "\"\($0)\"" }
                         ?? "\(parent.entityName) \(parent.rowID ?? 0)"
                 } ?? "the top level"
             let object =
-                title(of: moved.objectID, in: session).map { "\"\($0)\"" } ?? "\(moved.objectID.entityName) \(moved.objectID.rowID ?? 0)"
+                title(of: moved.objectID, in: document).map { "\"\($0)\"" } ?? "\(moved.objectID.entityName) \(moved.objectID.rowID ?? 0)"
             return "\(object) was put under \(place): the item it was under was deleted in one of the copies"
         }
         for note in notes { session.output.message("poddoc: note: \(note).") }
@@ -136,25 +138,30 @@ struct MergeDocument: DocumentOperation {
         session.output.emit(shape, text: Self.text(shape, theirs: theirs))
     }
 
-    @MainActor private func conflictShape(of conflict: CopyConflict, in session: DocumentSession) -> Shape.Conflict {
-        Shape.Conflict(
+    /// A conflict as the user sees it: the item's title and place in this copy, or in the
+    /// other copy (`theirs`) when this one deleted it or never had it.
+    @MainActor private func conflictShape(of conflict: CopyConflict, in session: DocumentSession, theirs: ManagedDocument) -> Shape.Conflict
+    {
+        let here = title(of: conflict.objectID, in: session.document)
+        return Shape.Conflict(
             kind: conflict.kind.rawValue, entity: conflict.objectID.entityName, id: conflict.objectID.rowID ?? 0,
-            title: title(of: conflict.objectID, in: session), path: path(of: conflict.objectID, in: session),
+            title: here ?? title(of: conflict.objectID, in: theirs),
+            path: here != nil ? path(of: conflict.objectID, in: session.document) : path(of: conflict.objectID, in: theirs),
             properties: conflict.properties, mine: conflict.mine.map(Self.display),
             theirs: conflict.theirs.map(Self.display))
     }
 
     /// An item's title, for outlines: what a user recognises.
-    @MainActor private func title(of id: ObjectID, in session: DocumentSession) -> String? {
-        guard session.document.metadata.kind == .outline, let object = try? session.document.mainContext.existingObject(with: id) else {
+    @MainActor private func title(of id: ObjectID, in document: ManagedDocument) -> String? {
+        guard document.metadata.kind == .outline, let object = try? document.mainContext.existingObject(with: id) else {
             return nil
         }
         return object[OutlineSchema.title]
     }
 
-    /// An item's place in this copy, for outlines: `2.1`.
-    @MainActor private func path(of id: ObjectID, in session: DocumentSession) -> String? {
-        guard session.document.metadata.kind == .outline, let outline = try? OutlineStore(context: session.document.mainContext),
+    /// An item's place in `document`, for outlines: `2.1`.
+    @MainActor private func path(of id: ObjectID, in document: ManagedDocument) -> String? {
+        guard document.metadata.kind == .outline, let outline = try? OutlineStore(context: document.mainContext),
             let indexes = try? outline.indexPath(of: id), !indexes.isEmpty
         else { return nil }
         return indexes.map { String($0 + 1) }.joined(separator: ".")

@@ -99,10 +99,11 @@ extension ChangeSet {
 }
 
 extension ChangeSet {
-    /// Whether an updated or deleted object holds a long text or blob (see
-    /// ``PersistentStore/longValueBytes``): SQLite reads all of it to rewrite or delete its row.
+    /// Whether an inserted, updated or deleted object holds a long text or blob (see
+    /// ``PersistentStore/longValueBytes``): SQLite reads all of it to rewrite or delete its
+    /// row, and writes all of it for an insert or into the history.
     var touchesLongValue: Bool {
         let isLong = { (object: PushedObject) in object.row.values.contains { $0.byteCount >= PersistentStore.longValueBytes } }
-        return updated.contains(where: isLong) || deleted.contains(where: isLong)
+        return updated.contains(where: isLong) || deleted.contains(where: isLong) || inserted.contains(where: isLong)
     }
 }

@@ -82,7 +82,7 @@ extension PersistentStore {
             var expected = latest
             while try statement.step() {
                 guard case .integer(let last) = statement.value(0), case .integer(let first) = statement.value(1),
-                    case .text(let changes) = statement.value(2), first <= last
+                    let changes = statement.utf8(2), first <= last
                 else { throw Rewind.corrupt("an entry's save numbers or changes are of the wrong type") }
                 guard last == expected else {
                     throw StoreError(
@@ -383,10 +383,12 @@ extension PersistentStore {
                     sql: "DELETE FROM _poddoc_store WHERE key GLOB 'history.state.*' AND CAST(substr(key, 15) AS INTEGER) > ?",
                     arguments: [save])
                 // A run that went on past `save`: its later saves go, its earlier ones stay.
+                // (A long entry, kept as the bytes of its JSON, is read as the text it is.)
                 let rows = try Row.fetchAll(
-                    db, sql: "SELECT save, first_save, changes FROM _poddoc_history WHERE save > ?", arguments: [save])
+                    db, sql: "SELECT save, first_save, CAST(changes AS TEXT) AS changes FROM _poddoc_history WHERE save > ?",
+                    arguments: [save])
                 for row in rows {
-                    guard let first = row["first_save"] as Int64?, let changes = row["changes"] as String? else { continue }
+                    guard let first = row["first_save"] as Int64?, let changes = String.fromDatabaseValue(row["changes"]) else { continue }
                     let kept = changes.split(separator: "\n", omittingEmptySubsequences: false).prefix(save - Int(first) + 1)
                     try db.execute(
                         sql: "UPDATE _poddoc_history SET save = ?, changes = ? WHERE save = ?",

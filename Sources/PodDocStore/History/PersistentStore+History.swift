@@ -94,6 +94,10 @@ enum HistoryTable {
             guard case .text(let value) = row.value(column) else { throw corrupt(column) }
             return value
         }
+        func changes(_ column: Int32) throws -> String {
+            guard let value = row.utf8(column) else { throw corrupt(column) }
+            return value
+        }
         let time: Double
         switch row.value(2) {
         case .real(let value): time = value
@@ -103,7 +107,7 @@ enum HistoryTable {
         return HistoryEntry(
             save: try integer(0), firstSave: try integer(1), time: Date(timeIntervalSince1970: time), host: try text(3),
             writer: try text(4), description: try text(5), inserted: try integer(6), updated: try integer(7),
-            deleted: try integer(8), summary: try text(9), changes: try text(10).split(separator: "\n").map(String.init))
+            deleted: try integer(8), summary: try text(9), changes: try changes(10).split(separator: "\n").map(String.init))
     }
 
     private static func corrupt(_ column: Int32) -> StoreError {
@@ -290,11 +294,16 @@ struct HistoryRecorder {
             sql: "INSERT INTO _poddoc_store (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
             arguments: [HistoryTable.lastSaveKey, String(save)])
 
-        // A save of the newest entry's run joins it.
-        if let run = note.run,
+        // A save of the newest entry's run joins it, unless either holds a long value (see
+        // below): joining copies both.
+        let long = out.count >= PersistentStore.longValueBytes
+        if !long, let run = note.run,
             let newest = try Row.fetchOne(
                 db,
-                sql: "SELECT save, entities, changes FROM _poddoc_history WHERE run = ? AND save = (SELECT max(save) FROM _poddoc_history)",
+                sql: """
+                    SELECT save, entities, changes FROM _poddoc_history \
+                    WHERE run = ? AND typeof(changes) = 'text' AND save = (SELECT max(save) FROM _poddoc_history)
+                    """,
                 arguments: [run]),
             let entities = String.fromDatabaseValue(newest["entities"]), let previous = EntityCounts(json: entities),
             let changes = String.fromDatabaseValue(newest["changes"])
@@ -325,8 +334,18 @@ struct HistoryRecorder {
                     .integer(Int64(counts.total(\.updated))), .integer(Int64(counts.total(\.deleted))), .text(counts.json),
                     .text(counts.summary),
                 ], startingAt: 1)
-            // The changes go from `out` as they are: a deleted long note is not copied again.
-            try out.withUnsafeBufferPointer { json in try insert.execute(bindingText: json, at: 13) }
+            if long {
+                // A long entry (a long note deleted or rewritten) goes in as the bytes of its
+                // JSON, written into a zeroed blob where it lies: as text SQLite would first
+                // build the whole row beside `out` and the objects' own copy of the value.
+                try insert.execute(bindingZeroBlob: out.count, at: 13)
+                try out.withUnsafeBufferPointer { json in
+                    try RawStatement.writeBlob(json, db, table: "_poddoc_history", column: "changes", row: save)
+                }
+            } else {
+                // The changes go from `out` as they are: a deleted long note is not copied again.
+                try out.withUnsafeBufferPointer { json in try insert.execute(bindingText: json, at: 13) }
+            }
             try SaveGraph.recordSave(db, save: save, replica: replica, merge: note.merge, takesBack: note.takesBack)
         }
         try db.execute(

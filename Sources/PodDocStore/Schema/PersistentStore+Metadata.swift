@@ -1,5 +1,4 @@
 internal import GRDB
-internal import GRDBSQLite
 
 // MARK: - Store metadata
 
@@ -29,6 +28,10 @@ extension PersistentStore {
     /// - Throws: ``StoreError`` when the store cannot be read.
     public func streamLogicalContent(_ consume: (UnsafeRawBufferPointer) -> Void) throws {
         try unsafeRead { db in
+            // Every page goes through the cache once: a big save's cache (64 MiB) would hold
+            // them, beside a long value being hashed and the objects' own copy of it.
+            let restore = try Self.shrinkPageCache(db, toKiB: Self.walkCacheKiB)
+            defer { restore() }
             var buffer = CanonicalBytes()
             for entity in model.entities.map(\.name).sorted(by: { Collation.compareUTF8($0, $1) < 0 }) {
                 let layout = model.layout(entity)
@@ -53,9 +56,6 @@ extension PersistentStore {
                 statement.reset()
             }
             buffer.flush(consume)
-            // Every page went through the cache (up to the 64 MiB a big save wants); nothing
-            // later needs them there.
-            if let connection = db.sqliteConnection { sqlite3_db_release_memory(connection) }
         }
     }
 }

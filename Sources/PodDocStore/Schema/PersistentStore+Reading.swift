@@ -1,5 +1,4 @@
 internal import GRDB
-internal import GRDBSQLite
 
 // MARK: - Reading rows (on the root context's queue)
 
@@ -130,7 +129,6 @@ extension PersistentStore {
             + read.presence.map { "typeof(\(SQL.quote(layout.attributes[$0].name))) != 'null'" }
         let destinations = read.foreignKeys.map { layout.foreignKeys[$0].destination }
         var found: [Int64: PartialValues] = [:]
-        var readLongValue = false
         try self.read("reading \(layout.name)") { db in
             for start in stride(from: 0, to: wanted.count, by: Self.idsPerQuery) {
                 let chunk = wanted[start..<min(start + Self.idsPerQuery, wanted.count)]
@@ -157,10 +155,8 @@ extension PersistentStore {
                         column += 1
                     }
                     found[statement.int64(0)] = PartialValues(values: values, destinations: refs, present: present)
-                    readLongValue = readLongValue || values.contains { $0.byteCount >= Self.longValueBytes }
                 }
             }
-            if readLongValue, let connection = db.sqliteConnection { sqlite3_db_release_memory(connection) }
         }
         return keys.map { $0.flatMap { found[$0] } }
     }
@@ -212,19 +208,12 @@ extension PersistentStore {
         let statement = try RawStatement(db, sql)
         statement.bind(arguments, startingAt: 1)
         var rows: [VersionedRow] = []
-        var readLongValue = false
-        while try statement.step() {
-            let row = PersistentStore.versionedRow(statement, layout: layout)
-            readLongValue = readLongValue || row.row.values.contains { $0.byteCount >= longValueBytes }
-            rows.append(row)
-        }
-        // A long value's pages filled the cache (up to the 64 MiB a big save wants) for nothing
-        // a later read needs: the value itself is in the rows now.
-        if readLongValue, let connection = db.sqliteConnection { sqlite3_db_release_memory(connection) }
+        while try statement.step() { rows.append(PersistentStore.versionedRow(statement, layout: layout)) }
         return rows
     }
 
-    /// A text or blob at least this long gives back the page cache its reading filled.
+    /// A text or blob at least this long gives back the page cache its reading filled (see
+    /// `RawStatement.value(_:)`), and a save that touches one writes with a small cache.
     static let longValueBytes = 1 << 20
 
     /// Reads the current row of `statement` laid out as `selectList(layout)`.

@@ -66,6 +66,16 @@ extension PersistentStore {
     /// The page cache of a walk, in KiB.
     static let walkCacheKiB = 4096
 
+    /// Sets the connection's page cache to `kib` KiB for work that reads or writes each
+    /// page once (a walk, a hash of every row, a save of a long value); the cache a big save
+    /// wants (64 MiB) would only hold pages that work is done with. Call what it returns to
+    /// put the cache back.
+    static func shrinkPageCache(_ db: Database, toKiB kib: Int) throws -> () -> Void {
+        let cacheSize = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
+        try db.execute(sql: "PRAGMA cache_size = -\(kib)")
+        return { try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)") }
+    }
+
     /// Walks the saved rows below `root` through the self-referential to-one `relationship`,
     /// depth first (a parent before its children, siblings by `siblingOrder`, then by key),
     /// handing each to `body` with its depth (1 for `root`'s children) and the values of
@@ -121,9 +131,8 @@ extension PersistentStore {
             try database.read { db in
                 // The walk reads each page once: a cache the size of a big save's would only
                 // hold pages it is done with (64 MiB of them on a large store).
-                let cacheSize = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
-                try db.execute(sql: "PRAGMA cache_size = -\(Self.walkCacheKiB)")
-                defer { try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)") }
+                let restore = try Self.shrinkPageCache(db, toKiB: Self.walkCacheKiB)
+                defer { restore() }
                 let statement = try RawStatement(db, sql)
                 let row = try RawStatement(db, valuesSQL)
                 statement.bind(.integer(key), at: 1)

@@ -1,5 +1,4 @@
 internal import GRDB
-internal import GRDBSQLite
 
 // MARK: - Writing a root context's changes (on the root context's queue)
 
@@ -19,13 +18,16 @@ extension PersistentStore {
         var outcome = PushOutcome()
         do {
             try database.writeWithoutTransaction { db in
+                // Rewriting or deleting a row with a long value reads all its pages, and the
+                // history's copy of the value writes as many: a cache the size of a big
+                // save's would hold them all (64 MiB), beside the value itself. A small one
+                // spills the written pages to the WAL as it goes.
+                let restore = changes.touchesLongValue ? try Self.shrinkPageCache(db, toKiB: Self.longValueCacheKiB) : nil
+                defer { restore?() }
                 try db.inTransaction(.immediate) {
                     let replica = try Replica.current(db, place: placeForWrites)
                     var writer = StoreWriter(store: self, db: db, changes: changes, replica: replica)
                     outcome = try writer.run()
-                    // Rewriting or deleting a row with a long value read its pages into the
-                    // cache, where they would sit beside the history's copy of the value.
-                    if changes.touchesLongValue, let connection = db.sqliteConnection { sqlite3_db_release_memory(connection) }
                     // Batch upserts after the objects, in the same transaction.
                     // Rows may point at objects of this save, and at rows of earlier batches.
                     var assigned = outcome.permanentIDs
@@ -63,6 +65,10 @@ extension PersistentStore {
 }
 
 extension PersistentStore {
+    /// The page cache of a save that rewrites, deletes or inserts a long value (see
+    /// ``longValueBytes``), in KiB.
+    static let longValueCacheKiB = 2048
+
     /// Records what a save wrote in the store's history (see ``history(limit:)``), in its
     /// transaction.
     private func recordHistory(of changes: ChangeSet, _ outcome: PushOutcome, in db: Database, replica: Replica) throws {
@@ -305,6 +311,40 @@ private struct StoreWriter {
         }
     }
 
+    /// Runs `statement` with `row`'s fields bound at their indexes: long texts and blobs
+    /// (see ``PersistentStore/longValueBytes``) where they lie in the row, without the copy
+    /// SQLite would otherwise make before building the record from them.
+    private func execute(_ statement: RawStatement, binding bindings: [(field: Int, index: Int32)], of row: RowData) throws {
+        var long: [(value: StoreValue, index: Int32)] = []
+        for (field, index) in bindings {
+            if field < row.values.count, row.values[field].byteCount >= PersistentStore.longValueBytes {
+                long.append((row.values[field], index))
+            } else {
+                bindField(statement, row, field, at: index)
+            }
+        }
+        try Self.withBytes(of: long[...], []) { try statement.execute(binding: $0) }
+    }
+
+    /// Calls `body` with the bytes of each text (UTF-8) and blob in `values`, where they lie.
+    private static func withBytes(
+        of values: ArraySlice<(value: StoreValue, index: Int32)>,
+        _ gathered: [(bytes: UnsafeBufferPointer<UInt8>, isText: Bool, index: Int32)],
+        _ body: ([(bytes: UnsafeBufferPointer<UInt8>, isText: Bool, index: Int32)]) throws -> Void
+    ) throws {
+        guard let (value, index) = values.first else { return try body(gathered) }
+        switch value {
+        case .text(var text):
+            try text.withUTF8 { try withBytes(of: values.dropFirst(), gathered + [($0, true, index)], body) }
+        case .blob(let data):
+            try data.withUnsafeBytes { raw in
+                try withBytes(of: values.dropFirst(), gathered + [(raw.bindMemory(to: UInt8.self), false, index)], body)
+            }
+        default:
+            preconditionFailure("only texts and blobs are long")
+        }
+    }
+
     /// The layout of an object's entity (consecutive objects mostly share one).
     private mutating func layout(of id: ObjectID) -> EntityLayout {
         if let last = lastLayout, last.name == id.entityName { return last }
@@ -346,24 +386,31 @@ private struct StoreWriter {
         let statement = try statement(StatementKey(kind: .insert, entity: layout.name, fields: FieldSet()), layout)
         statement.bind(.integer(id.key), at: 1)
         statement.bind(.integer(version), at: 2)
-        for field in 0..<layout.fieldCount { bindField(statement, row, field, at: Int32(3 + field)) }
-        try statement.execute()
+        try execute(statement, binding: (0..<layout.fieldCount).map { ($0, Int32(3 + $0)) }, of: row)
         try indexText(layout, id, row)
     }
 
     /// Updates `fields` if the row is still at `version`; false when it is not.
+    ///
+    /// A long value the row keeps (see ``PersistentStore/longValueBytes``) is written back
+    /// too, from the object's row where it lies: SQLite rewrites the whole row, and would
+    /// otherwise first read the value from the old one. The version check proves both hold
+    /// the same value.
     private mutating func updateRow(_ layout: EntityLayout, _ id: ObjectID, _ row: RowData, fields: FieldSet, version: Int64) throws -> Bool
     {
-        let statement = try statement(StatementKey(kind: .update, entity: layout.name, fields: fields), layout)
+        var written = fields
+        for (field, value) in row.values.enumerated() where value.byteCount >= PersistentStore.longValueBytes { written.insert(field) }
+        let statement = try statement(StatementKey(kind: .update, entity: layout.name, fields: written), layout)
+        var bindings: [(field: Int, index: Int32)] = []
         var index: Int32 = 1
-        for field in fields {
-            bindField(statement, row, field, at: index)
+        for field in written {
+            bindings.append((field, index))
             index += 1
         }
         statement.bind(.integer(version + 1), at: index)
         statement.bind(.integer(id.key), at: index + 1)
         statement.bind(.integer(version), at: index + 2)
-        try statement.execute()
+        try execute(statement, binding: bindings, of: row)
         guard statement.changes == 1 else { return false }
         if layout.fullTextFields.contains(where: fields.contains) {
             try unindexText(layout, id)

@@ -95,12 +95,50 @@ struct RawStatement {
     /// without a copy (a long text would otherwise be copied into SQLite first); the binding
     /// is cleared before this returns.
     func execute(bindingText text: UnsafeBufferPointer<UInt8>, at index: Int32) throws {
-        _ = sqlite3_bind_text(
-            handle, index,
-            UnsafeRawPointer(text.baseAddress ?? UnsafePointer(bitPattern: 1)!).assumingMemoryBound(to: CChar.self), Int32(text.count),
-            nil)
+        try execute(binding: [(text, true, index)])
+    }
+
+    /// Runs a statement that returns no rows with each text (UTF-8) or blob bound at its
+    /// index where it lies, without a copy; the bindings are cleared before this returns.
+    func execute(binding values: [(bytes: UnsafeBufferPointer<UInt8>, isText: Bool, index: Int32)]) throws {
+        for (bytes, isText, index) in values {
+            let start = UnsafeRawPointer(bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!)
+            if isText {
+                _ = sqlite3_bind_text(handle, index, start.assumingMemoryBound(to: CChar.self), Int32(bytes.count), nil)
+            } else {
+                _ = sqlite3_bind_blob(handle, index, start, Int32(bytes.count), nil)
+            }
+        }
+        defer { for value in values { sqlite3_bind_null(handle, value.index) } }
+        try execute()
+    }
+
+    /// Runs a statement that returns no rows with a blob of `count` zero bytes bound at
+    /// `index`, which SQLite writes without holding the zeros (when it is the row's last
+    /// column); ``writeBlob(_:_:table:column:row:)`` then fills it in.
+    func execute(bindingZeroBlob count: Int, at index: Int32) throws {
+        sqlite3_bind_zeroblob64(handle, index, sqlite3_uint64(count))
         defer { sqlite3_bind_null(handle, index) }
         try execute()
+    }
+
+    /// Writes `bytes` over the start of the blob in `column` of row `row` of `table`,
+    /// straight into its pages (no copy of the whole value is made).
+    static func writeBlob(_ bytes: UnsafeBufferPointer<UInt8>, _ db: Database, table: String, column: String, row: Int64) throws {
+        var blob: OpaquePointer?
+        let connection = db.sqliteConnection
+        guard sqlite3_blob_open(connection, "main", table, column, row, 1, &blob) == SQLITE_OK, let blob else {
+            let message = String(cString: sqlite3_errmsg(connection))
+            sqlite3_blob_close(blob)
+            throw StoreError(.sqlite, "SQLite could not open \(table).\(column) of row \(row) to write it: \(message)")
+        }
+        defer { sqlite3_blob_close(blob) }
+        guard let start = bytes.baseAddress, !bytes.isEmpty else { return }
+        let code = sqlite3_blob_write(blob, start, Int32(bytes.count), 0)
+        guard code == SQLITE_OK else {
+            throw StoreError(
+                .sqlite, "SQLite error \(code) writing \(table).\(column) of row \(row): \(String(cString: sqlite3_errmsg(connection)))")
+        }
     }
 
     func reset() {
@@ -126,14 +164,34 @@ struct RawStatement {
         case SQLITE_TEXT:
             guard let text = sqlite3_column_text(handle, column) else { return .text("") }
             let count = Int(sqlite3_column_bytes(handle, column))
+            releasePagesOfLongValue(count)
             return .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
         case SQLITE_BLOB:
             let count = Int(sqlite3_column_bytes(handle, column))
             guard count > 0, let bytes = sqlite3_column_blob(handle, column) else { return .blob(Data()) }
+            releasePagesOfLongValue(count)
             return .blob(Data(bytes: bytes, count: count))
         default:
             return .null
         }
+    }
+
+    /// Gives back the page cache after SQLite has read a long value (see
+    /// ``PersistentStore/longValueBytes``) into one piece: its pages filled the cache (up to
+    /// the 64 MiB a big save wants) for nothing a later read needs, and would otherwise sit
+    /// there beside the value and the copy about to be made of it.
+    private func releasePagesOfLongValue(_ count: Int) {
+        if count >= PersistentStore.longValueBytes, let connection { sqlite3_db_release_memory(connection) }
+    }
+
+    /// A text, or a blob read as UTF-8 text; nil for other types.
+    func utf8(_ column: Int32) -> String? {
+        let type = sqlite3_column_type(handle, column)
+        guard type == SQLITE_TEXT || type == SQLITE_BLOB else { return nil }
+        let count = Int(sqlite3_column_bytes(handle, column))
+        let start = type == SQLITE_TEXT ? UnsafeRawPointer(sqlite3_column_text(handle, column)) : sqlite3_column_blob(handle, column)
+        guard count > 0, let start else { return "" }
+        return String(decoding: UnsafeBufferPointer(start: start.assumingMemoryBound(to: UInt8.self), count: count), as: UTF8.self)
     }
 
     /// The bytes of a text or blob of at least `minimum` bytes in `column`, where SQLite
@@ -146,6 +204,7 @@ struct RawStatement {
         let start = type == SQLITE_TEXT ? UnsafeRawPointer(sqlite3_column_text(handle, column)) : sqlite3_column_blob(handle, column)
         let count = Int(sqlite3_column_bytes(handle, column))
         guard count >= minimum, let start else { return nil }
+        releasePagesOfLongValue(count)
         let bytes = UnsafeBufferPointer(start: start.assumingMemoryBound(to: UInt8.self), count: count)
         if type == SQLITE_TEXT {
             var iterator = bytes.makeIterator()
