@@ -173,13 +173,13 @@ _poddoc() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    new|open|info|versions|diff|import|export|save|revert|merge|check|recover|serve|outline|pods|crash-test|help)
+    new|open|info|versions|diff|import|export|save|revert|merge|check|recover|serve|outline|pods|git-setup|merge-driver|textconv|crash-test|help)
         # Offer subcommand argument completions
         "_poddoc_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'new open info versions diff import export save revert merge check recover serve outline pods crash-test help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'new open info versions diff import export save revert merge check recover serve outline pods git-setup merge-driver textconv crash-test help' -- "${cur}"))
         ;;
     esac
 }
@@ -850,6 +850,69 @@ _poddoc_pods_count() {
     repeating_options=()
     non_repeating_options=()
     __poddoc_offer_flags_options 2
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __poddoc_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_poddoc_git-setup() {
+    repeating_flags=()
+    non_repeating_flags=(--global --remove --json --version -h --help)
+    repeating_options=(--pattern)
+    non_repeating_options=()
+    __poddoc_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--pattern')
+        return
+        ;;
+    esac
+}
+
+_poddoc_merge-driver() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--prefer)
+    __poddoc_offer_flags_options 4
+
+    # Offer option value completions
+    case "${prev}" in
+    '--prefer')
+        __poddoc_add_completions -W 'mine'$'\n''theirs'
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __poddoc_add_completions -f
+        return
+        ;;
+    2)
+        __poddoc_add_completions -f
+        return
+        ;;
+    3)
+        __poddoc_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_poddoc_textconv() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __poddoc_offer_flags_options 1
 
     # Offer positional completions
     case "${positional_number}" in

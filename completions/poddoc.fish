@@ -86,6 +86,12 @@ function __poddoc_parse_tokens -S
             case 'count'
                 __poddoc_parse_subcommand 2 'recover' 'discard' 'json' 'read-only' 'version' 'h/help'
             end
+        case 'git-setup'
+            __poddoc_parse_subcommand 0 'pattern=+' 'global' 'remove' 'json' 'version' 'h/help'
+        case 'merge-driver'
+            __poddoc_parse_subcommand 4 'prefer=' 'version' 'h/help'
+        case 'textconv'
+            __poddoc_parse_subcommand 1 'version' 'h/help'
         case 'crash-test'
             __poddoc_parse_subcommand 0 'cycles=' 'kind=' 'format=' 'seed=' 'autosave-interval=' 'specs=' 'work-folder=' 'force' 'json' 'version' 'h/help'
         case 'help'
@@ -160,6 +166,9 @@ complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddo
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc" -eq 1' -fa 'serve' -d 'Serve specs over HTTP (GET /specs?page=N) from a pods document, a Specs folder or a page file.'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc" -eq 1' -fa 'outline' -d 'Read and edit an outline document, one operation per command.'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc" -eq 1' -fa 'pods' -d 'Query a pods document, one operation per command.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc" -eq 1' -fa 'git-setup' -d 'Make poddoc git\'s merge driver and diff driver for poddoc archives in this repository (or, with --global, for you).'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc" -eq 1' -fa 'merge-driver' -d 'git\'s merge driver for poddoc archives: git runs it (set it up with `poddoc git-setup`).'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc" -eq 1' -fa 'textconv' -d 'Print a document as text for `git diff` and `git log -p` (git runs it: set it up with `poddoc git-setup`).'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc" -eq 1' -fa 'crash-test' -d 'Kill a child poddoc with SIGKILL while it edits and autosaves, again and again, and check every reopen.'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc" -eq 1' -fa 'help' -d 'Show subcommand help information.'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc new" -eq 1' -F
@@ -407,6 +416,21 @@ complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options 
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc pods count" read-only' -l 'read-only' -d 'Open the document read-only: no lock, so it works while another process edits it. Commands that only read always do; one that changes the document refuses it.'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc pods count" version' -l 'version' -d 'Show the version.'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc pods count" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc git-setup"' -l 'pattern' -d 'A gitattributes pattern naming poddoc archives (repeatable); the three archive endings by default.' -rfka ''
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc git-setup" global' -l 'global' -d 'Set it up for every repository of yours (git\'s --global config and your global attributes file).'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc git-setup" remove' -l 'remove' -d 'Take the set-up away: the .gitattributes lines poddoc wrote and the poddoc driver settings.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc git-setup" json' -l 'json' -d 'Print the result as JSON (shapes in docs/CLI.md).'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc git-setup" version' -l 'version' -d 'Show the version.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc git-setup" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc merge-driver" -eq 1' -F
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc merge-driver" -eq 2' -F
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc merge-driver" -eq 3' -F
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc merge-driver" prefer' -l 'prefer' -d 'Resolve every conflict one way: mine (ours) or theirs; default: git config poddoc.prefer.' -rfka 'mine theirs'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc merge-driver" version' -l 'version' -d 'Show the version.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc merge-driver" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc textconv" -eq 1' -F
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc textconv" version' -l 'version' -d 'Show the version.'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc textconv" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc crash-test" cycles' -l 'cycles' -d 'How many kills.' -rfka ''
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc crash-test" kind' -l 'kind' -d 'What the document holds: pods or outline.' -rfka 'pods outline'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc crash-test" format' -l 'format' -d 'A package, or an archive (autosaved in its working copy).' -rfka 'package archive'

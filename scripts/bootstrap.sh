@@ -3,7 +3,7 @@
 # Safe to run again: it only calls apt-get for packages that are not installed yet.
 set -euo pipefail
 
-packages=(libsqlite3-dev libarchive-dev libedit-dev zstd pkg-config time)
+packages=(libsqlite3-dev libarchive-dev libedit-dev zstd pkg-config time git)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -20,8 +20,11 @@ public struct PodDoc: ParsableCommand {
 
     /// Every command, in the order help lists them. A new command is one file and one entry here.
     static let commands: [any ParsableCommand.Type] = [
-        NewCommand.self, OpenCommand.self, InfoCommand.self, VersionsCommand.self, DiffCommand.self, OneShot<ImportContent>.self, OneShot<ExportContent>.self,
-        OneShot<SaveDocument>.self, OneShot<RevertDocument>.self, OneShot<MergeDocument>.self, CheckCommand.self, RecoverCommand.self, ServeCommand.self, OutlineCommand.self, PodsCommand.self,
+        NewCommand.self, OpenCommand.self, InfoCommand.self, VersionsCommand.self, DiffCommand.self, OneShot<ImportContent>.self,
+        OneShot<ExportContent>.self,
+        OneShot<SaveDocument>.self, OneShot<RevertDocument>.self, OneShot<MergeDocument>.self, CheckCommand.self, RecoverCommand.self,
+        ServeCommand.self, OutlineCommand.self, PodsCommand.self,
+        GitSetupCommand.self, MergeDriverCommand.self, TextConvCommand.self,
         CrashTestCommand.self, CrashChildCommand.self,
     ]
 

@@ -227,6 +227,32 @@ final class MergeTests: CommandLineTestCase {
         XCTAssertEqual(try succeed("info", path("Notes-old.poddoc"), "--json").json(Copies.self).conflictCopies, [])
     }
 
+    func testTheSuggestedMergeWorksWhenPastedIntoAShellOrThePoddocShell() throws {
+        let doc = try makeOutline("My Notes.poddoc", holding: "Work")
+        let copy = path("My Notes (Alice's conflicted copy 2026-11-25).poddoc")
+        try succeed("save", doc, "--as", copy)
+        try succeed("outline", "add", copy, "From Alice")
+        let said = try succeed("info", doc).stdout
+        guard let line = said.split(separator: "\n").first(where: { $0.contains("conflicted copy") }),
+            let command = line.split(separator: "`").dropFirst().first.map(String.init)
+        else { return XCTFail(said) }
+        XCTAssertTrue(command.hasPrefix("poddoc merge '"), command)
+        // Pasted into sh, with poddoc on the PATH.
+        environment["PATH"] = try Self.binary().deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        let pasted = try runTool("/bin/sh", ["-c", command])
+        XCTAssertEqual(pasted.status, 0, pasted.stderr)
+        XCTAssertEqual(try succeed("outline", "tree", doc).stdout, "1. Work\n2. From Alice\n")
+        // And the shell's own suggestion, pasted into the poddoc shell.
+        let other = try makeOutline("Other Notes.poddoc", holding: "Work")
+        let otherCopy = path("Other Notes (Bob's conflicted copy 2026-11-25).poddoc")
+        try succeed("save", other, "--as", otherCopy)
+        try succeed("outline", "add", otherCopy, "From Bob")
+        let opened = try succeed("open", other, "-c", "quit")
+        guard let suggested = opened.stderr.split(separator: "`").dropFirst().first.map(String.init) else { return XCTFail(opened.stderr) }
+        let merged = try succeed("open", other, "-c", "\(suggested); tree; quit")
+        XCTAssertTrue(merged.stdout.contains("2. From Bob"), merged.stdout + merged.stderr)
+    }
+
     func testCopiesOfOtherDocumentsAreRefused() throws {
         let mine = try makeOutline("Notes.poddoc", holding: "Work")
         let other = try makeOutline("Other.poddoc", holding: "Work")

@@ -80,7 +80,9 @@ struct CrashTestCommand: PodDocCommand {
             report = try await CrashTest.run(options, childExecutable: Self.executable, childArguments: [CrashChildCommand.name]) {
                 report in
                 cyclesRun = report.cycles
-                if report.cycles % 25 == 0 { output.message("crash-test: \(report.cycles)/\(cycles) cycles, \(report.recovered) recovered") }
+                if report.cycles % 25 == 0 {
+                    output.message("crash-test: \(report.cycles)/\(cycles) cycles, \(report.recovered) recovered")
+                }
             }
         } catch let error as CrashTestError {
             throw CommandFailure(error.code == .childFailed ? .failure : .usage, code: "crashTestSetup", error.message)
@@ -97,7 +99,8 @@ struct CrashTestCommand: PodDocCommand {
             let kept =
                 workFolder.map { "The documents are kept for inspection in \($0)." }
                 ?? "Run it again with --work-folder DIR to keep the documents for inspection (the same --seed repeats the test)."
-            throw CommandFailure(.integrity, code: "crashTestFailed", "The crash test failed: \(report.failures.first ?? "no cycle ran"). \(kept)")
+            throw CommandFailure(
+                .integrity, code: "crashTestFailed", "The crash test failed: \(report.failures.first ?? "no cycle ran"). \(kept)")
         }
     }
 

@@ -102,7 +102,10 @@ struct InfoCommand: PodDocCommand {
                 "work autosaved \($0.autosaved.formatted(.iso8601)) (\($0.bytes) bytes) waits for recovery in \($0.workingCopy); run `poddoc recover \(shape.path)` (the lines above describe the document as it is on disk)"
             } ?? "nothing waiting")
         for copy in shape.conflictCopies {
-            add("conflict copy", "\(copy): a copy a sync tool kept after a conflict; `poddoc merge \(shape.path) \(copy)` merges it in")
+            add(
+                "conflict copy",
+                "\(copy): a copy a sync tool kept after a conflict; `poddoc merge \(ShellQuoting.quote(shape.path)) \(ShellQuoting.quote(copy))` merges it in"
+            )
         }
         if shape.kind == nil { lines.append("  (the document is open in another process; its content was not read)") }
         return lines.joined(separator: "\n")

@@ -89,7 +89,9 @@ enum OperationSets {
     ]
     static let pods: [any DocumentOperation.Type] = [ListSpecs.self, SearchSpecs.self, ShowSpec.self, CountSpecs.self]
     /// Operations for documents of both kinds.
-    static let shared: [any DocumentOperation.Type] = [ImportContent.self, ExportContent.self, SaveDocument.self, RevertDocument.self, MergeDocument.self]
+    static let shared: [any DocumentOperation.Type] = [
+        ImportContent.self, ExportContent.self, SaveDocument.self, RevertDocument.self, MergeDocument.self,
+    ]
 
     /// What the shell offers for a kind.
     static func shell(for kind: PodDocDocument.DocumentKind) -> [any DocumentOperation.Type] {

@@ -29,8 +29,8 @@ struct MergeDocument: DocumentOperation {
     var twoWay = false
 
     /// What `merge` prints with `--json`.
-    struct Shape: Encodable {
-        struct Conflict: Encodable {
+    struct Shape: Codable {
+        struct Conflict: Codable {
             let kind: String
             let entity: String
             let id: Int64
@@ -164,7 +164,7 @@ struct MergeDocument: DocumentOperation {
         guard document.metadata.kind == .outline, let outline = try? OutlineStore(context: document.mainContext),
             let indexes = try? outline.indexPath(of: id), !indexes.isEmpty
         else { return nil }
-        return indexes.map { String($0 + 1) }.joined(separator: ".")
+        return indexes.map(String.init).joined(separator: ".")
     }
 
     private static func display(_ value: StoreValue) -> String {
@@ -177,7 +177,8 @@ struct MergeDocument: DocumentOperation {
         }
     }
 
-    private static func describe(_ conflict: Shape.Conflict) -> String {
+    /// A conflict in one line: the item, and each property's two values.
+    static func describe(_ conflict: Shape.Conflict) -> String {
         let object =
             "\(conflict.entity) \(conflict.id)" + (conflict.path.map { " at \($0)" } ?? "") + (conflict.title.map { " \"\($0)\"" } ?? "")
         let properties = conflict.properties.joined(separator: ", ")

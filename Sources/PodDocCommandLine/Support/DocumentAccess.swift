@@ -74,7 +74,7 @@ enum DocumentAccess {
         }
         do {
             try await finish(document)
-        } catch where document.hasWorkInWorkingCopy {
+        } catch  where document.hasWorkInWorkingCopy {
             // The edit is on disk, in the working copy, not lost: say where and how to get it.
             let failure = CommandFailure.from(error) ?? CommandFailure(.document, code: "notSaved", "\(error)")
             let name = location.url.path

@@ -116,7 +116,9 @@ struct DocumentFiles: Sendable {
     ///
     /// - Returns: The store, and whether it was migrated (its content then differs from what
     ///   the metadata's hash describes, by the migration's doing).
-    func openStore(model: ObjectModel, readOnly: Bool, untrusted: UntrustedStore?) throws -> (store: PersistentStore, migrated: Bool) {
+    func openStore(
+        model: ObjectModel, readOnly: Bool, untrusted: UntrustedStore?, ledger: (any ReplicaLedger)? = nil
+    ) throws -> (store: PersistentStore, migrated: Bool) {
         guard let size = try? FileManager.default.attributesOfItem(atPath: layout.store.path)[.size] as? Int else {
             throw DocumentError(
                 .missingStore, "\(layout.root.path) has no store (StoreContent/persistentStore is missing); the document is incomplete.",
@@ -137,6 +139,7 @@ struct DocumentFiles: Sendable {
         }
         var options = PersistentStore.Options(readOnly: readOnly, untrusted: untrusted != nil)
         options.integrityChecked = untrusted == .checked
+        options.replicaLedger = ledger
         let store = try PersistentStore(url: layout.store, model: model, options: options)
         if needsMigration { try fileSystem.removeItem(at: layout.storeBackup) }
         return (store, needsMigration)

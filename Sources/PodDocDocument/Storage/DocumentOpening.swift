@@ -122,7 +122,9 @@ enum DocumentOpening {
         let store: PersistentStore
         let migrated: Bool
         do {
-            (store, migrated) = try files.openStore(model: model(metadata.kind), readOnly: readOnly, untrusted: untrusted)
+            (store, migrated) = try files.openStore(
+                model: model(metadata.kind), readOnly: readOnly, untrusted: untrusted,
+                ledger: readOnly ? nil : StateReplicaLedger(environment: options.environment))
         } catch let error as StoreError where error.code == .newerSchema && !readOnly {
             let document = (fileURL ?? layout.root).path
             throw DocumentError(.newerFormat, "\(document): \(error.message)", path: document, cause: error)

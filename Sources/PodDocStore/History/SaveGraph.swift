@@ -19,6 +19,10 @@ struct Replica: Equatable {
     let id: String
     /// New objects take ids after `base`, up to `base + span`.
     let base: Int64
+    /// Where the replica's newest save is noted outside the store, if anywhere.
+    var ledger: (any ReplicaLedger)? = nil
+
+    static func == (a: Replica, b: Replica) -> Bool { a.id == b.id && a.base == b.base }
 
     /// How many ids one replica gives.
     static let span: Int64 = 1 << 32
@@ -34,8 +38,11 @@ struct Replica: Equatable {
     func owns(_ id: Int64) -> Bool { id > base && id <= base + Self.span }
 
     /// The store's replica for a write at `place`; a new one when the store last wrote
-    /// elsewhere (or never recorded where).
-    static func current(_ db: Database, place: String) throws -> Replica {
+    /// elsewhere (or never recorded where), or when `ledger` noted a newer save of its
+    /// replica than the store holds: it is then an older version of the store put back at
+    /// its place (a `git checkout`, a restored backup), whose next saves must not take the
+    /// names and ids the version that went on already gave.
+    static func current(_ db: Database, place: String, ledger: (any ReplicaLedger)? = nil) throws -> Replica {
         let values = Dictionary(
             try Row.fetchAll(db, sql: "SELECT key, value FROM _poddoc_store WHERE key IN (?, ?, ?)", arguments: [idKey, placeKey, baseKey])
                 .compactMap { row -> (String, String)? in
@@ -45,10 +52,18 @@ struct Replica: Equatable {
         if let id = values[idKey], values[placeKey] == place, let base = values[baseKey].flatMap(Int64.init),
             base >= 0, base % span == 0, base < ranges * span
         {
-            return Replica(id: id, base: base)
+            let noted = ledger?.newestSave(of: id) ?? 0
+            if noted <= (try sequence(db)) { return Replica(id: id, base: base, ledger: ledger) }
         }
         var generator = SystemRandomNumberGenerator()
-        return try record(db, place: place, base: Int64.random(in: 1..<ranges, using: &generator) * span)
+        var replica = try record(db, place: place, base: Int64.random(in: 1..<ranges, using: &generator) * span)
+        replica.ledger = ledger
+        return replica
+    }
+
+    /// The newest save number the store's replica gave.
+    private static func sequence(_ db: Database) throws -> Int64 {
+        try String.fetchOne(db, sql: "SELECT value FROM _poddoc_store WHERE key = ?", arguments: [sequenceKey]).flatMap(Int64.init) ?? 0
     }
 
     /// Records a new store's replica: ids from 1.
@@ -76,16 +91,31 @@ struct Replica: Equatable {
         return Replica(id: id, base: base)
     }
 
-    /// The next save number of this replica (each replica counts its own saves).
-    static func nextSequence(_ db: Database) throws -> Int64 {
-        let next =
-            (try String.fetchOne(db, sql: "SELECT value FROM _poddoc_store WHERE key = ?", arguments: [sequenceKey]).flatMap(Int64.init)
-                ?? 0) + 1
+    /// The next save number of this replica (each replica counts its own saves), noted in
+    /// the ledger.
+    func nextSequence(_ db: Database) throws -> Int64 {
+        let next = try Self.sequence(db) + 1
         try db.execute(
             sql: "INSERT INTO _poddoc_store (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-            arguments: [sequenceKey, String(next)])
+            arguments: [Self.sequenceKey, String(next)])
+        ledger?.note(next, of: id)
         return next
     }
+}
+
+/// Where the copies of stores on one machine note, outside the stores, the newest save each
+/// replica made (``PersistentStore/Options/replicaLedger``). A store holding an older save
+/// of its replica than noted is an older version put back at its place (a `git checkout` of
+/// another branch, a restored backup): before it writes, it takes a new replica identity and
+/// id range, so that its saves and objects are never confused with those the version that
+/// went on already made.
+public protocol ReplicaLedger: Sendable {
+    /// The newest save sequence noted for `replica` (16 hex digits), or nil.
+    func newestSave(of replica: String) -> Int64?
+    /// Notes that `replica` made save `sequence`; called in the save's transaction, before it
+    /// commits (a save that then fails leaves a note ahead of the store, which costs only a
+    /// new identity at the next write). Best effort: a note that cannot be written is let go.
+    func note(_ sequence: Int64, of replica: String)
 }
 
 extension String {
@@ -316,7 +346,7 @@ struct SaveGraph: Sendable {
             name = theirs
             try db.execute(sql: "UPDATE _poddoc_graph SET save = ?, merge = 1 WHERE node = ?", arguments: [save, name])
         } else {
-            name = "\(replica.id).\(try Replica.nextSequence(db))"
+            name = "\(replica.id).\(try replica.nextSequence(db))"
             var parents = head.map { [$0] } ?? []
             if let theirs = merge?.theirsHead, !parents.contains(theirs) { parents.append(theirs) }
             var back: [String] = []

@@ -25,7 +25,7 @@ extension PersistentStore {
                 let restore = changes.touchesLongValue ? try Self.shrinkPageCache(db, toKiB: Self.longValueCacheKiB) : nil
                 defer { restore?() }
                 try db.inTransaction(.immediate) {
-                    let replica = try Replica.current(db, place: placeForWrites)
+                    let replica = try Replica.current(db, place: placeForWrites, ledger: options.replicaLedger)
                     var writer = StoreWriter(store: self, db: db, changes: changes, replica: replica)
                     outcome = try writer.run()
                     // Batch upserts after the objects, in the same transaction.

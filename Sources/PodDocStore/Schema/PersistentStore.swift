@@ -39,6 +39,10 @@ public final class PersistentStore: Sendable {
         /// moved there: it starts as the first copy of its document at that place (ids from 1),
         /// not as a copy moved from the staging folder. Nil: where it is made.
         public var finalLocation: URL?
+        /// Where the store notes its replica's newest save outside itself, so that an older
+        /// version of it put back at its place (a `git checkout`, a restored backup) takes a
+        /// new identity before it writes (see ``ReplicaLedger``). Nil: no such notes.
+        public var replicaLedger: (any ReplicaLedger)?
 
         /// SQLite `synchronous` levels poddoc allows in WAL mode.
         public enum Synchronous: String, Sendable {
