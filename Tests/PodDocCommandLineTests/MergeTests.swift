@@ -253,6 +253,68 @@ final class MergeTests: CommandLineTestCase {
         XCTAssertTrue(merged.stdout.contains("2. From Bob"), merged.stdout + merged.stderr)
     }
 
+    /// A sync tool that synced a package's files apart: one machine's store, the other's
+    /// metadata, and the losing store kept beside under a conflict name. Both stores are
+    /// intact: poddoc says so, edits go on, and `merge` takes the kept store in and removes it.
+    func testAStoreASyncToolKeptInsideAPackageIsNamedAndMergedIn() throws {
+        for (tool, name) in [
+            ("Syncthing", "persistentStore.sync-conflict-20261126-101010-ABCDEFG"),
+            ("Dropbox", "persistentStore (Bob's conflicted copy 2026-11-26)"), ("OneDrive", "persistentStore-LAPTOP"),
+        ] {
+            let doc = try makeOutline("\(tool).poddoc", holding: "Work")
+            let laptop = path("\(tool)-laptop.poddoc")
+            try FileManager.default.copyItem(atPath: doc, toPath: laptop)
+            try succeed("outline", "add", doc, "From the desktop")
+            try succeed("outline", "add", laptop, "From the laptop")
+            // The desktop's store won, the laptop's metadata won, the laptop's store was kept.
+            let kept = path("\(tool).poddoc/StoreContent/\(name)")
+            try FileManager.default.copyItem(atPath: path("\(tool)-laptop.poddoc/StoreContent/persistentStore"), toPath: kept)
+            try FileManager.default.removeItem(atPath: path("\(tool).poddoc/DocumentMetadata.json"))
+            try FileManager.default.copyItem(
+                atPath: path("\(tool)-laptop.poddoc/DocumentMetadata.json"), toPath: path("\(tool).poddoc/DocumentMetadata.json"))
+
+            let info = try succeed("info", doc).stdout
+            XCTAssertTrue(info.contains("another machine's store a sync tool kept inside the package"), "\(tool): \(info)")
+            let checked = try fail(76, "check", doc)
+            XCTAssertTrue(checked.stdout.contains("this store is intact"), "\(tool): \(checked.stdout)")
+            XCTAssertFalse(checked.stdout.contains("differs from the metadata's"), checked.stdout)
+            // The suggested command, pasted, merges the laptop's edits in and lets the kept file go.
+            guard let line = info.split(separator: "\n").first(where: { $0.contains("sync conflict") }),
+                let command = line.split(separator: "`").dropFirst().first.map(String.init)
+            else { return XCTFail(info) }
+            environment["PATH"] = try Self.binary().deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+            let merged = try runTool("/bin/sh", ["-c", command])
+            XCTAssertEqual(merged.status, 0, "\(tool): \(merged.stderr)")
+            XCTAssertTrue(merged.stderr.contains("merged in and removed"), merged.stderr)
+            XCTAssertEqual(try succeed("outline", "tree", doc).stdout, "1. Work\n2. From the desktop\n3. From the laptop\n", tool)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: kept))
+            XCTAssertTrue(try succeed("check", doc).stdout.contains(": ok"), tool)
+            XCTAssertFalse(try succeed("info", doc).stdout.contains("sync conflict"))
+        }
+        // Uneven saves, this machine's metadata: nothing looks wrong but the kept store, which
+        // `check` names (it holds the laptop's edit) until it is merged in.
+        let doc = try makeOutline("Uneven.poddoc", holding: "Work")
+        let laptop = path("Uneven-laptop.poddoc")
+        try FileManager.default.copyItem(atPath: doc, toPath: laptop)
+        try succeed("outline", "add", doc, "One")
+        try succeed("outline", "add", doc, "Two")
+        try succeed("outline", "add", laptop, "From the laptop")
+        let kept = path("Uneven.poddoc/StoreContent/persistentStore.sync-conflict-20261126-101010-ABCDEFG")
+        try FileManager.default.copyItem(atPath: path("Uneven-laptop.poddoc/StoreContent/persistentStore"), toPath: kept)
+        let checked = try fail(76, "check", doc)
+        XCTAssertTrue(checked.stdout.contains("it holds that machine's edits. Merge it in"), checked.stdout)
+        try succeed("merge", doc, kept)
+        let tree = try succeed("outline", "tree", doc).stdout
+        XCTAssertEqual(
+            Set(tree.split(separator: "\n").map { $0.split(separator: " ", maxSplits: 1)[1] }), ["Work", "One", "Two", "From the laptop"])
+        try succeed("check", doc)
+
+        // SQLite's own files and poddoc's backup are no conflict.
+        let plain = try makeOutline("Plain.poddoc", holding: "Work")
+        try Data().write(to: URL(fileURLWithPath: path("Plain.poddoc/StoreContent/persistentStore-journal")))
+        XCTAssertFalse(try succeed("info", plain).stdout.contains("sync conflict"))
+    }
+
     func testCopiesOfOtherDocumentsAreRefused() throws {
         let mine = try makeOutline("Notes.poddoc", holding: "Work")
         let other = try makeOutline("Other.poddoc", holding: "Work")

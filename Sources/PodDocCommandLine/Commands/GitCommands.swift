@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PodDocArchive
+import PodDocDocument
 import PodDocFileSystem
 import PodDocStore
 

@@ -48,6 +48,9 @@ struct InfoCommand: PodDocCommand {
         let recovery: Recovery?
         /// Copies a file-sync tool kept beside the document after a conflict.
         let conflictCopies: [String]
+        /// Files a file-sync tool kept inside a package after a conflict: other machines'
+        /// stores (to merge in) and metadata.
+        let conflictFiles: [String]
     }
 
     func execute() async throws {
@@ -73,7 +76,8 @@ struct InfoCommand: PodDocCommand {
             recovery: recovery.map {
                 Shape.Recovery(workingCopy: $0.workingCopy.path, autosaved: $0.modified, bytes: Self.bytes(at: $0.workingCopy))
             },
-            conflictCopies: ManagedDocument.syncConflictCopies(of: url).map(\.path))
+            conflictCopies: ManagedDocument.syncConflictCopies(of: url).map(\.path),
+            conflictFiles: DocumentFormat(inferringFrom: url) == .package ? SyncConflictFiles(inPackage: url).all.map(\.path) : [])
         try await document?.close()
         outputOptions.output.emit(shape, text: Self.text(shape))
     }
@@ -105,6 +109,15 @@ struct InfoCommand: PodDocCommand {
             add(
                 "conflict copy",
                 "\(copy): a copy a sync tool kept after a conflict; `poddoc merge \(ShellQuoting.quote(shape.path)) \(ShellQuoting.quote(copy))` merges it in"
+            )
+        }
+        for file in shape.conflictFiles {
+            let store = file.contains("/StoreContent/")
+            add(
+                "sync conflict",
+                store
+                    ? "\(file): another machine's store a sync tool kept inside the package after a conflict (it holds that machine's edits); `poddoc merge \(ShellQuoting.quote(shape.path)) \(ShellQuoting.quote(file))` merges it in"
+                    : "\(file): another machine's metadata a sync tool kept inside the package after a conflict; merging the kept store removes it"
             )
         }
         if shape.kind == nil { lines.append("  (the document is open in another process; its content was not read)") }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Outliner
 import PodDocDocument
+import PodDocFileSystem
 import PodDocStore
 
 extension MergeSide: ExpressibleByArgument {}
@@ -54,7 +55,19 @@ struct MergeDocument: DocumentOperation {
         let document = session.document
         // The merge works from what the copies' stores hold: edits not yet saved are saved first.
         if document.hasUnsavedChanges { try await document.autosave() }
-        let other = try await DocumentAccess.open(try DocumentArgument.parse([theirs]), mode: .read, command: "poddoc merge")
+        // Another machine's store a sync tool kept inside this package: merged as the copy of
+        // the document it is (this package's metadata around it), then let go.
+        var kept: (store: URL, scratch: ScratchFolder)?
+        var theirsPath = theirs
+        if document.format == .package, let root = document.fileURL,
+            SyncConflictFiles(inPackage: root).stores.contains(URL(fileURLWithPath: theirs).standardizedFileURL)
+        {
+            let scratch = try ScratchFolder(prefix: "poddoc-kept")
+            kept = (URL(fileURLWithPath: theirs).standardizedFileURL, scratch)
+            theirsPath = try SyncConflictFiles.package(around: kept!.store, of: root, in: scratch.url).path
+        }
+        defer { kept?.scratch.remove() }
+        let other = try await DocumentAccess.open(try DocumentArgument.parse([theirsPath]), mode: .read, command: "poddoc merge")
         var plan: CopyMerge
         var conflicts: [Shape.Conflict] = []
         do {
@@ -121,7 +134,7 @@ struct MergeDocument: DocumentOperation {
             try await document.autosave(merging: plan, describing: name)
             session.currentItem = nil
         }
-        let notes = plan.moved.map { moved in
+        var notes = plan.moved.map { moved in
             let place =
                 moved.parent.map { parent in
                     title(of: parent, in: document).map { $0.isEmpty ? "the top level" : "\"\($0)\"" }
@@ -130,6 +143,15 @@ struct MergeDocument: DocumentOperation {
             let object =
                 title(of: moved.objectID, in: document).map { "\"\($0)\"" } ?? "\(moved.objectID.entityName) \(moved.objectID.rowID ?? 0)"
             return "\(object) was put under \(place): the item it was under was deleted in one of the copies"
+        }
+        if let kept, let root = document.fileURL {
+            // Its edits are in this copy now (and its saves in the save graph): the files the
+            // sync tool kept can go.
+            let files = SyncConflictFiles(inPackage: root)
+            for file in [kept.store] + files.metadata where FileManager.default.fileExists(atPath: file.path) {
+                try FileSystem().removeItem(at: file)
+                notes.append("\(file.lastPathComponent), which a sync tool kept after a conflict, is merged in and removed")
+            }
         }
         for note in notes { session.output.message("poddoc: note: \(note).") }
         let shape = Shape(

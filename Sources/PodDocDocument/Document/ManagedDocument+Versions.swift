@@ -64,18 +64,8 @@ extension ManagedDocument {
         let folder = url.deletingLastPathComponent()
         let name = url.lastPathComponent
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [] }
-        return names.filter { $0 != name && isSyncConflictCopy($0, of: name) }.sorted().map { folder.appendingPathComponent($0) }
-    }
-
-    /// Whether `candidate`, once its conflict marker is taken out, is `name`.
-    private nonisolated static func isSyncConflictCopy(_ candidate: String, of name: String) -> Bool {
-        let syncthing = /\.sync-conflict-[0-9]{8}-[0-9]{6}-[A-Z0-9]{7}/
-        let dropbox = /\ \([^()]*conflicted copy[^()]*\)/
-        for marker in [candidate.firstRange(of: syncthing), candidate.firstRange(of: dropbox)].compactMap({ $0 }) {
-            var plain = candidate
-            plain.removeSubrange(marker)
-            if plain == name { return true }
+        return names.filter { SyncConflictFiles.isKeptCopy($0, of: name, insidePackage: false) }.sorted().map {
+            folder.appendingPathComponent($0)
         }
-        return false
     }
 }

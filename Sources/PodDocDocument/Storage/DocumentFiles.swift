@@ -178,9 +178,18 @@ struct DocumentFiles: Sendable {
                 cause: error)
         }
         guard actual == metadata.storeHash else {
+            let kept = SyncConflictFiles(inPackage: layout.root).stores
+            // A sync tool's conflict, not damage: the metadata was saved with the other
+            // machine's store, which it kept beside this one (intact: quick_check passed). The
+            // next save describes this store; the kept one waits to be merged in.
+            if kept.contains(where: { (try? SyncConflictFiles.storeHash(of: $0, model: store.model)) == metadata.storeHash }) { return }
+            let note =
+                kept.isEmpty
+                ? ""
+                : " (a sync tool also kept \(kept.map { $0.lastPathComponent }.joined(separator: ", ")) in StoreContent/, another machine's store: keep it)"
             throw DocumentError(
                 .corrupt,
-                "\(layout.root.path): its store no longer matches the hash recorded at save \(sequence) (it changed on disk since); \(advice)",
+                "\(layout.root.path): its store no longer matches the hash recorded at save \(sequence) (it changed on disk since)\(note); \(advice)",
                 path: layout.store.path)
         }
     }

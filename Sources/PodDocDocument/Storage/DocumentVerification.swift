@@ -30,8 +30,26 @@ extension DocumentFiles {
         problems += store.mergeRecordProblems().map { $0 + " Merges of this copy stop until it is restored from another copy." }
         let hash = try ContentDigest.store(store)
         // The metadata's hash describes save `storeHashSaveSequence` (autosaves leave it behind).
+        let kept = SyncConflictFiles(inPackage: layout.root)
         if metadata.isStoreHashCurrent, hash != metadata.storeHash {
-            problems.append("The store's content hash \(hash) differs from the metadata's \(metadata.storeHash).")
+            if let other = kept.stores.first(where: { (try? SyncConflictFiles.storeHash(of: $0, model: store.model)) == metadata.storeHash }
+            ) {
+                problems.append(
+                    "The metadata was saved with another machine's store, which a sync tool kept as StoreContent/\(other.lastPathComponent); this store is intact but not the one the metadata describes (the next save fixes that)."
+                )
+            } else {
+                problems.append("The store's content hash \(hash) differs from the metadata's \(metadata.storeHash).")
+            }
+        }
+        for file in kept.stores {
+            problems.append(
+                "A sync tool kept another machine's store as StoreContent/\(file.lastPathComponent) after a conflict: it holds that machine's edits. Merge it in with `poddoc merge \(ShellQuoting.quote(layout.root.path)) \(ShellQuoting.quote(file.path))`."
+            )
+        }
+        for file in kept.metadata {
+            problems.append(
+                "A sync tool kept another machine's metadata as \(file.lastPathComponent) after a conflict; merging the kept store (if any) removes it."
+            )
         }
         let sequence = try store.metadataValue(forKey: StoreKey.saveSequence).flatMap(Int.init)
         if sequence != metadata.saveSequence {
