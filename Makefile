@@ -3,7 +3,7 @@
 
 SWIFT ?= swift
 
-.PHONY: tour store-tour test build-tests test-unit test-tsan test-fuzz test-crash test-two-hosts fuzz bench samples sample-documents cli-docs docs format bench-harness bench-e2e bench-check bench-thresholds bootstrap clean
+.PHONY: tour store-tour test build-tests test-unit test-tsan test-fuzz test-crash test-two-hosts test-syncthing fuzz bench samples sample-documents cli-docs docs format bench-harness bench-e2e bench-check bench-thresholds bootstrap clean
 
 ## The main job: a tour of the `poddoc` command on the built-in sample (scripts/tour.sh).
 tour: bootstrap
@@ -18,7 +18,7 @@ store-tour: bootstrap
 ## The whole test suite: every test, the store tests under ThreadSanitizer, every fuzz target
 ## for a bounded time, the crash test at full length and the two-host test (see
 ## docs/RELIABILITY.md). A fresh clone takes about 15 minutes on the project machine.
-test: test-unit test-tsan test-fuzz test-crash test-two-hosts bench-check
+test: test-unit test-tsan test-fuzz test-crash test-two-hosts test-syncthing bench-check
 
 # One build of every target (tests, poddoc-fuzz, poddoc-crash-child) for all the test steps.
 build-tests: bootstrap
@@ -60,6 +60,12 @@ test-crash: build-tests
 ## Two hosts in network namespaces sharing documents (root only; skipped otherwise).
 test-two-hosts: build-tests
 	scripts/two-hosts.sh .build/debug/poddoc
+
+## Two real Syncthing instances (Debian's syncthing, loopback only) share an archive and a
+## package document edited on both sides while the link is down; poddoc merges the conflict
+## copies Syncthing keeps.
+test-syncthing: build-tests
+	scripts/syncthing.sh .build/debug/poddoc
 
 ## Benchmarks, release builds: the harness, then the end-to-end runs; results go into
 ## docs/BENCHMARKS.md by hand.

@@ -428,7 +428,7 @@ _poddoc_revert() {
 
 _poddoc_merge() {
     repeating_flags=()
-    non_repeating_flags=(--recover --discard --two-way --json --read-only --version -h --help)
+    non_repeating_flags=(--recover --discard --two-way --remove-copy --json --read-only --version -h --help)
     repeating_options=()
     non_repeating_options=(--prefer)
     __poddoc_offer_flags_options 2

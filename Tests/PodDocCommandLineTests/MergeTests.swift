@@ -201,7 +201,7 @@ final class MergeTests: CommandLineTestCase {
             try succeed("import", doc, "--from", try writeProbeSpecPage(summary: summary))
         }
         let refused = try fail(75, "merge", mine, theirs)
-        XCTAssertTrue(refused.stdout.contains(#"summary: mine "Mine", theirs "Theirs""#), refused.stdout)
+        XCTAssertTrue(refused.stdout.contains(#""MergeProbe/1.0.0": summary: mine "Mine", theirs "Theirs""#), refused.stdout)
         try succeed("merge", mine, theirs, "--prefer", "theirs")
         XCTAssertTrue(try succeed("pods", "show", mine, "MergeProbe").stdout.contains("Theirs"))
         XCTAssertTrue(try succeed("pods", "count", mine).stdout.contains("1"))
@@ -218,7 +218,8 @@ final class MergeTests: CommandLineTestCase {
         try succeed("outline", "add", syncthing, "From the laptop")
         struct Copies: Decodable { let conflictCopies: [String] }
         XCTAssertEqual(try succeed("info", doc, "--json").json(Copies.self).conflictCopies, [dropbox, syncthing])
-        XCTAssertTrue(try succeed("info", doc).stdout.contains("`poddoc merge \(doc) \(syncthing)` merges it in"))
+        XCTAssertTrue(
+            try succeed("info", doc).stdout.contains("`poddoc merge \(doc) \(syncthing) --remove-copy` merges it in and removes it"))
         let opened = try succeed("open", doc, "-c", "merge '\(syncthing)'; tree; quit")
         XCTAssertTrue(
             opened.stderr.contains("Notes.sync-conflict-20261125-120000-ABCDEFG.poddoc beside this document is a copy a sync tool kept"),
@@ -242,6 +243,13 @@ final class MergeTests: CommandLineTestCase {
         let pasted = try runTool("/bin/sh", ["-c", command])
         XCTAssertEqual(pasted.status, 0, pasted.stderr)
         XCTAssertEqual(try succeed("outline", "tree", doc).stdout, "1. Work\n2. From Alice\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: copy), "merged in, the copy is gone")
+        XCTAssertFalse(try succeed("info", doc).stdout.contains("conflicted copy"))
+        // --remove-copy removes nothing but a sync tool's copy.
+        let own = path("My Notes backup.poddoc")
+        try succeed("save", doc, "--as", own)
+        XCTAssertTrue(try fail(64, "merge", doc, own, "--remove-copy").stderr.contains("is not one, so it stays"))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: own))
         // And the shell's own suggestion, pasted into the poddoc shell.
         let other = try makeOutline("Other Notes.poddoc", holding: "Work")
         let otherCopy = path("Other Notes (Bob's conflicted copy 2026-11-25).poddoc")
@@ -251,6 +259,7 @@ final class MergeTests: CommandLineTestCase {
         guard let suggested = opened.stderr.split(separator: "`").dropFirst().first.map(String.init) else { return XCTFail(opened.stderr) }
         let merged = try succeed("open", other, "-c", "\(suggested); tree; quit")
         XCTAssertTrue(merged.stdout.contains("2. From Bob"), merged.stdout + merged.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: otherCopy))
     }
 
     /// A sync tool that synced a package's files apart: one machine's store, the other's

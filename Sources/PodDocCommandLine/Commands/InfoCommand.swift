@@ -108,7 +108,7 @@ struct InfoCommand: PodDocCommand {
         for copy in shape.conflictCopies {
             add(
                 "conflict copy",
-                "\(copy): a copy a sync tool kept after a conflict; `poddoc merge \(ShellQuoting.quote(shape.path)) \(ShellQuoting.quote(copy))` merges it in"
+                "\(copy): a copy a sync tool kept after a conflict; `poddoc merge \(ShellQuoting.quote(shape.path)) \(ShellQuoting.quote(copy)) --remove-copy` merges it in and removes it"
             )
         }
         for file in shape.conflictFiles {

@@ -4,6 +4,7 @@ import Outliner
 import PodDocDocument
 import PodDocFileSystem
 import PodDocStore
+import PodSpecs
 
 extension MergeSide: ExpressibleByArgument {}
 
@@ -28,6 +29,13 @@ struct MergeDocument: DocumentOperation {
             every difference is then a conflict, resolved by --prefer (or one by one in the shell).
             """)
     var twoWay = false
+
+    @Flag(
+        help: """
+            When THEIRS is a copy a sync tool kept beside this document after a conflict \
+            (Name.sync-conflict-…, Name (… conflicted copy …)), remove it once its changes are merged in.
+            """)
+    var removeCopy = false
 
     /// What `merge` prints with `--json`.
     struct Shape: Codable {
@@ -57,10 +65,21 @@ struct MergeDocument: DocumentOperation {
         if document.hasUnsavedChanges { try await document.autosave() }
         // Another machine's store a sync tool kept inside this package: merged as the copy of
         // the document it is (this package's metadata around it), then let go.
+        let theirsURL = URL(fileURLWithPath: theirs).standardizedFileURL
+        if removeCopy {
+            guard let mine = document.fileURL,
+                ManagedDocument.syncConflictCopies(of: mine).map(\.standardizedFileURL.path).contains(theirsURL.path)
+            else {
+                throw CommandFailure(
+                    .usage, code: "usage",
+                    "--remove-copy removes only a copy a sync tool kept beside this document after a conflict (Name.sync-conflict-…, Name (… conflicted copy …)); \(theirs) is not one, so it stays. Merge without --remove-copy."
+                )
+            }
+        }
         var kept: (store: URL, scratch: ScratchFolder)?
         var theirsPath = theirs
         if document.format == .package, let root = document.fileURL,
-            SyncConflictFiles(inPackage: root).stores.contains(URL(fileURLWithPath: theirs).standardizedFileURL)
+            SyncConflictFiles(inPackage: root).stores.map(\.standardizedFileURL.path).contains(theirsURL.path)
         {
             let scratch = try ScratchFolder(prefix: "poddoc-kept")
             kept = (URL(fileURLWithPath: theirs).standardizedFileURL, scratch)
@@ -153,6 +172,11 @@ struct MergeDocument: DocumentOperation {
                 notes.append("\(file.lastPathComponent), which a sync tool kept after a conflict, is merged in and removed")
             }
         }
+        if removeCopy {
+            // Its changes are in this copy now, and its saves in this copy's save graph.
+            try FileSystem().removeItem(at: theirsURL)
+            notes.append("\(theirsURL.lastPathComponent) is merged in and removed")
+        }
         for note in notes { session.output.message("poddoc: note: \(note).") }
         let shape = Shape(
             outcome: plan.outcome.rawValue, commonSave: plan.commonSave.mine, changed: changed, conflicts: conflicts,
@@ -173,12 +197,14 @@ struct MergeDocument: DocumentOperation {
             theirs: conflict.theirs.map(Self.display))
     }
 
-    /// An item's title, for outlines: what a user recognises.
+    /// What a user recognises the object by: an item's title, a spec's `name/version`.
     @MainActor private func title(of id: ObjectID, in document: ManagedDocument) -> String? {
-        guard document.metadata.kind == .outline, let object = try? document.mainContext.existingObject(with: id) else {
-            return nil
+        guard let object = try? document.mainContext.existingObject(with: id) else { return nil }
+        switch document.metadata.kind {
+        case .outline: return object[OutlineSchema.title]
+        case .pods where id.entityName == PodSpecsSchema.PodSpecEntity.name: return object[PodSpecsSchema.PodSpecEntity.key]
+        default: return nil
         }
-        return object[OutlineSchema.title]
     }
 
     /// An item's place in `document`, for outlines: `2.1`.

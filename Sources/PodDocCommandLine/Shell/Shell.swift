@@ -43,7 +43,7 @@ final class Shell {
         if let url = document.fileURL {
             for copy in ManagedDocument.syncConflictCopies(of: url) {
                 output.message(
-                    "poddoc: \(copy.lastPathComponent) beside this document is a copy a sync tool kept after a conflict; `merge \(ShellQuoting.quote(copy.path))` merges it in."
+                    "poddoc: \(copy.lastPathComponent) beside this document is a copy a sync tool kept after a conflict; `merge \(ShellQuoting.quote(copy.path)) --remove-copy` merges it in and removes it."
                 )
             }
         }

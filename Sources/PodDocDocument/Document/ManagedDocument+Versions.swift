@@ -55,13 +55,15 @@ extension ManagedDocument {
 
 extension ManagedDocument {
     /// Copies of the document at `url` that file-sync tools left beside it after a conflict:
-    /// Syncthing's `Notes.sync-conflict-20261125-120000-ABCDEFG.poddoc` (the marker before any
-    /// of the name's extensions) and Dropbox's `Notes (conflicted copy 2026-11-25).poddoc` or
-    /// `Notes (Alice's conflicted copy 2026-11-25).poddoc`. Merge them in with `poddoc merge`.
+    /// Syncthing's `Notes.poddoc.tar.sync-conflict-20261125-120000-ABCDEFG.zst` (its marker
+    /// goes before the last extension; anywhere in the name is recognised) and Dropbox's or
+    /// Nextcloud's `Notes (conflicted copy 2026-11-25).poddoc` or
+    /// `Notes (Alice's conflicted copy 2026-11-25).poddoc`. Merge them in with `poddoc merge`
+    /// (`--remove-copy` removes the copy once merged).
     ///
     /// - Returns: Their locations, sorted by name; none when the folder cannot be read.
     public nonisolated static func syncConflictCopies(of url: URL) -> [URL] {
-        let folder = url.deletingLastPathComponent()
+        let folder = URL(fileURLWithPath: url.path).standardizedFileURL.deletingLastPathComponent()
         let name = url.lastPathComponent
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [] }
         return names.filter { SyncConflictFiles.isKeptCopy($0, of: name, insidePackage: false) }.sorted().map {
