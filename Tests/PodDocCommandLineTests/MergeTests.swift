@@ -226,6 +226,13 @@ final class MergeTests: CommandLineTestCase {
             opened.stderr)
         XCTAssertTrue(opened.stdout.contains("2. From the laptop"), opened.stdout)
         XCTAssertEqual(try succeed("info", path("Notes-old.poddoc"), "--json").json(Copies.self).conflictCopies, [])
+        // Merged in (without --remove-copy), the copy is no longer offered for a merge.
+        let after = try succeed("info", doc).stdout
+        XCTAssertTrue(after.contains("\(syncthing): a copy a sync tool kept after a conflict, merged in already: it can go"), after)
+        struct Merged: Decodable { let mergedCopies: [String] }
+        XCTAssertEqual(
+            try succeed("info", doc, "--json").json(Merged.self).mergedCopies, [dropbox, syncthing],
+            "the Dropbox copy held nothing new either")
     }
 
     func testTheSuggestedMergeWorksWhenPastedIntoAShellOrThePoddocShell() throws {

@@ -3,6 +3,7 @@ import Foundation
 import PodDocContent
 import PodDocDocument
 import PodDocFileSystem
+import PodDocStore
 
 /// `poddoc info DOC`.
 struct InfoCommand: PodDocCommand {
@@ -51,6 +52,18 @@ struct InfoCommand: PodDocCommand {
         /// Files a file-sync tool kept inside a package after a conflict: other machines'
         /// stores (to merge in) and metadata.
         let conflictFiles: [String]
+        /// The conflict copies whose every save this document already holds: they can go.
+        let mergedCopies: [String]
+    }
+
+    /// Whether `document` holds every save of the copy at `copy` (false when it cannot be read).
+    @MainActor private static func holds(_ copy: URL, in document: ManagedDocument) async -> Bool {
+        guard let argument = try? DocumentArgument.parse([copy.path]),
+            let other = try? await DocumentAccess.open(argument, mode: .read, command: "poddoc info")
+        else { return false }
+        let holds = (try? CopyMerge.holdsEverything(of: other.rootContext.store, in: document.rootContext.store)) ?? false
+        try? await other.close()
+        return holds
     }
 
     func execute() async throws {
@@ -64,6 +77,11 @@ struct InfoCommand: PodDocCommand {
         } catch let error as DocumentError where error.code == .locked && holder != nil {
             document = nil
         }
+        let copies = ManagedDocument.syncConflictCopies(of: url)
+        var merged: [String] = []
+        if let document {
+            for copy in copies where await Self.holds(copy, in: document) { merged.append(copy.path) }
+        }
         let counts = try await document?.contentCounts()
         let metadata = document?.metadata
         let shape = Shape(
@@ -76,8 +94,9 @@ struct InfoCommand: PodDocCommand {
             recovery: recovery.map {
                 Shape.Recovery(workingCopy: $0.workingCopy.path, autosaved: $0.modified, bytes: Self.bytes(at: $0.workingCopy))
             },
-            conflictCopies: ManagedDocument.syncConflictCopies(of: url).map(\.path),
-            conflictFiles: DocumentFormat(inferringFrom: url) == .package ? SyncConflictFiles(inPackage: url).all.map(\.path) : [])
+            conflictCopies: copies.map(\.path),
+            conflictFiles: DocumentFormat(inferringFrom: url) == .package ? SyncConflictFiles(inPackage: url).all.map(\.path) : [],
+            mergedCopies: merged)
         try await document?.close()
         outputOptions.output.emit(shape, text: Self.text(shape))
     }
@@ -108,7 +127,9 @@ struct InfoCommand: PodDocCommand {
         for copy in shape.conflictCopies {
             add(
                 "conflict copy",
-                "\(copy): a copy a sync tool kept after a conflict; `poddoc merge \(ShellQuoting.quote(shape.path)) \(ShellQuoting.quote(copy)) --remove-copy` merges it in and removes it"
+                shape.mergedCopies.contains(copy)
+                    ? "\(copy): a copy a sync tool kept after a conflict, merged in already: it can go (`rm -r \(ShellQuoting.quote(copy))`)"
+                    : "\(copy): a copy a sync tool kept after a conflict; `poddoc merge \(ShellQuoting.quote(shape.path)) \(ShellQuoting.quote(copy)) --remove-copy` merges it in and removes it"
             )
         }
         for file in shape.conflictFiles {

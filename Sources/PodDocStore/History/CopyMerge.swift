@@ -143,6 +143,13 @@ extension SaveNote {
 // MARK: - Planning
 
 extension CopyMerge {
+    /// Whether `mine` holds everything `theirs` saved (theirs' newest save is in mine's save
+    /// graph): merging theirs would change nothing. Reads the two graphs only.
+    public static func holdsEverything(of theirs: PersistentStore, in mine: PersistentStore) throws -> Bool {
+        guard let head = try theirs.saveGraph().head else { return true }
+        return try mine.saveGraph().contains(head)
+    }
+
     /// Works out the merge of `theirs` into `mine`, reading both stores (saved content only:
     /// save mine's edits first).
     ///
