@@ -430,13 +430,17 @@ _poddoc_merge() {
     repeating_flags=()
     non_repeating_flags=(--recover --discard --two-way --remove-copy --json --read-only --version -h --help)
     repeating_options=()
-    non_repeating_options=(--prefer)
+    non_repeating_options=(--prefer --base)
     __poddoc_offer_flags_options 2
 
     # Offer option value completions
     case "${prev}" in
     '--prefer')
         __poddoc_add_completions -W 'mine'$'\n''theirs'
+        return
+        ;;
+    '--base')
+        __poddoc_add_completions -f
         return
         ;;
     esac

@@ -41,7 +41,7 @@ function __poddoc_parse_tokens -S
         case 'revert'
             __poddoc_parse_subcommand 1 'recover' 'discard' 'to=' 'json' 'read-only' 'version' 'h/help'
         case 'merge'
-            __poddoc_parse_subcommand 2 'recover' 'discard' 'prefer=' 'two-way' 'remove-copy' 'json' 'read-only' 'version' 'h/help'
+            __poddoc_parse_subcommand 2 'recover' 'discard' 'prefer=' 'two-way' 'base=' 'remove-copy' 'json' 'read-only' 'version' 'h/help'
         case 'check'
             __poddoc_parse_subcommand 1 'recover' 'discard' 'read-only' 'json' 'version' 'h/help'
         case 'recover'
@@ -258,6 +258,7 @@ complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options 
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc merge" -eq 2' -F
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc merge" prefer' -l 'prefer' -d 'Resolve every conflict one way: mine (keep this copy\'s) or theirs (take the other\'s).' -rfka 'mine theirs'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc merge" two-way' -l 'two-way' -d 'When the copies share no save whose changes both still keep (their histories were let go), merge anyway: every difference is then a conflict, resolved by --prefer (or one by one in the shell).'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc merge" base' -l 'base' -d 'A copy of the document as it was when the two copies parted (git\'s merge base): used when their histories share no save whose changes both still keep.' -rF
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc merge" remove-copy' -l 'remove-copy' -d 'When THEIRS is a copy a sync tool kept beside this document after a conflict (Name.sync-conflict-…, Name (… conflicted copy …)), remove it once its changes are merged in.'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc merge" json' -l 'json' -d 'Print the result as JSON (shapes in docs/CLI.md).'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc merge" read-only' -l 'read-only' -d 'Open the document read-only: no lock, so it works while another process edits it. Commands that only read always do; one that changes the document refuses it.'

@@ -132,6 +132,7 @@ final class GitTests: CommandLineTestCase {
         try git("checkout", "-q", "main")
         try succeed("outline", "rename", doc, "2", "Cottage")
         try commit("desktop")
+        let desktop = try git("rev-parse", "HEAD").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let ours = try Data(contentsOf: URL(fileURLWithPath: doc))
 
         let stopped = try git("merge", "laptop", "-m", "merge", allowing: true)
@@ -151,7 +152,7 @@ final class GitTests: CommandLineTestCase {
         XCTAssertEqual(try git("log", "-1", "--format=%p").stdout.split(separator: " ").count, 2, "a merge commit")
 
         // Or by the preference in git's config: the same merge again from before it.
-        try git("reset", "-q", "--hard", "HEAD~1")
+        try git("reset", "-q", "--hard", desktop)
         XCTAssertEqual(try titles(doc)[1], "2. Cottage")
         try git("config", "poddoc.prefer", "theirs")
         let resolved = try git("merge", "laptop", "-m", "merge")
@@ -159,11 +160,22 @@ final class GitTests: CommandLineTestCase {
         XCTAssertEqual(try titles(doc)[1], "2. House")
         try succeed("check", doc)
 
+        // The document's own attribute comes before the repository's setting.
+        try git("reset", "-q", "--hard", desktop)
+        let attributes = try String(contentsOfFile: path(".gitattributes"), encoding: .utf8)
+        try (attributes + "Notes.poddoc.tar.zst poddoc-prefer=mine\n").write(
+            toFile: path(".gitattributes"), atomically: true, encoding: .utf8)
+        let kept = try git("merge", "laptop", "-m", "merge")
+        XCTAssertTrue(kept.stderr.contains("1 conflict resolved as mine"), kept.stderr)
+        XCTAssertEqual(try titles(doc)[1], "2. Cottage")
+        try git("reset", "-q", "--hard", desktop)
+        try attributes.write(toFile: path(".gitattributes"), atomically: true, encoding: .utf8)
+
         // A preference that is neither: the merge stops, saying what to set.
-        try git("reset", "-q", "--hard", "HEAD~1")
+        try git("reset", "-q", "--hard", desktop)
         try git("config", "poddoc.prefer", "sideways")
         let refused = try git("merge", "laptop", "-m", "merge", allowing: true)
-        XCTAssertNotEqual(refused.status, 0)
+        XCTAssertNotEqual(refused.status, 0, refused.stdout + refused.stderr)
         XCTAssertTrue(refused.stderr.contains("poddoc.prefer is \"sideways\""), refused.stderr)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: doc)), ours)
     }

@@ -235,4 +235,52 @@ final class TwoWayMergeTests: CommandLineTestCase {
         try succeed("check", a)
         try succeed("check", b)
     }
+
+    /// With a copy of the state the two parted from (git's merge base), the merge needs no
+    /// shared history: what each changed is what differs from the base, and only true
+    /// conflicts are conflicts. The git merge driver passes git's base so.
+    func testABaseCopyMergesCopiesPastTheirSharedHistoryExactly() throws {
+        let a = try makeOutline("A.poddoc", holding: "Work", "Home")
+        try succeed("save", a, "--as", path("B.poddoc"))
+        try succeed("save", a, "--as", path("Base.poddoc"))
+        let b = path("B.poddoc")
+        try succeed("outline", "rename", a, "1", "Office")
+        try succeed("outline", "rename", a, "1", "Studio")
+        try succeed("outline", "add", b, "Errand")
+        try succeed("outline", "note", b, "2", "keys")
+        let newest = Int(try succeed("versions", a).stdout.split(separator: "\n").first!.split(separator: " ")[1])!
+        try letGoOfHistory("A.poddoc", upTo: newest - 1)
+        try fail(65, "merge", a, b)
+
+        let merged = try succeed("merge", a, b, "--base", path("Base.poddoc"), "--json").json(Shape.self)
+        XCTAssertEqual(merged.outcome, "merged")
+        XCTAssertEqual(merged.conflicts.count, 0)
+        XCTAssertEqual(try titles(a), ["Studio", "Home", "Errand"])
+        XCTAssertTrue(try succeed("outline", "ls", a, "--json").stdout.contains("keys"))
+        try succeed("check", a)
+        // A base of another document is refused.
+        let other = try makeOutline("Other.poddoc", holding: "Work")
+        XCTAssertTrue(try fail(65, "merge", b, a, "--base", other).stderr.contains("cannot be the merge's base"))
+
+        // Through git's merge driver, archives whose histories were let go the same way.
+        for (doc, archive) in [(a, "Ours.poddoc.tar.zst"), (b, "Theirs.poddoc.tar.zst"), (path("Base.poddoc"), "Base.poddoc.tar.zst")] {
+            try succeed("save", doc, "--as", path(archive))
+        }
+        let c = try makeOutline("C.poddoc", holding: "One", "Two")
+        try succeed("save", c, "--as", path("C-base.poddoc.tar.zst"))
+        try succeed("save", c, "--as", path("D.poddoc"))
+        try succeed("outline", "rename", c, "1", "Uno")
+        try succeed("outline", "rename", c, "1", "Eins")
+        try succeed("outline", "add", path("D.poddoc"), "Three")
+        let cNewest = Int(try succeed("versions", c).stdout.split(separator: "\n").first!.split(separator: " ")[1])!
+        try letGoOfHistory("C.poddoc", upTo: cNewest - 1)
+        try succeed("save", c, "--as", path("C-ours.poddoc.tar.zst"))
+        try succeed("save", path("D.poddoc"), "--as", path("C-theirs.poddoc.tar.zst"))
+        let driven = try succeed(
+            "merge-driver", path("C-base.poddoc.tar.zst"), path("C-ours.poddoc.tar.zst"), path("C-theirs.poddoc.tar.zst"),
+            "Notes.poddoc.tar.zst")
+        XCTAssertTrue(driven.stderr.contains("merged Notes.poddoc.tar.zst: "), driven.stderr)
+        XCTAssertEqual(try titles(path("C-ours.poddoc.tar.zst")), ["Eins", "Two", "Three"])
+        try succeed("check", path("C-ours.poddoc.tar.zst"))
+    }
 }

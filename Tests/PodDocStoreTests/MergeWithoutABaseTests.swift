@@ -97,6 +97,30 @@ final class MergeWithoutABaseTests: StoreTestCase {
         XCTAssertEqual(try a.integrityProblems(), [])
     }
 
+    func testABaseCopyTellsWhatEachChangedPastTheSharedHistory() throws {
+        let a = try open("a")
+        try add(a, "Work", order: 0)
+        try add(a, "Home", order: 1)
+        try a.checkpoint()
+        for name in ["b", "base"] { try FileManager.default.copyItem(at: folder.appending(path: "a"), to: folder.appending(path: name)) }
+        let b = try open("b")
+        let base = try open("base")
+        for round in 1...4 { try rename(a, round == 1 ? "Work" : "Office \(round - 1)", to: "Office \(round)") }
+        for round in 1...4 { try add(b, "Errand \(round)", order: 1 + round) }
+        try rename(b, "Home", to: "House")
+        XCTAssertThrowsError(try CopyMerge.plan(mine: a, theirs: b, trees: [tree]))
+
+        let plan = try CopyMerge.plan(mine: a, theirs: b, trees: [tree], base: base)
+        XCTAssertTrue(plan.conflicts.isEmpty, "\(plan.conflicts)")
+        XCTAssertEqual(try mergeAndSave(a, b, trees: [tree], base: base).outcome, .merged)
+        XCTAssertEqual(try titles(a), ["Office 4", "House", "Errand 1", "Errand 2", "Errand 3", "Errand 4"])
+        XCTAssertEqual(try a.integrityProblems(), [])
+        // Both changing one title from the base is a true conflict, and the only one.
+        for (store, title) in [(a, "Cottage"), (b, "Villa")] { try rename(store, "House", to: title) }
+        let clash = try CopyMerge.plan(mine: b, theirs: a, trees: [tree], base: base)
+        XCTAssertEqual(clash.conflicts.map(\.properties), [["title"]], "\(clash.conflicts)")
+    }
+
     func testADamagedSaveGraphIsReportedAndStopsMergesOnly() throws {
         let a = try open("a")
         try add(a, "Work", order: 0)

@@ -204,11 +204,13 @@ struct MergeDriverCommand: PodDocCommand {
             git passes its base, ours and theirs (%O %A %B) and the document's path (%P). The documents' \
             own save graph finds what each branch changed; a clean merge is written to OURS (exit 0); \
             conflicts are listed on standard error with the items' titles and both values, OURS is left \
-            as it was, and the exit status is 1, so git stops and reports a conflict. \
-            `git config poddoc.prefer mine|theirs` (or --prefer) resolves every conflict one way.
+            as it was, and the exit status is 1, so git stops and reports a conflict. The attribute \
+            `poddoc-prefer=mine|theirs` on the document in .gitattributes, else `git config poddoc.prefer \
+            mine|theirs`, else --prefer resolves every conflict one way.
 
-            When the two versions share no save whose changes they still keep, the merge is two-way: \
-            every difference is a conflict, resolved by poddoc.prefer.
+            When the two versions share no save whose changes they still keep (their histories were \
+            let go), git's base tells what each changed; without a base (both branches added the \
+            document), the merge is two-way: every difference is a conflict, resolved by poddoc.prefer.
             """)
 
     @Argument(help: "git's merge base (%O); empty when the branches share none.", completion: .file())
@@ -233,6 +235,20 @@ struct MergeDriverCommand: PodDocCommand {
         }
         let git = try Git(in: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
         var prefer = self.prefer
+        // The document's own attribute (`Notes.poddoc.tar.zst poddoc-prefer=theirs` in
+        // .gitattributes), then the repository's setting.
+        let checked = try await git.run(["check-attr", "poddoc-prefer", "--", path], allowing: [128])  // 128: not in a work tree
+        let attribute =
+            checked.status == 0 ? checked.output.split(separator: ":").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } : nil
+        if prefer == nil, let attribute, !["unspecified", "unset", "set"].contains(attribute) {
+            guard let side = MergeSide(rawValue: attribute) else {
+                throw CommandFailure(
+                    .usage, code: "usage",
+                    "The attribute poddoc-prefer of \(path) is \"\(attribute)\": set it to mine or theirs in .gitattributes, or take it out."
+                )
+            }
+            prefer = side
+        }
         if prefer == nil, let configured = try await git.setting("poddoc.prefer") {
             guard let side = MergeSide(rawValue: configured) else {
                 throw CommandFailure(
@@ -253,10 +269,18 @@ struct MergeDriverCommand: PodDocCommand {
         var result = try await scratch.poddoc(arguments)
         var twoWay = false
         if result.status == ExitStatus.badInput.rawValue, result.errors.contains("--two-way") {
-            // The branches share no save whose changes both still keep: every difference is
-            // then a conflict, which poddoc.prefer resolves.
-            twoWay = true
-            arguments.append("--two-way")
+            // The branches share no save whose changes both still keep: what each changed is
+            // what differs from git's base; without one (both branches added the document),
+            // every difference is a conflict, which poddoc.prefer resolves.
+            if let size = try? FileManager.default.attributesOfItem(atPath: base)[.size] as? Int, size > 0 {
+                let baseCopy = scratch.url.appending(path: "base").appending(path: name)
+                try FileManager.default.createDirectory(at: baseCopy.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try fileSystem.copyFile(at: URL(fileURLWithPath: base), to: baseCopy)
+                arguments += ["--base", baseCopy.path]
+            } else {
+                twoWay = true
+                arguments.append("--two-way")
+            }
             result = try await scratch.poddoc(arguments)
         }
         let report = try? JSONDecoder().decode(MergeDocument.Shape.self, from: result.stdout)

@@ -30,6 +30,13 @@ struct MergeDocument: DocumentOperation {
             """)
     var twoWay = false
 
+    @Option(
+        help: ArgumentHelp(
+            "A copy of the document as it was when the two copies parted (git's merge base): used when their histories share no save whose changes both still keep.",
+            valueName: "copy"),
+        completion: .file())
+    var base: String?
+
     @Flag(
         help: """
             When THEIRS is a copy a sync tool kept beside this document after a conflict \
@@ -87,6 +94,7 @@ struct MergeDocument: DocumentOperation {
         }
         defer { kept?.scratch.remove() }
         let other = try await DocumentAccess.open(try DocumentArgument.parse([theirsPath]), mode: .read, command: "poddoc merge")
+        var baseDocument: ManagedDocument?
         var plan: CopyMerge
         var conflicts: [Shape.Conflict] = []
         do {
@@ -96,6 +104,16 @@ struct MergeDocument: DocumentOperation {
                     "\(theirs) is not a copy of this document (its document ID differs); merge joins copies of one document. `poddoc diff` compares any two pods documents."
                 )
             }
+            if let base {
+                let opened = try await DocumentAccess.open(try DocumentArgument.parse([base]), mode: .read, command: "poddoc merge")
+                baseDocument = opened
+                guard opened.metadata.documentID == document.metadata.documentID else {
+                    throw CommandFailure(
+                        .badInput, code: "notACopy",
+                        "\(base) is not a copy of this document (its document ID differs), so it cannot be the merge's base.")
+                }
+            }
+            let baseStore = baseDocument?.rootContext.store
             let (mine, theirsStore) = (document.rootContext.store, other.rootContext.store)
             let outline = document.metadata.kind == .outline
             let trees =
@@ -108,7 +126,7 @@ struct MergeDocument: DocumentOperation {
                     try await Task.detached {
                         try CopyMerge.plan(
                             mine: mine, theirs: theirsStore, trees: trees, latest: latest, preferring: prefer, choices: choices,
-                            twoWay: twoWay)
+                            twoWay: twoWay, base: baseStore)
                     }.value
                 }
             }
@@ -130,8 +148,10 @@ struct MergeDocument: DocumentOperation {
             }
             conflicts = plan.conflicts.map { conflictShape(of: $0, in: session, theirs: other) }
             try await other.close()
+            try await baseDocument?.close()
         } catch {
             try? await other.close()
+            try? await baseDocument?.close()
             throw error
         }
         guard plan.canApply else {

@@ -167,12 +167,17 @@ extension CopyMerge {
     ///   - preferring: How to resolve conflicts; nil lists them and changes nothing.
     ///   - choices: How to resolve the conflicts of these objects (a shell asks one by one);
     ///     before `preferring`.
-    /// - Throws: ``StoreError``: `.notInHistory` when the histories share no save (the
-    ///   common one was let go by the retention, or the copies are not of one document);
-    ///   `.corrupt` when a history is damaged.
+    ///   - twoWay: When the histories share no save in reach, compare every object and make
+    ///     every difference a conflict.
+    ///   - base: When the histories share no save in reach, a copy of the state the two
+    ///     parted from (git's merge base): what each changed is what differs from it.
+    /// - Throws: ``StoreError``: `.notInHistory` when the histories share no save in reach
+    ///   and neither `twoWay` nor `base` is given (the common save was let go by the
+    ///   retention, or the copies are not of one document); `.corrupt` when a history is
+    ///   damaged.
     public static func plan(
         mine: PersistentStore, theirs: PersistentStore, trees: [OrderedTree] = [], latest: [LatestValue] = [], preferring: MergeSide? = nil,
-        choices: [ObjectID: MergeSide] = [:], twoWay: Bool = false
+        choices: [ObjectID: MergeSide] = [:], twoWay: Bool = false, base: PersistentStore? = nil
     ) throws -> CopyMerge {
         let mineGraph = try mine.saveGraph()
         let theirsGraph = try theirs.saveGraph()
@@ -204,6 +209,14 @@ extension CopyMerge {
         let common = (mine: shared?.mine ?? 0, theirs: shared?.theirs ?? 0)
         let imported = theirsGraph.nodes.filter { !mineGraph.contains($0.name) }
         let takesTheirs = mineGraph.head.map(theirsGraph.contains) ?? true
+        if pasts == nil, !takesTheirs, let base {
+            // No shared save in reach, but a copy of the state the two parted from: what each
+            // changed is what differs from it.
+            pasts = (
+                try PastState(current: mine, base: base, name: mineGraph.head ?? ""),
+                try PastState(current: theirs, base: base, name: theirsHead)
+            )
+        }
         var planner: Planner
         if let pasts {
             planner = try Planner(

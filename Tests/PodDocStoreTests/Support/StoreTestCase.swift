@@ -69,9 +69,10 @@ extension StoreTestCase {
     /// theirs already.
     @discardableResult
     func mergeAndSave(
-        _ mine: PersistentStore, _ theirs: PersistentStore, trees: [OrderedTree], prefer: MergeSide? = nil, twoWay: Bool = false
+        _ mine: PersistentStore, _ theirs: PersistentStore, trees: [OrderedTree], prefer: MergeSide? = nil, twoWay: Bool = false,
+        base: PersistentStore? = nil
     ) throws -> CopyMerge {
-        let plan = try CopyMerge.plan(mine: mine, theirs: theirs, trees: trees, preferring: prefer, twoWay: twoWay)
+        let plan = try CopyMerge.plan(mine: mine, theirs: theirs, trees: trees, preferring: prefer, twoWay: twoWay, base: base)
         guard plan.canApply, plan.outcome != .upToDate else { return plan }
         try ObjectContext(store: mine).performAndWait { ctx in
             try ctx.apply(plan)
