@@ -314,7 +314,9 @@ private struct StoreWriter {
     /// Runs `statement` with `row`'s fields bound at their indexes: long texts and blobs
     /// (see ``PersistentStore/longValueBytes``) where they lie in the row, without the copy
     /// SQLite would otherwise make before building the record from them.
-    private func execute(_ statement: RawStatement, binding bindings: [(field: Int, index: Int32)], of row: RowData) throws {
+    private func execute(
+        _ statement: RawStatement, binding bindings: some Sequence<(field: Int, index: Int32)>, of row: RowData
+    ) throws {
         var long: [(value: StoreValue, index: Int32)] = []
         for (field, index) in bindings {
             if field < row.values.count, row.values[field].byteCount >= PersistentStore.longValueBytes {
@@ -386,7 +388,7 @@ private struct StoreWriter {
         let statement = try statement(StatementKey(kind: .insert, entity: layout.name, fields: FieldSet()), layout)
         statement.bind(.integer(id.key), at: 1)
         statement.bind(.integer(version), at: 2)
-        try execute(statement, binding: (0..<layout.fieldCount).map { ($0, Int32(3 + $0)) }, of: row)
+        try execute(statement, binding: (0..<layout.fieldCount).lazy.map { ($0, Int32(3 + $0)) }, of: row)
         try indexText(layout, id, row)
     }
 
@@ -401,16 +403,12 @@ private struct StoreWriter {
         var written = fields
         for (field, value) in row.values.enumerated() where value.byteCount >= PersistentStore.longValueBytes { written.insert(field) }
         let statement = try statement(StatementKey(kind: .update, entity: layout.name, fields: written), layout)
-        var bindings: [(field: Int, index: Int32)] = []
         var index: Int32 = 1
-        for field in written {
-            bindings.append((field, index))
-            index += 1
-        }
+        for _ in written { index += 1 }
         statement.bind(.integer(version + 1), at: index)
         statement.bind(.integer(id.key), at: index + 1)
         statement.bind(.integer(version), at: index + 2)
-        try execute(statement, binding: bindings, of: row)
+        try execute(statement, binding: written.enumerated().lazy.map { ($0.element, Int32($0.offset + 1)) }, of: row)
         guard statement.changes == 1 else { return false }
         if layout.fullTextFields.contains(where: fields.contains) {
             try unindexText(layout, id)
