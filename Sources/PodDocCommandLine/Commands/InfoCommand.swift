@@ -61,7 +61,9 @@ struct InfoCommand: PodDocCommand {
         guard let argument = try? DocumentArgument.parse([copy.path]),
             let other = try? await DocumentAccess.open(argument, mode: .read, command: "poddoc info")
         else { return false }
-        let holds = (try? CopyMerge.holdsEverything(of: other.rootContext.store, in: document.rootContext.store)) ?? false
+        let (theirs, mine) = (other.rootContext.store, document.rootContext.store)
+        // Two graph reads: off the main actor.
+        let holds = (try? await Task.detached { try CopyMerge.holdsEverything(of: theirs, in: mine) }.value) ?? false
         try? await other.close()
         return holds
     }

@@ -178,11 +178,12 @@ struct DocumentFiles: Sendable {
                 cause: error)
         }
         guard actual == metadata.storeHash else {
-            let kept = SyncConflictFiles(inPackage: layout.root).stores
+            let conflict = SyncConflictFiles(inPackage: layout.root)
             // A sync tool's conflict, not damage: the metadata was saved with the other
             // machine's store, which it kept beside this one (intact: quick_check passed). The
             // next save describes this store; the kept one waits to be merged in.
-            if kept.contains(where: { (try? SyncConflictFiles.storeHash(of: $0, model: store.model)) == metadata.storeHash }) { return }
+            if conflict.store(hashing: metadata.storeHash, model: store.model) != nil { return }
+            let kept = conflict.stores
             let note =
                 kept.isEmpty
                 ? ""

@@ -32,8 +32,7 @@ extension DocumentFiles {
         // The metadata's hash describes save `storeHashSaveSequence` (autosaves leave it behind).
         let kept = SyncConflictFiles(inPackage: layout.root)
         if metadata.isStoreHashCurrent, hash != metadata.storeHash {
-            if let other = kept.stores.first(where: { (try? SyncConflictFiles.storeHash(of: $0, model: store.model)) == metadata.storeHash }
-            ) {
+            if let other = kept.store(hashing: metadata.storeHash, model: store.model) {
                 problems.append(
                     "The metadata was saved with another machine's store, which a sync tool kept as StoreContent/\(other.lastPathComponent); this store is intact but not the one the metadata describes (the next save fixes that)."
                 )

@@ -50,6 +50,13 @@ public struct SyncConflictFiles: Sendable {
         return !host.isEmpty && !["wal", "shm", "journal"].contains(String(host)) && !host.contains(".")
     }
 
+    /// The kept store whose content hash is `hash` (the one a metadata describes), if any:
+    /// the metadata was then saved with that machine's store, and this package's store,
+    /// which differs from it, is no damage.
+    func store(hashing hash: String, model: ObjectModel) -> URL? {
+        stores.first { (try? Self.storeHash(of: $0, model: model)) == hash }
+    }
+
     /// The content hash (``ContentDigest``) of a kept store, read from a private copy (SQLite
     /// would otherwise leave its `-shm` beside the kept file).
     static func storeHash(of file: URL, model: ObjectModel) throws -> String {
