@@ -70,8 +70,6 @@ struct MergeDocument: DocumentOperation {
         let document = session.document
         // The merge works from what the copies' stores hold: edits not yet saved are saved first.
         if document.hasUnsavedChanges { try await document.autosave() }
-        // Another machine's store a sync tool kept inside this package: merged as the copy of
-        // the document it is (this package's metadata around it), then let go.
         let theirsURL = URL(fileURLWithPath: theirs).standardizedFileURL
         if removeCopy {
             guard let mine = document.fileURL,
@@ -83,14 +81,16 @@ struct MergeDocument: DocumentOperation {
                 )
             }
         }
+        // Another machine's store a sync tool kept inside this package: merged as the copy of
+        // the document it is (this package's metadata around it), then let go.
         var kept: (store: URL, scratch: ScratchFolder)?
         var theirsPath = theirs
         if document.format == .package, let root = document.fileURL,
             SyncConflictFiles(inPackage: root).stores.map(\.standardizedFileURL.path).contains(theirsURL.path)
         {
             let scratch = try ScratchFolder(prefix: "poddoc-kept")
-            kept = (URL(fileURLWithPath: theirs).standardizedFileURL, scratch)
-            theirsPath = try SyncConflictFiles.package(around: kept!.store, of: root, in: scratch.url).path
+            kept = (theirsURL, scratch)
+            theirsPath = try SyncConflictFiles.package(around: theirsURL, of: root, in: scratch.url).path
         }
         defer { kept?.scratch.remove() }
         let other = try await DocumentAccess.open(try DocumentArgument.parse([theirsPath]), mode: .read, command: "poddoc merge")

@@ -103,7 +103,7 @@ extension ChangeSet {
     /// ``PersistentStore/longValueBytes``): SQLite reads all of it to rewrite or delete its
     /// row, and writes all of it for an insert or into the history.
     var touchesLongValue: Bool {
-        let isLong = { (object: PushedObject) in object.row.values.contains { $0.byteCount >= PersistentStore.longValueBytes } }
+        let isLong = { (object: PushedObject) in object.row.values.contains(where: \.isLong) }
         return updated.contains(where: isLong) || deleted.contains(where: isLong) || inserted.contains(where: isLong)
     }
 }

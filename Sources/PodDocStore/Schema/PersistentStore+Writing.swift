@@ -319,7 +319,7 @@ private struct StoreWriter {
     ) throws {
         var long: [(value: StoreValue, index: Int32)] = []
         for (field, index) in bindings {
-            if field < row.values.count, row.values[field].byteCount >= PersistentStore.longValueBytes {
+            if field < row.values.count, row.values[field].isLong {
                 long.append((row.values[field], index))
             } else {
                 bindField(statement, row, field, at: index)
@@ -401,7 +401,7 @@ private struct StoreWriter {
     private mutating func updateRow(_ layout: EntityLayout, _ id: ObjectID, _ row: RowData, fields: FieldSet, version: Int64) throws -> Bool
     {
         var written = fields
-        for (field, value) in row.values.enumerated() where value.byteCount >= PersistentStore.longValueBytes { written.insert(field) }
+        for (field, value) in row.values.enumerated() where value.isLong { written.insert(field) }
         let statement = try statement(StatementKey(kind: .update, entity: layout.name, fields: written), layout)
         var index: Int32 = 1
         for _ in written { index += 1 }

@@ -26,6 +26,10 @@ public enum StoreValue: Sendable, Hashable {
         }
     }
 
+    /// Whether this is a text or blob long enough to be handled apart (bound where it lies,
+    /// its pages given back after reading it): ``PersistentStore/longValueBytes`` or more.
+    var isLong: Bool { byteCount >= PersistentStore.longValueBytes }
+
     /// Whether this value is SQL NULL.
     public var isNull: Bool {
         if case .null = self { return true }
