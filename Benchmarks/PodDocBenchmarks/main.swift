@@ -4,7 +4,8 @@ import PodDocBenchmarkSupport
 // Runs the benchmarks named on the command line (all when none) and prints Markdown rows.
 // Build in release: `make bench` (or `make bench BENCHMARKS="autosave archive"`).
 let available = [
-    "find-or-create", "autosave", "archive", "specs-import", "specs-index", "outline", "outline-cli", "serve-load", "versions", "merge",
+    "find-or-create", "autosave", "archive", "specs-import", "specs-index", "outline", "outline-cli", "siblings", "serve-load", "versions",
+    "merge",
 ]
 if CommandLine.arguments.count == 3, CommandLine.arguments[1] == OutlineBenchmark.openCommand {
     // One open-and-print of the outline benchmark, in the fresh process it started.
@@ -42,6 +43,8 @@ func runChosen() async throws {
             }
         case "outline-cli":
             for row in try OutlineCommandLineBenchmark.run() { print(row) }
+        case "siblings":
+            for row in try SiblingsBenchmark.run() { print(row) }
         case "outline":
             let rows = try OutlineBenchmark.run()
             print(OutlineBenchmark.Row.header)

@@ -45,7 +45,9 @@ extension OutlineStore {
     /// printing the top of a million-item outline reads only its top. Without one, the whole
     /// subtree comes from one recursive query, then its values in batches: a chain 100,000
     /// levels deep costs as little as a flat list.
-    func loadSubtree(below start: ObjectID, holding first: OutlineItem, maxDepth: Int?, titlesOnly: Bool = false) throws(OutlineError)
+    func loadSubtree(
+        below start: ObjectID, holding first: OutlineItem, maxDepth: Int?, titlesOnly: Bool = false
+    ) throws(OutlineError)
         -> LoadedSubtree
     {
         var loader = SubtreeLoader(context: context, titlesOnly: titlesOnly, start: LoadedSubtree.Entry(item: first, order: 0), id: start)
@@ -68,6 +70,8 @@ private struct SubtreeLoader {
     let titlesOnly: Bool
     var entries: [LoadedSubtree.Entry]
     var parents: [Int] = [-1]
+    /// Each entry's row id: siblings with one order key sort by it.
+    var rowIDs: [Int64] = [0]
     var indexes: [ObjectID: Int]
 
     init(context: ObjectContext, titlesOnly: Bool, start: LoadedSubtree.Entry, id: ObjectID) {
@@ -87,6 +91,7 @@ private struct SubtreeLoader {
         }
         entries.reserveCapacity(links.count + 1)
         parents.reserveCapacity(links.count + 1)
+        rowIDs.reserveCapacity(links.count + 1)
         indexes.reserveCapacity(links.count + 1)
         for batch in stride(from: 0, to: links.count, by: SubtreeLoader.batchSize) {
             let slice = links[batch..<min(batch + SubtreeLoader.batchSize, links.count)]
@@ -122,7 +127,10 @@ private struct SubtreeLoader {
             }
             return zip(ids, values).compactMap { id, values in
                 values.map {
-                    (id, OutlineItem(title: String.fromStoreValue($0.values[0]) ?? ""), Int.fromStoreValue($0.values[1]) ?? 0, $0.destinations[0])
+                    (
+                        id, OutlineItem(title: String.fromStoreValue($0.values[0]) ?? ""), Int.fromStoreValue($0.values[1]) ?? 0,
+                        $0.destinations[0]
+                    )
                 }
             }
         }
@@ -142,6 +150,7 @@ private struct SubtreeLoader {
         indexes[read.id] = entries.count
         entries.append(LoadedSubtree.Entry(item: read.item, order: read.order))
         parents.append(parentIndex)
+        rowIDs.append(read.id.rowID ?? .max)
     }
 
     /// The entries with their children in order.
@@ -149,7 +158,7 @@ private struct SubtreeLoader {
         var subtree = LoadedSubtree(entries: entries)
         for index in entries.indices.dropFirst() { subtree.entries[parents[index]].children.append(index) }
         for index in subtree.entries.indices where subtree.entries[index].children.count > 1 {
-            subtree.entries[index].children.sort { (entries[$0].order, $0) < (entries[$1].order, $1) }
+            subtree.entries[index].children.sort { (entries[$0].order, rowIDs[$0]) < (entries[$1].order, rowIDs[$1]) }
         }
         return subtree
     }

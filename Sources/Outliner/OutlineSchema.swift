@@ -10,9 +10,9 @@ import PodDocStore
 /// Every document has exactly one *root* item, the only one without a parent. It is
 /// invisible: its children are the outline's top-level items, and it carries the document's
 /// OPML head fields, version and `<body>` attributes. Every other item has a title, an
-/// optional note, the OPML attributes it came with, its position among its siblings
-/// (``order``: always exactly 0…n-1) and creation and modification times. Deleting an item
-/// deletes everything below it.
+/// optional note, the OPML attributes it came with, its order key among its siblings
+/// (``order``) and creation and modification times. Deleting an item deletes everything
+/// below it.
 ///
 /// A document composes its object model from the entities of the content it holds:
 /// ```swift
@@ -27,7 +27,9 @@ public enum OutlineSchema {
     public static let title = Attribute<String>("title", default: "")
     /// The note under the item (OPML `_note`), or nil.
     public static let note = Attribute<String?>("note")
-    /// The item's position among its siblings: the siblings' orders are exactly 0…n-1.
+    /// The item's order key among its siblings (``SiblingOrder``): siblings are in the order of
+    /// their keys, then of their IDs. A sparse key, not a position: an item placed between
+    /// two others takes a key between theirs.
     public static let order = Attribute<Int>("order", default: 0)
     /// When the item was made (added or imported).
     public static let created = Attribute<Date>("created")
@@ -51,7 +53,10 @@ public enum OutlineSchema {
         entityName,
         members: [
             title, note, order, created, modified, attributes, head, opmlVersion, parent, children,
-        ])
+        ],
+        // The children of an item, in order, read from the index alone: never a row, whose
+        // order key lies after a long note.
+        indexes: [[parent.name, order.name]])
 
     /// The entities an outline needs, to add to a document's ``ObjectModel``.
     public static let entities: [EntityDescription] = [entity]

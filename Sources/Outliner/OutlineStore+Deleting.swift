@@ -17,11 +17,9 @@ extension OutlineStore {
     public func delete(_ id: ObjectID) throws(OutlineError) -> Int {
         let item = try object(id)
         guard !isRoot(item) else { throw OutlineError.rootItem("deleted") }
-        let siblings = try siblings(of: item)
+        _ = try siblings(of: item)  // it is where its parent says
         let title = item[OutlineSchema.title]
-        try load(siblings[(item[OutlineSchema.order] + 1)...])
         return undoable(ActionName.delete(title, descendants: 0)) {
-            shift(siblings, (item[OutlineSchema.order] + 1)..<siblings.count, by: -1)
             let deleted = context.delete(item)
             context.undoManager?.setActionName(ActionName.delete(title, descendants: deleted - 1))
             return deleted

@@ -20,10 +20,9 @@ extension OutlineStore {
         let parentObject = try object(parent)
         let siblings = try children(of: parentObject)
         let index = try checkedInsertionIndex(index, count: siblings.count, in: parentObject)
-        try load(siblings[index...])
+        let placement = try placement(of: 1, at: index, among: siblings)
         return undoable(ActionName.add(item.title)) {
-            shift(siblings, index..<siblings.count, by: 1)
-            return insertItem(item, under: parentObject, at: index, stamped: now()).objectID
+            insertItem(item, under: parentObject, at: placement.apply()[0], stamped: now()).objectID
         }
     }
 

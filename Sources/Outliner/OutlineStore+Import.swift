@@ -22,24 +22,26 @@ extension OutlineStore {
         let parentObject = try object(parent ?? rootID)
         let siblings = try children(of: parentObject)
         let index = try checkedInsertionIndex(index, count: siblings.count, in: parentObject)
-        try load(siblings[index...])
         let takesHead = isRoot(parentObject) && siblings.isEmpty
         let topLevelCount = tree.children(of: tree.root).count
+        let placement = try placement(of: topLevelCount, at: index, among: siblings)
         return undoable(ActionName.importItems(tree.count)) {
             if takesHead {
                 parentObject[OutlineSchema.opmlVersion] = tree.opmlVersion
                 parentObject[OutlineSchema.head] = StoredAttributes.encode(tree.head)
                 parentObject[OutlineSchema.attributes] = StoredAttributes.encode(tree.bodyAttributes)
             }
-            shift(siblings, index..<siblings.count, by: topLevelCount)
+            let topLevelKeys = placement.apply()
             let date = now()
             var topLevel: [ObjectID] = []
             topLevel.reserveCapacity(topLevelCount)
-            // The open path: each level's object and the order of its next child.
-            var path: [(object: ManagedObject, next: Int)] = [(parentObject, index)]
+            // The open path: each level's object and the index of its next child.
+            var path: [(object: ManagedObject, next: Int)] = [(parentObject, 0)]
             for visit in tree.depthFirst() {
                 path.removeSubrange(visit.depth...)
-                let object = insertItem(visit.item, under: path[visit.depth - 1].object, at: path[visit.depth - 1].next, stamped: date)
+                let next = path[visit.depth - 1].next
+                let key = visit.depth == 1 ? topLevelKeys[next] : SiblingOrder.spaced(next)
+                let object = insertItem(visit.item, under: path[visit.depth - 1].object, at: key, stamped: date)
                 path[visit.depth - 1].next += 1
                 if visit.depth == 1 { topLevel.append(object.objectID) }
                 path.append((object, 0))
@@ -77,14 +79,21 @@ extension OutlineStore {
         _ tree: consuming OutlineTree, under parent: ObjectID? = nil, savingWith save: () async throws -> Void
     ) async throws(OutlineError) -> [ObjectID] {
         let parentObject = try object(parent ?? rootID)
-        let request = FetchRequest(OutlineSchema.entityName, where: OutlineSchema.parent == parentObject)
-        let siblingCount = try OutlineStore.reading("counting the children of an item") { try context.count(for: request) }
-        let takesHead = isRoot(parentObject) && siblingCount == 0
+        // The new items go after the last child: the greatest order key.
+        let request = FetchRequest(
+            OutlineSchema.entityName, where: OutlineSchema.parent == parentObject,
+            sortBy: [FetchSort(OutlineSchema.order, ascending: false)], limit: 1)
+        let context = self.context
+        let last = try OutlineStore.reading("reading the children of an item") {
+            try context.fetchIDs(request).first.map { try context.values(of: [$0], reading: [OutlineSchema.order]) }
+        }
+        let lastKey = last?.first??.values.first.flatMap { Int.fromStoreValue($0) }
+        let takesHead = isRoot(parentObject) && last == nil
         let (count, opmlVersion, head, bodyAttributes) = (tree.count, tree.opmlVersion, tree.head, tree.bodyAttributes)
         // Made off the caller's actor (a million rows take a second); the rows hold what the
         // save needs, so the tree goes with them.
         var (batch, topLevelRows) = try await Self.rows(
-            of: consume tree, model: context.store.model, under: parentObject.objectID, from: siblingCount, stamped: now())
+            of: consume tree, model: context.store.model, under: parentObject.objectID, after: lastKey, stamped: now())
         let topLevel = topLevelRows.map { batch.temporaryID(ofRow: $0) }
         let receipt = try OutlineStore.reading("staging the imported items") { try context.upsert(batch) }
         undoable(ActionName.importItems(count)) {
@@ -108,12 +117,19 @@ extension OutlineStore {
     }
 
     /// The rows of `tree`'s items in depth-first order, each pointing at its parent's row
-    /// (top-level items at `parent`, ordered from `firstOrder`), and the indexes of the
-    /// top-level rows.
+    /// (top-level items at `parent`, with order keys after `lastKey`), and the indexes of
+    /// the top-level rows.
     @concurrent
     private static func rows(
-        of tree: consuming OutlineTree, model: ObjectModel, under parent: ObjectID, from firstOrder: Int, stamped date: Date
+        of tree: consuming OutlineTree, model: ObjectModel, under parent: ObjectID, after lastKey: Int?, stamped date: Date
     ) async throws(OutlineError) -> (BatchUpsert, [Int]) {
+        let topLevelCount = tree.children(of: tree.root).count
+        guard let topLevelKeys = SiblingOrder.keys(topLevelCount, between: lastKey, and: nil) else {
+            throw OutlineError(
+                .invalidArgument,
+                "Cannot add \(topLevelCount) items after the last child: its order key is too close to the largest there is. Move the last child up one place, then import again."
+            )
+        }
         var batch: BatchUpsert
         do {
             batch = try BatchUpsert(inserting: OutlineSchema.entityName, model: model)
@@ -122,8 +138,8 @@ extension OutlineStore {
         }
         batch.reserveCapacity(tree.count)
         var topLevel: [Int] = []
-        // The open path: each level's row (nil for `parent`) and the order of its next child.
-        var path: [(row: Int?, next: Int)] = [(nil, firstOrder)]
+        // The open path: each level's row (nil for `parent`) and the index of its next child.
+        var path: [(row: Int?, next: Int)] = [(nil, 0)]
         for visit in tree.depthFirst() {
             path.removeSubrange(visit.depth...)
             let level = path[visit.depth - 1]
@@ -132,7 +148,7 @@ extension OutlineStore {
             batch.append { row in
                 row[OutlineSchema.title] = visit.item.title
                 row[OutlineSchema.note] = visit.item.note
-                row[OutlineSchema.order] = level.next
+                row[OutlineSchema.order] = visit.depth == 1 ? topLevelKeys[level.next] : SiblingOrder.spaced(level.next)
                 row[OutlineSchema.created] = date
                 row[OutlineSchema.modified] = date
                 row[OutlineSchema.attributes] = StoredAttributes.encode(visit.item.attributes)

@@ -8,9 +8,9 @@ extension OutlineStore {
     /// parent's other children (appended when nil). Undo: `Move "title"`. Moving an item to
     /// where it already is records nothing.
     ///
-    /// The move itself changes one item and renumbers siblings, whatever the size of the
-    /// subtree; checking that the target is not inside the item walks up from the target in
-    /// one query.
+    /// The move itself changes one item (its parent and its order key), whatever the size of
+    /// the subtree and of the sibling lists; checking that the target is not inside the item
+    /// walks up from the target in one query.
     ///
     /// - Throws: ``OutlineError``: `notFound`; `rootItem` for the root; `moveIntoItself`
     ///   when `parent` is the item or lies below it; `invalidArgument` for an index outside
@@ -20,10 +20,10 @@ extension OutlineStore {
         guard !isRoot(item) else { throw OutlineError.rootItem("moved") }
         let target = try object(parent)
         try checkNotInside(item, target)
-        let oldSiblings = try siblings(of: item)
-        let newSiblings = target === item[OutlineSchema.parent] ? oldSiblings.filter { $0 !== item } : try children(of: target)
+        let old = try siblings(of: item)
+        let newSiblings = target === item[OutlineSchema.parent] ? old.list.filter { $0 !== item } : try children(of: target)
         let index = try checkedInsertionIndex(index, count: newSiblings.count, in: target)
-        try relocate(item, from: oldSiblings, to: target, newSiblings, at: index, as: ActionName.move(item[OutlineSchema.title]))
+        try relocate(item, from: old.index, to: target, newSiblings, at: index, as: ActionName.move(item[OutlineSchema.title]))
     }
 
     /// Makes an item the last child of the sibling before it. Undo: `Indent "title"`.
@@ -33,8 +33,7 @@ extension OutlineStore {
     public func indent(_ id: ObjectID) throws(OutlineError) {
         let item = try object(id)
         guard !isRoot(item) else { throw OutlineError.rootItem("indented") }
-        let siblings = try siblings(of: item)
-        let position = item[OutlineSchema.order]
+        let (siblings, position) = try siblings(of: item)
         guard position > 0 else {
             throw OutlineError(
                 .cannotIndent,
@@ -44,7 +43,7 @@ extension OutlineStore {
         let newParent = siblings[position - 1]
         let newSiblings = try children(of: newParent)
         try relocate(
-            item, from: siblings, to: newParent, newSiblings, at: newSiblings.count,
+            item, from: position, to: newParent, newSiblings, at: newSiblings.count,
             as: ActionName.indent(item[OutlineSchema.title]))
     }
 
@@ -60,25 +59,29 @@ extension OutlineStore {
             throw OutlineError(
                 .cannotOutdent, "Cannot outdent \(ActionName.quoted(item[OutlineSchema.title])): it is already at the top level.")
         }
-        let siblings = try siblings(of: item)
+        let position = try siblings(of: item).index
         let newSiblings = try children(of: grandparent)
+        guard let parentIndex = newSiblings.firstIndex(where: { $0 === parent }) else {
+            throw OutlineError.damaged("\(parent.objectID) is not among the children of its own parent")
+        }
         try relocate(
-            item, from: siblings, to: grandparent, newSiblings, at: parent[OutlineSchema.order] + 1,
+            item, from: position, to: grandparent, newSiblings, at: parentIndex + 1,
             as: ActionName.outdent(item[OutlineSchema.title]))
     }
 
     // MARK: - Internals
 
-    /// The children of the item's parent, the item included, in order.
-    func siblings(of item: ManagedObject) throws(OutlineError) -> [ManagedObject] {
+    /// The children of the item's parent, the item included, in order, and the item's index
+    /// among them.
+    func siblings(of item: ManagedObject) throws(OutlineError) -> (list: [ManagedObject], index: Int) {
         guard let parent = item[OutlineSchema.parent] else {
             throw OutlineError.damaged("\(item.objectID) has no parent but is not the root")
         }
         let siblings = try children(of: parent)
-        guard siblings.indices.contains(item[OutlineSchema.order]), siblings[item[OutlineSchema.order]] === item else {
-            throw OutlineError.damaged("the children of \(parent.objectID) are not numbered 0…\(siblings.count - 1)")
+        guard let index = siblings.firstIndex(where: { $0 === item }) else {
+            throw OutlineError.damaged("\(item.objectID) is not among the children of its own parent")
         }
-        return siblings
+        return (siblings, index)
     }
 
     /// Refuses a move of `item` under `target` when `target` is `item` or lies below it.
@@ -92,34 +95,20 @@ extension OutlineStore {
         throw OutlineError(.moveIntoItself, "Cannot move \(title) \(place). Move it somewhere outside its own subtree.")
     }
 
-    /// Takes `item` out of `oldSiblings` and puts it under `parent` at `index` of
-    /// `newSiblings` (which does not hold it), renumbering both lists (whose items it reads
-    /// first). Records nothing when the item would stay where it is.
+    /// Takes `item` (at `oldIndex` among its siblings) and puts it under `parent` at `index`
+    /// of `newSiblings` (which does not hold it), with an order key between its new
+    /// neighbours' (``placement(of:at:among:)``). Records nothing when the item would stay
+    /// where it is.
     private func relocate(
-        _ item: ManagedObject, from oldSiblings: [ManagedObject], to parent: ManagedObject,
+        _ item: ManagedObject, from oldIndex: Int, to parent: ManagedObject,
         _ newSiblings: [ManagedObject], at index: Int, as actionName: String
     ) throws(OutlineError) {
-        let oldIndex = item[OutlineSchema.order]
         let sameParent = item[OutlineSchema.parent] === parent
         guard !(sameParent && index == oldIndex) else { return }
-        if sameParent {
-            try load(newSiblings[...])
-        } else {
-            try load(oldSiblings[(oldIndex + 1)...])
-            try load(newSiblings[index...])
-        }
+        let placement = try placement(of: 1, at: index, among: newSiblings)
         undoable(actionName) {
-            if sameParent {
-                // `newSiblings` is `oldSiblings` without the item: number it around the gap.
-                for (position, sibling) in newSiblings.enumerated() {
-                    sibling[OutlineSchema.order] = position < index ? position : position + 1
-                }
-            } else {
-                shift(oldSiblings, (oldIndex + 1)..<oldSiblings.count, by: -1)
-                shift(newSiblings, index..<newSiblings.count, by: 1)
-                item[OutlineSchema.parent] = parent
-            }
-            item[OutlineSchema.order] = index
+            if !sameParent { item[OutlineSchema.parent] = parent }
+            item[OutlineSchema.order] = placement.apply()[0]
             item[OutlineSchema.modified] = now()
         }
     }

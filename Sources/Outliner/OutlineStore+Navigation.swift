@@ -33,8 +33,10 @@ extension OutlineStore {
         case .indexes(let positions):
             for position in positions {
                 let request = FetchRequest(
-                    OutlineSchema.entityName, where: OutlineSchema.parent == current && OutlineSchema.order == position - 1, limit: 1)
-                guard let child = try OutlineStore.reading("following a path", { try context.fetchIDs(request).first }) else {
+                    OutlineSchema.entityName, where: OutlineSchema.parent == current, sortBy: [FetchSort(OutlineSchema.order)],
+                    limit: 1, offset: position - 1)
+                let child = position < 1 ? nil : try OutlineStore.reading("following a path") { try context.fetchIDs(request).first }
+                guard let child else {
                     let parent = current
                     let count = try OutlineStore.reading("following a path") {
                         try context.count(for: FetchRequest(OutlineSchema.entityName, where: OutlineSchema.parent == parent))
@@ -51,10 +53,9 @@ extension OutlineStore {
                 let request = FetchRequest(
                     OutlineSchema.entityName, where: OutlineSchema.parent == current && OutlineSchema.title == title,
                     sortBy: [FetchSort(OutlineSchema.order)])
-                let (matches, orders) = try OutlineStore.reading("following a path") {
-                    let ids = try context.fetchIDs(request)
-                    return (ids, try context.values(of: ids, reading: [OutlineSchema.order]).map { ($0.flatMap { Int.fromStoreValue($0.values[0]) } ?? 0) + 1 })
-                }
+                let matches = try OutlineStore.reading("following a path") { try context.fetchIDs(request) }
+                let parent = current
+                let orders = try matches.count == 1 ? [] : positions(of: matches.prefix(5).map { ($0, parent) }).map { $0 + 1 }
                 guard let match = matches.first else {
                     throw OutlineError.notFound("There is no item titled \(ActionName.quoted(title)) in \(describe(reached)).")
                 }
@@ -65,8 +66,8 @@ extension OutlineStore {
                         "\(matches.count) items are titled \(ActionName.quoted(title)) in \(describe(reached)) (\(paths.joined(separator: ", "))\(matches.count > 5 ? ", …" : "")); address the one you mean by its index path."
                     )
                 }
+                reached.append(try positions(of: [(match, current)])[0] + 1)
                 current = match
-                reached.append(orders[0])
             }
         }
         return current
@@ -94,12 +95,34 @@ extension OutlineStore {
             }
             chains.append(Array(above.dropLast().reversed()) + (id == root ? [] : [id]))
         }
-        let met = Array(Set(chains.joined()))
-        // Positions only: the items' notes stay unread.
-        let orders = try OutlineStore.reading("reading positions") { try context.values(of: met, reading: [OutlineSchema.order]) }
+        // Each item with its parent: the one before it on its chain, or the root.
+        var met: [ObjectID: ObjectID] = [:]
+        for chain in chains {
+            for (index, id) in chain.enumerated() { met[id] = index == 0 ? root : chain[index - 1] }
+        }
+        let items = Array(met)
+        let found = try positions(of: items.map { ($0.key, $0.value) })
         var positions: [ObjectID: Int] = [:]
-        for case let (id, values?) in zip(met, orders) { positions[id] = (Int.fromStoreValue(values.values[0]) ?? 0) + 1 }
+        for (item, position) in zip(items, found) { positions[item.key] = position + 1 }
         return chains.map { chain in chain.compactMap { positions[$0] } }
+    }
+
+    /// The positions (from 0) of items among the children of their parents: each sibling
+    /// list is read once, as IDs (no item's values are read: a long note stays on disk).
+    private func positions(of items: [(id: ObjectID, parent: ObjectID)]) throws(OutlineError) -> [Int] {
+        let context = self.context
+        var lists: [ObjectID: [ObjectID: Int]] = [:]
+        var result: [Int] = []
+        for (id, parent) in items {
+            if lists[parent] == nil {
+                let request = FetchRequest(
+                    OutlineSchema.entityName, where: OutlineSchema.parent == parent, sortBy: [FetchSort(OutlineSchema.order)])
+                let siblings = try OutlineStore.reading("reading positions") { try context.fetchIDs(request) }
+                lists[parent] = Dictionary(uniqueKeysWithValues: siblings.enumerated().map { (context.resolve($1), $0) })
+            }
+            result.append(lists[parent]?[context.resolve(id)] ?? 0)
+        }
+        return result
     }
 
     /// "the outline" or "item 1.3", for messages.

@@ -71,7 +71,8 @@ extension OutlineStore {
     ///
     /// - Throws: ``OutlineError/Code/notFound`` when there is no such item.
     public func item(_ id: ObjectID) throws(OutlineError) -> StoredItem {
-        try StoredItem(object(id))
+        let object = try object(id)
+        return try StoredItem(object, index: position(of: object))
     }
 
     /// The children of an item, in order (the top-level items, for ``rootID``).
@@ -81,7 +82,7 @@ extension OutlineStore {
         var items: [StoredItem] = []
         let children = try children(of: object(id))
         try load(children[...])
-        for child in children { items.append(try StoredItem(child)) }
+        for (index, child) in children.enumerated() { items.append(try StoredItem(child, index: index)) }
         return items
     }
 
@@ -103,12 +104,10 @@ extension OutlineStore {
         let context = self.context
         return try OutlineStore.reading("reading the children of an item") {
             let ids = try context.fetchIDs(request)
-            let values = try context.values(of: ids, reading: [OutlineSchema.title, OutlineSchema.order], presenceOf: [OutlineSchema.note])
-            return zip(ids, values).compactMap { id, values in
-                values.map {
-                    OutlineHeading(
-                        id: id, index: Int.fromStoreValue($0.values[1]) ?? 0, title: String.fromStoreValue($0.values[0]) ?? "",
-                        hasNote: $0.present[0])
+            let values = try context.values(of: ids, reading: [OutlineSchema.title], presenceOf: [OutlineSchema.note])
+            return zip(ids, values).enumerated().compactMap { index, pair in
+                pair.1.map {
+                    OutlineHeading(id: pair.0, index: index, title: String.fromStoreValue($0.values[0]) ?? "", hasNote: $0.present[0])
                 }
             }
         }
@@ -152,9 +151,9 @@ extension OutlineStore {
         OutlineError.notFound("There is no outline item \(id); it was deleted, or never saved. Look it up again by its path.")
     }
 
-    /// The children of `parent`, in order, as objects whose values are not read yet: an edit
-    /// loads (``load(_:)``) the ones it renumbers, so a long note is read only when its item
-    /// changes. (A query of whole rows sorted by order would also have SQLite copy each
+    /// The children of `parent`, in order (by order key, then id), as objects whose values are
+    /// not read yet: an edit loads (``load(_:)``) the ones it changes, so a long note is read
+    /// only when its item changes. (A query of whole rows sorted by order would also have SQLite copy each
     /// note into its sorter.)
     func children(of parent: ManagedObject) throws(OutlineError) -> [ManagedObject] {
         let request = FetchRequest(
@@ -165,11 +164,17 @@ extension OutlineStore {
     }
 
     /// Reads the values of `objects` (those not read yet), in batches: before an edit
-    /// renumbers them, inside an undo group that cannot fail.
+    /// changes them, inside an undo group that cannot fail.
     func load(_ objects: ArraySlice<ManagedObject>) throws(OutlineError) {
         guard !objects.isEmpty else { return }
         let context = self.context
         try OutlineStore.reading("reading items") { try context.prefetch(Array(objects)) }
+    }
+
+    /// An item's position among its siblings, from 0 (0 for the root).
+    func position(of object: ManagedObject) throws(OutlineError) -> Int {
+        guard !isRoot(object) else { return 0 }
+        return try siblings(of: object).index
     }
 
     /// Whether `object` is the root.
@@ -217,8 +222,33 @@ extension OutlineStore {
         return object
     }
 
-    /// Adds `delta` to the order of `siblings[range]`.
-    func shift(_ siblings: [ManagedObject], _ range: Range<Int>, by delta: Int) {
-        for sibling in siblings[range] { sibling[OutlineSchema.order] += delta }
+    /// Order keys for `count` new items at `index` of `siblings` (``SiblingOrder``): keys
+    /// between the two neighbours, which are read first; or, when they leave no room, the
+    /// whole list is read and numbered afresh around the new items when the placement is
+    /// applied (inside the edit's undo group).
+    func placement(of count: Int, at index: Int, among siblings: [ManagedObject]) throws(OutlineError) -> Placement {
+        try load(siblings[max(0, index - 1)..<min(siblings.count, index + 1)])
+        let before = index > 0 ? siblings[index - 1][OutlineSchema.order] : nil
+        let after = index < siblings.count ? siblings[index][OutlineSchema.order] : nil
+        if let keys = SiblingOrder.keys(count, between: before, and: after) { return Placement(keys: keys, renumbered: []) }
+        try load(siblings[...])
+        let renumbered = siblings.enumerated().map { position, sibling in
+            (sibling, SiblingOrder.spaced(position < index ? position : position + count))
+        }
+        return Placement(keys: (index..<(index + count)).map(SiblingOrder.spaced), renumbered: renumbered)
+    }
+}
+
+/// Where new items go among their siblings (``OutlineStore/placement(of:at:among:)``).
+struct Placement {
+    /// The new items' order keys, in order.
+    let keys: [Int]
+    /// The siblings numbered afresh, with their keys (none when the neighbours had room).
+    let renumbered: [(object: ManagedObject, key: Int)]
+
+    /// Gives the renumbered siblings their keys, and returns the new items' keys.
+    func apply() -> [Int] {
+        for (object, key) in renumbered where object[OutlineSchema.order] != key { object[OutlineSchema.order] = key }
+        return keys
     }
 }

@@ -43,10 +43,10 @@ public struct OutlineHeading: Sendable, Equatable {
 // MARK: - Reading an object
 
 extension StoredItem {
-    /// The item as `object` holds it now.
-    init(_ object: ManagedObject) throws(OutlineError) {
+    /// The item as `object` holds it now, at `index` among its siblings.
+    init(_ object: ManagedObject, index: Int) throws(OutlineError) {
         id = object.objectID
-        index = object[OutlineSchema.order]
+        self.index = index
         item = try OutlineItem(object)
         created = object[OutlineSchema.created]
         modified = object[OutlineSchema.modified]

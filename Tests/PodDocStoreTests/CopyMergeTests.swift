@@ -16,9 +16,10 @@ final class CopyMergeTests: StoreTestCase {
         var note: String?
         var done: Bool
         var parent: Int?
+        /// The order key among the siblings (``SiblingOrder``).
         var position: Int
 
-        /// What a merge compares property by property (the position is merged apart).
+        /// What a merge compares property by property (the order key is merged apart).
         var properties: [String] { [title, note ?? "∅", done ? "1" : "0", parent.map(String.init) ?? "∅"] }
     }
 
@@ -48,13 +49,11 @@ final class CopyMergeTests: StoreTestCase {
     }
 
     /// The reference merge of `theirs` into `mine` from their common state `base`, resolving
-    /// conflicts `preferTheirs` or not; items at one merged position sort by row id (`ids`).
-    /// Returns nil when there are conflicts and no preference.
+    /// conflicts `preferTheirs` or not. Returns nil when there are conflicts and no preference.
     private func reference(
-        base: [Int: Node], mine: [Int: Node], theirs: [Int: Node], preferTheirs: Bool?, ids: [Int: Int64]
+        base: [Int: Node], mine: [Int: Node], theirs: [Int: Node], preferTheirs: Bool?
     ) -> (nodes: [Int: Node], conflicts: Int)? {
         var result: [Int: Node] = [:]
-        var keys: [Int: Int] = [:]  // the merged position of each item, before numbering
         var conflicts = 0
         func choose(_ b: String, _ m: String, _ t: String) -> (String, clash: Bool) {
             if t == b || m == t { return (m, false) }
@@ -95,16 +94,20 @@ final class CopyMergeTests: StoreTestCase {
                 node.note = chosen[1] == "∅" ? nil : chosen[1]
                 node.done = chosen[2] == "1"
                 node.parent = chosen[3] == "∅" ? nil : Int(chosen[3])
+                // The order key: the key of the copy whose move to another parent was taken;
+                // else the key of the one copy that changed it; else the greater.
                 let (movedByMine, movedByTheirs) = (m.parent != b.parent, t.parent != b.parent)
                 let (bo, mo, to) = (b.position, m.position, t.position)
-                if movedByMine && movedByTheirs && m.parent == t.parent {
-                    keys[x] = min(mo, to)
-                } else if movedByMine && node.parent == m.parent {
-                    keys[x] = mo
-                } else if movedByTheirs && node.parent == t.parent {
-                    keys[x] = to
+                if movedByMine && node.parent == m.parent && !(movedByTheirs && m.parent == t.parent) {
+                    node.position = mo
+                } else if movedByTheirs && node.parent == t.parent && !(movedByMine && m.parent == t.parent) {
+                    node.position = to
+                } else if to == bo || mo == to {
+                    node.position = mo
+                } else if mo == bo {
+                    node.position = to
                 } else {
-                    keys[x] = to == bo ? mo : mo == bo ? to : mo == to ? mo : bo + (mo - bo) + (to - bo)
+                    node.position = max(mo, to)
                 }
                 result[x] = node
             }
@@ -143,37 +146,25 @@ final class CopyMergeTests: StoreTestCase {
             for x in onCycle {
                 guard let place = preferTheirs ? theirs[x] : mine[x], result[x]!.parent != place.parent else { continue }
                 result[x]!.parent = place.parent
-                keys[x] = place.position
+                result[x]!.position = place.position
                 switched = true
             }
             if !switched { break }
         }
         if conflicts > 0 && preferTheirs == nil { return nil }
-        // Sibling lists numbered 0…n-1: by merged position, then row id (each copy gives
-        // ids from a range of its own, so an item has one id in every copy).
-        func tiebreak(_ x: Int) -> Int64 { ids[x]! }
-        var lists: [Int?: [Int]] = [:]
-        for (x, node) in result { lists[node.parent, default: []].append(x) }
-        for (_, members) in lists {
-            let sorted = members.sorted {
-                ((keys[$0] ?? result[$0]!.position), tiebreak($0)) < ((keys[$1] ?? result[$1]!.position), tiebreak($1))
-            }
-            for (position, x) in sorted.enumerated() { result[x]!.position = position }
-        }
         return (result, conflicts)
     }
 
     // MARK: Random edits
 
-    /// One save of random edits on a copy, keeping every sibling list numbered 0…n-1 (as the
-    /// outliner does); new items get identities from `next`.
+    /// One save of random edits on a copy, placing items by order keys (as the outliner
+    /// does); new items get identities from `next`.
     private func randomSave(_ store: PersistentStore, _ random: inout SeededRandom, next: inout Int) throws {
         try ObjectContext(store: store).performAndWait { ctx in
             for _ in 0..<(1 + random.below(3)) {
                 let lists = try ItemLists(ctx)
                 let items = lists.items
                 func siblings(of parent: ManagedObject?) -> [ManagedObject] { lists.siblings(of: parent) }
-                func renumber(_ list: [ManagedObject]) { ItemLists.renumber(list) }
                 let target = items.randomElement(using: &random)
                 switch random.below(7) {
                 case 0, 1:
@@ -187,9 +178,7 @@ final class CopyMergeTests: StoreTestCase {
                     if random.oneIn(2) { target.map { $0[Item.done] = !$0[Item.done] } }
                 case 4:
                     guard let target else { continue }
-                    let parent = target[Item.parent] as ManagedObject?
                     ctx.delete(target)
-                    renumber(siblings(of: parent))
                 default:
                     guard let target else { continue }
                     var newParent = random.oneIn(3) ? nil : items.randomElement(using: &random)
@@ -198,12 +187,9 @@ final class CopyMergeTests: StoreTestCase {
                         if node === target { newParent = nil }
                         up = node[Item.parent]
                     }
-                    let oldParent = target[Item.parent] as ManagedObject?
                     target[Item.parent] = newParent
-                    renumber(siblings(of: oldParent).filter { $0 !== target })
-                    var list = siblings(of: newParent).filter { $0 !== target }
-                    list.insert(target, at: random.below(list.count + 1))
-                    renumber(list)
+                    let list = siblings(of: newParent).filter { $0 !== target }
+                    ItemLists.place(target, in: list, at: random.below(list.count + 1))
                 }
             }
             if ctx.hasChanges { try ctx.save() }
@@ -228,12 +214,10 @@ final class CopyMergeTests: StoreTestCase {
         return bytes
     }
 
-    /// Every parent exists, no cycle, every sibling list is 0…n-1.
+    /// Every parent exists, no cycle.
     private func checkTree(_ nodes: [Int: Node], _ message: String) {
-        var lists: [Int?: [Int]] = [:]
         for (x, node) in nodes {
             if let parent = node.parent { XCTAssertNotNil(nodes[parent], "\(message): \(x)'s parent \(parent) is gone") }
-            lists[node.parent, default: []].append(nodes[x]!.position)
             var seen: Set<Int> = [x]
             var up = node.parent
             while let p = up, nodes[p] != nil {
@@ -243,9 +227,6 @@ final class CopyMergeTests: StoreTestCase {
                 }
                 up = nodes[p]!.parent
             }
-        }
-        for (parent, positions) in lists {
-            XCTAssertEqual(positions.sorted(), Array(0..<positions.count), "\(message): the children of \(String(describing: parent))")
         }
     }
 
@@ -261,7 +242,6 @@ final class CopyMergeTests: StoreTestCase {
             var next = 0
             for _ in 0..<(1 + random.below(3)) { try randomSave(base, &random, next: &next) }
             let baseNodes = try snapshot(base)
-            let baseSave = try base.history(limit: 1).first?.save ?? 0
             let mine = try copy(base, named: "mine")
             let theirs = try copy(base, named: "theirs")
             try base.close()
@@ -282,7 +262,7 @@ final class CopyMergeTests: StoreTestCase {
             }
             let mineNodes = try snapshot(mine)
             let theirsNodes = try snapshot(theirs)
-            let ids = try rowIDs(mine).merging(rowIDs(theirs)) { first, second in
+            _ = try rowIDs(mine).merging(rowIDs(theirs)) { first, second in
                 XCTAssertEqual(first, second, "seed \(seed): an item has one id in both copies")
                 return first
             }
@@ -290,13 +270,13 @@ final class CopyMergeTests: StoreTestCase {
             let theirs2 = try copy(theirs, named: "theirs2")
 
             let message = "seed \(seed)"
-            let plain = reference(base: baseNodes, mine: mineNodes, theirs: theirsNodes, preferTheirs: nil, ids: ids)
+            let plain = reference(base: baseNodes, mine: mineNodes, theirs: theirsNodes, preferTheirs: nil)
             let refused = try CopyMerge.plan(mine: mine, theirs: theirs, trees: [tree])
             XCTAssertEqual(refused.canApply, plain != nil, "\(message): conflicts found as the reference finds them")
             let prefer: MergeSide? = plain == nil ? .theirs : nil
             if plain == nil { withConflicts += 1 }
             let expected =
-                plain ?? reference(base: baseNodes, mine: mineNodes, theirs: theirsNodes, preferTheirs: true, ids: ids)!
+                plain ?? reference(base: baseNodes, mine: mineNodes, theirs: theirsNodes, preferTheirs: true)!
 
             _ = try merge(mine, theirs, prefer: prefer)
             let result = try snapshot(mine)

@@ -3,25 +3,6 @@ internal import GRDB
 
 // MARK: - Merging two copies of one store
 
-/// An entity whose objects form ordered trees (an outline's items): a merge keeps each
-/// sibling list numbered 0…n-1, never makes a cycle, and never leaves an object under a
-/// parent that is gone.
-public struct OrderedTree: Sendable, Hashable {
-    /// The entity.
-    public let entity: String
-    /// The to-one relationship to the parent.
-    public let parent: String
-    /// The integer attribute holding the position among the siblings.
-    public let order: String
-
-    /// Describes an ordered tree.
-    public init(entity: String, parent: ToOne, order: Attribute<Int>) {
-        self.entity = entity
-        self.parent = parent.name
-        self.order = order.name
-    }
-}
-
 /// An attribute that records when its object last changed (an item's `modified`): a merge
 /// takes the later of the two copies' values, and a difference in it alone is no conflict.
 public struct LatestValue: Sendable, Hashable {
@@ -393,12 +374,18 @@ private struct Planner {
                     targets[entity, default: [:]][id] = .absent
                     took(entity, id, -1, from: theirsOrigin(entity, id, -1), layout)
                 case (let m, let t?):
+                    // Every value comes with its maker, changed or not: a value both hold that
+                    // theirs made since the shared save is theirs' making (mine has taken a
+                    // line that overwrote and restored it), newer than mine's.
+                    for field in 0..<layout.fieldCount {
+                        guard let origin = theirsOrigin(entity, id, field) else { continue }
+                        if m.map({ $0[field: field] != t[field: field] }) ?? true || mineAll[entity]?[id]?[field] != origin {
+                            took(entity, id, field, from: origin, layout)
+                        }
+                    }
                     guard m.map({ !Self.same($0, t, layout) }) ?? true else { continue }
                     targets[entity, default: [:]][id] = .present(fields: Self.fields(of: t, layout, translate: { $0 }), whole: true)
                     if m == nil { took(entity, id, -1, from: theirsOrigin(entity, id, -1), layout) }
-                    for field in 0..<layout.fieldCount where m.map({ $0[field: field] != t[field: field] }) ?? true {
-                        took(entity, id, field, from: theirsOrigin(entity, id, field), layout)
-                    }
                 }
             }
         }
@@ -406,7 +393,6 @@ private struct Planner {
 
     /// Theirs' changes mine has not seen onto mine, property by property.
     mutating func merge() throws {
-        var orders: [String: [Int64: (value: Int, changedParent: Bool)]] = [:]
         for entity in Set(mineAll.keys).union(theirsAll.keys).sorted() {
             let layout = model.layout(entity)
             let tree = trees[entity]
@@ -451,8 +437,9 @@ private struct Planner {
             }
             var collided: [Int64] = []
             for id in theirsInserted where mineStamps[id]?[-1] != nil && !comparesEverything {
-                // An id both gave: two objects unless both hold the same values (an object both
-                // copies put back).
+                // An id both gave: two objects unless both hold the same values, or the object
+                // was there when the copies parted (both put it back).
+                guard !Self.existed(pastMine[entity]?[id]) && !Self.existed(pastTheirs[entity]?[id]) else { continue }
                 if let m = mineRows[id], let t = theirsRows[id], !Self.same(m, t, layout) { collided.append(id) }
             }
             if !collided.isEmpty {
@@ -502,7 +489,11 @@ private struct Planner {
                         }
                         continue
                     }
-                    if mv != tv && field != orderField { clashes.append(field) }
+                    if field == orderField {
+                        chosen[field] = Self.orderKey(tv) > Self.orderKey(mv) ? tv : mv
+                        continue
+                    }
+                    if mv != tv { clashes.append(field) }
                     chosen[field] = mv != tv && side(final) == .theirs ? tv : mv
                 }
                 if !clashes.isEmpty {
@@ -516,9 +507,6 @@ private struct Planner {
                     targets[entity, default: [:]][pair.mine] = .absent
                     targets[entity, default: [:]][pair.theirs] = .present(fields: chosen, whole: true)
                     took(entity, pair.theirs, -1, from: theirsOrigin(entity, pair.theirs, -1), layout)
-                    if let orderField, case .value(.integer(let order)) = chosen[orderField] {
-                        orders[entity, default: [:]][pair.theirs] = (Int(order), true)
-                    }
                 }
             }
             // Mine's objects that point at an object that took theirs' id follow it.
@@ -553,9 +541,6 @@ private struct Planner {
                     targets[entity, default: [:]][renamed] = .present(
                         fields: Self.fields(of: row, layout, translate: fromTheirs), whole: true)
                     took(entity, renamed, -1, from: ts[-1], layout)
-                    if let orderField, case .value(.integer(let order)) = row[field: orderField] {
-                        orders[entity, default: [:]][renamed] = (Int(order), true)
-                    }
                     theirsRows[id] = nil
                     continue
                 }
@@ -588,9 +573,6 @@ private struct Planner {
                         fields: Self.fields(of: theirsRow, layout, translate: fromTheirs), whole: true)
                     took(entity, id, -1, from: ts[-1] ?? ts.values.first, layout)
                     for (field, origin) in ts where field >= 0 { took(entity, id, field, from: origin, layout) }
-                    if let orderField, case .value(.integer(let order)) = theirsRow[field: orderField] {
-                        orders[entity, default: [:]][id] = (Int(order), true)
-                    }
                 case (let mineRow?, nil):
                     // Theirs deleted it, or had it and let it go: unless mine changed it since,
                     // it goes.
@@ -615,7 +597,10 @@ private struct Planner {
                         let mv = fromMine(mineRow[field: field])
                         let tv = fromTheirs(theirsRow[field: field])
                         let b = base(field)
-                        let tc = theirsChanged(field) && tv != (b ?? mv)
+                        // Theirs' change counts unless it only made back the shared value while
+                        // mine changed it too; over a value mine made that theirs has seen, it is
+                        // the newer one whatever it holds.
+                        let tc = theirsChanged(field) && (tv != (b ?? mv) || !mineChanged(field))
                         let mc = mineChanged(field) && mv != (b ?? tv)
                         var chosen = mv
                         if tc && mv != tv {
@@ -645,30 +630,34 @@ private struct Planner {
                     if !clashes.isEmpty {
                         conflicts.append(conflict(.bothChanged, objectID, layout, clashes, mine: mineRow, theirs: theirsRow))
                     }
-                    if let orderField, case .value(.integer(let mo)) = mineRow[field: orderField],
-                        case .value(.integer(let to)) = theirsRow[field: orderField]
-                    {
-                        var (tb, mb) = (to, mo)
-                        if case .value(.integer(let value))? = base(orderField) { (tb, mb) = (value, value) }
-                        let theirsMoved = theirsChanged(orderField) && to != tb
-                        let mineMoved = mineChanged(orderField) && mo != mb
-                        let order: Int64
+                    if let orderField {
+                        // The order key goes with the place: the key of the side whose move of
+                        // the object to another parent the merge took; else the key of the side
+                        // that changed it; else (both did) the greater one, which is the same
+                        // whatever order copies merge in.
+                        let mv = mineRow[field: orderField]
+                        let tv = theirsRow[field: orderField]
+                        let b = base(orderField)
+                        let tc = theirsChanged(orderField) && (tv != (b ?? mv) || !mineChanged(orderField))
+                        let mc = mineChanged(orderField) && mv != (b ?? tv)
+                        var chosen = mv
                         switch place {
-                        case .both: order = min(mo, to)  // moved to the same parent by both
-                        case .mine: order = mo
-                        case .theirs: order = to
-                        case .neither: order = !theirsMoved ? mo : !mineMoved ? to : mo == to ? mo : mo + (to - tb)
+                        case .mine: chosen = mv
+                        case .theirs: chosen = tv
+                        case .both, .neither:
+                            if tc && mv != tv && (!mc || Self.orderKey(tv) > Self.orderKey(mv)) { chosen = tv }
                         }
-                        orders[entity, default: [:]][id] = (Int(order), place != .neither)
-                        // A new place among the same siblings: the list is numbered again below.
-                        if order != mo { result[orderField] = .value(.integer(order)) }
+                        if chosen != mv {
+                            result[orderField] = chosen
+                            took(entity, id, orderField, from: theirsOrigin(entity, id, orderField), layout)
+                        }
                     }
                     if !result.isEmpty { targets[entity, default: [:]][id] = .present(fields: result, whole: false) }
                 }
             }
         }
         guard canApply else { return }
-        for (entity, tree) in trees { try keepTree(entity, tree, orders: orders[entity] ?? [:]) }
+        for (entity, tree) in trees { try keepTree(entity, tree) }
     }
 
     /// Whether a past object existed at the shared save.
@@ -693,9 +682,10 @@ private struct Planner {
     // MARK: Ordered trees
 
     /// After the merge: every object under a parent that exists (an object whose parent is
-    /// gone goes where that parent was, and is noted), no cycle (reported as a conflict), and
-    /// every sibling list touched numbered 0…n-1 by merged position, then id.
-    private mutating func keepTree(_ entity: String, _ tree: OrderedTree, orders: [Int64: (value: Int, changedParent: Bool)]) throws {
+    /// gone goes where that parent was, keeping its order key, and is noted), and no cycle
+    /// (reported as a conflict). Sibling lists need no renumbering: each object's order key
+    /// was merged as a value (``SiblingOrder``).
+    private mutating func keepTree(_ entity: String, _ tree: OrderedTree) throws {
         // This entity's targets, kept apart while the tree is worked on (one dictionary, not two
         // lookups a step), and put back at the end.
         var local = targets.removeValue(forKey: entity) ?? [:]
@@ -758,6 +748,17 @@ private struct Planner {
             }
             local[id] = fields.isEmpty && !whole ? nil : .present(fields: fields, whole: whole)
         }
+        func setOrder(_ id: Int64, _ order: Int) throws {
+            var fields: [Int: FieldValue] = [:]
+            var whole = false
+            if case .present(let known, let isWhole)? = local[id] { (fields, whole) = (known, isWhole) }
+            if !whole, let row = try mineRow(id), row.order == order {
+                fields[orderField] = nil
+            } else {
+                fields[orderField] = .value(.integer(Int64(order)))
+            }
+            local[id] = fields.isEmpty && !whole ? nil : .present(fields: fields, whole: whole)
+        }
         // Where a deleted object was: its parent in either copy's past or present.
         func formerParent(_ id: Int64) throws -> Int64? {
             for past in [pastTheirs[entity]?[id], pastMine[entity]?[id]] {
@@ -800,7 +801,6 @@ private struct Planner {
         // Cycles: each copy moved an item under the other's. A conflict; resolved by giving
         // the items on a cycle the preferred copy's places until none is left (the preferred
         // copy's own tree has none).
-        var orders = orders
         var first = true
         while true {
             var cycle: Set<Int64> = []
@@ -851,52 +851,22 @@ private struct Planner {
                 }
                 guard let place, try parent(id) != place.parent else { continue }
                 try setParent(id, place.parent)
-                orders[id] = (place.order, true)
+                try setOrder(id, place.order)
                 switched = true
             }
             guard switched else { break }
         }
         guard canApply else { return }
 
-        // Sibling lists: every parent an object left or joined.
-        var parents: Set<Int64?> = []
-        var joining: [Int64?: [Int64]] = [:]  // the targets under each parent after the merge
-        for id in local.keys {
-            parents.insert(try mineParent(id) ?? nil)
-            guard try exists(id) else { continue }
-            let merged = try parent(id)
-            parents.insert(merged)
-            joining[merged, default: []].append(id)
-        }
-        for parentID in parents where try parentID.map(exists) ?? true {
-            let current = try mine.unsafeRead { db in
-                try Row.fetchAll(db, sql: "SELECT id, \(orderColumn) FROM \(table) WHERE \(parentColumn) IS ?", arguments: [parentID])
-                    .map { ($0[0] as Int64, $0[1] as Int64) }
-            }
-            for (id, order) in current where mineRows[id] == nil { mineRows[id] = (parent: parentID, order: Int(order)) }
-            var members: [Int64: Int] = [:]
-            for (id, order) in current where try exists(id) && (try parent(id)) == parentID {
-                members[id] = orders[id]?.value ?? Int(order)
-            }
-            for id in joining[parentID] ?? [] {
-                let stored = try mineRow(id)?.order
-                members[id] = orders[id]?.value ?? members[id] ?? stored ?? Int.max
-            }
-            let sorted = members.sorted { ($0.value, $0.key) < ($1.value, $1.key) }
-            let stored = Dictionary(current, uniquingKeysWith: { first, _ in first })
-            for (position, member) in sorted.enumerated() {
-                let value = FieldValue.value(.integer(Int64(position)))
-                var fields: [Int: FieldValue] = [:]
-                var whole = false
-                if case .present(let known, let isWhole)? = local[member.key] { (fields, whole) = (known, isWhole) }
-                if !whole && fields[orderField] == nil && stored[member.key] == Int64(position) { continue }
-                fields[orderField] = value
-                local[member.key] = .present(fields: fields, whole: whole)
-            }
-        }
     }
 
     // MARK: Helpers
+
+    /// An order key, for comparing two copies' keys (a missing one sorts first).
+    private static func orderKey(_ value: FieldValue) -> Int64 {
+        if case .value(.integer(let key)) = value { return key }
+        return .min
+    }
 
     /// Whether `value` sorts after `other` (dates are reals or integers).
     private static func isLater(_ value: StoreValue, than other: StoreValue) -> Bool {

@@ -222,6 +222,10 @@ private struct Rewind {
             if !takers.isEmpty { stampSaves[entity, default: [:]][id, default: [:]][field] = save }
         }
 
+        // The objects this save made or deleted, and the fields it updated: the values it
+        // recorded as unchanged may have origins alone.
+        var wholly: Set<Int64> = []
+        var touched: [Int64: Set<Int>] = [:]
         // Deleted: it held every recorded value.
         if let deleted = member("deleted") {
             let ids = try Self.ids(deleted, save: save)
@@ -233,6 +237,7 @@ private struct Rewind {
             }
             let (fields, values) = try rowsOf(.object(rows), layout, count: ids.count, save: save)
             guard Set(fields) == Set(0..<layout.fieldCount) else { throw Self.corrupt("save \(save)'s deleted \(entity) rows lack fields") }
+            wholly.formUnion(ids)
             for (offset, id) in ids.enumerated() {
                 var whole: [Int: FieldValue] = [:]
                 for (column, field) in fields.enumerated() { whole[field] = values[offset][column] }
@@ -266,6 +271,7 @@ private struct Rewind {
                     for (column, field) in fields.enumerated() {
                         known[field] = values[offset][column]
                         stamp(id, field)
+                        touched[id, default: []].insert(field)
                     }
                     objects[id] = .present(fields: known, whole: whole)
                 }
@@ -274,11 +280,17 @@ private struct Rewind {
         // Inserted: it did not exist.
         if let inserted = member("inserted") {
             for id in try Self.ids(inserted, save: save) {
+                wholly.insert(id)
                 objects[id] = .absent
                 stamp(id, -1)
                 // A merge's new object may hold values of later saves than its own.
                 for field in (origins[id] ?? [:]).keys where field >= 0 { stamp(id, field) }
             }
+        }
+        // Values a merge did not change but whose maker it records (a value both copies held,
+        // made by a save of the other's newer than this copy's own).
+        for (id, fields) in origins where !wholly.contains(id) {
+            for field in fields.keys where field >= 0 && touched[id]?.contains(field) != true { stamp(id, field) }
         }
     }
 

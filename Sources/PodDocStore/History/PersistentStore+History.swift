@@ -225,7 +225,12 @@ struct HistoryRecorder {
         try SaveGraph.prepare(db)
         var recorder = self
         recorder.closeGroup()
-        let byEntity = recorder.byEntity
+        var byEntity = recorder.byEntity
+        // A merge can record where values came from for objects it did not change (a value
+        // both copies hold, made by a save of the other's): the entity then has origins alone.
+        for (entity, origins) in note.merge?.origins ?? [:] where !origins.isEmpty && byEntity[entity] == nil {
+            byEntity[entity] = Changes()
+        }
         var counts = EntityCounts()
         var out: [UInt8] = []
         out.append(UInt8(ascii: "{"))

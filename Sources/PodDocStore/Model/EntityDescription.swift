@@ -13,6 +13,11 @@ public struct EntityDescription: Sendable, Hashable {
     public let relationships: [RelationshipDescription]
     /// Sets of attribute names whose combined values must be unique (beyond single unique attributes).
     public let uniqueKeys: [[String]]
+    /// Compound indexes, each a list of attribute and to-one relationship names: a query
+    /// filtered on the first and sorted by the rest (the children of a parent by their
+    /// order) reads the index alone, never the rows. Derived from the rows, they are made on
+    /// any writable open of a store that lacks them.
+    public let indexes: [[String]]
     /// Text attributes kept in an SQLite FTS5 full-text index (empty: no index).
     ///
     /// The store keeps the index, a table named ``fullTextTable``, in step with every save, in
@@ -25,8 +30,12 @@ public struct EntityDescription: Sendable, Hashable {
     ///   - name: The entity name; also the table name.
     ///   - members: Attribute and relationship keys (``Attribute``, ``ToOne``, ``ToMany``).
     ///   - uniqueKeys: Compound unique keys, each a list of attribute names.
+    ///   - indexes: Compound indexes, each a list of attribute and to-one relationship names.
     ///   - fullTextAttributes: Text attributes to keep in a full-text index (FTS5).
-    public init(_ name: String, members: [any EntityMember], uniqueKeys: [[String]] = [], fullTextAttributes: [String] = []) {
+    public init(
+        _ name: String, members: [any EntityMember], uniqueKeys: [[String]] = [], indexes: [[String]] = [],
+        fullTextAttributes: [String] = []
+    ) {
         self.name = name
         var attributes: [AttributeDescription] = []
         var relationships: [RelationshipDescription] = []
@@ -39,6 +48,7 @@ public struct EntityDescription: Sendable, Hashable {
         self.attributes = attributes
         self.relationships = relationships
         self.uniqueKeys = uniqueKeys
+        self.indexes = indexes
         self.fullTextAttributes = fullTextAttributes
     }
 

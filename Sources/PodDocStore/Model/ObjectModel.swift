@@ -78,6 +78,16 @@ public struct ObjectModel: Sendable {
                     throw StoreError.invalidModel("unique key of '\(entity.name)' names unknown attribute '\(name)'")
                 }
             }
+            for index in entity.indexes {
+                if index.isEmpty { throw StoreError.invalidModel("an index of '\(entity.name)' names no attribute") }
+                for name in index
+                where !entity.attributes.contains(where: { $0.name == name })
+                    && !entity.relationships.contains(where: { $0.name == name && !$0.isToMany })
+                {
+                    throw StoreError.invalidModel(
+                        "an index of '\(entity.name)' names '\(name)', which is no attribute or to-one relationship")
+                }
+            }
         }
         // Which to-one relationships hold the foreign key.
         func holdsForeignKey(_ entity: EntityDescription, _ r: RelationshipDescription) throws -> Bool {

@@ -128,8 +128,16 @@ extension PersistentStore {
             read.attributes.map { SQL.quote(layout.attributes[$0].name) } + read.foreignKeys.map { SQL.quote(layout.foreignKeys[$0].name) }
             + read.presence.map { "typeof(\(SQL.quote(layout.attributes[$0].name))) != 'null'" }
         let destinations = read.foreignKeys.map { layout.foreignKeys[$0].destination }
+        // A column stored after a text or blob one not asked for lies past that value in the
+        // record: SQLite reaches it through the value's overflow pages, which a long value
+        // would fill the page cache with. Such a read gets a walk's small cache.
+        let firstLong = layout.attributes.firstIndex { $0.type.sqlType == "TEXT" || $0.type.sqlType == "BLOB" }
+        let lastRead = read.foreignKeys.isEmpty ? read.attributes.max() : layout.attributes.count
+        let passesLongValues = firstLong.map { first in lastRead.map { $0 > first } ?? false } ?? false
         var found: [Int64: PartialValues] = [:]
         try self.read("reading \(layout.name)") { db in
+            let restore = passesLongValues ? try Self.shrinkPageCache(db, toKiB: Self.walkCacheKiB) : nil
+            defer { restore?() }
             for start in stride(from: 0, to: wanted.count, by: Self.idsPerQuery) {
                 let chunk = wanted[start..<min(start + Self.idsPerQuery, wanted.count)]
                 let statement = try RawStatement(

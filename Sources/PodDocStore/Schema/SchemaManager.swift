@@ -95,7 +95,7 @@ struct SchemaManager {
             statements.append(
                 "CREATE \(unique)INDEX \(SQL.quote("\(layout.name)_\(attribute.name)")) ON \(layout.table)(\(SQL.quote(attribute.name)))")
         }
-        statements += caseInsensitiveIndexStatements(for: layout)
+        statements += derivedIndexStatements(for: layout)
         for fk in layout.foreignKeys {
             statements.append("CREATE INDEX \(SQL.quote("\(layout.name)_\(fk.name)")) ON \(layout.table)(\(SQL.quote(fk.name)))")
         }
@@ -114,17 +114,22 @@ struct SchemaManager {
         return statements
     }
 
-    /// The indexes on case-folded text (``AttributeDescription/hasCaseInsensitiveIndex``).
-    /// Derived from the rows alone, they are made on any writable open that finds them
-    /// missing (a store made before they were declared), with no schema version of their own.
-    static func caseInsensitiveIndexStatements(for layout: EntityLayout) -> [String] {
-        layout.attributes.filter(\.hasCaseInsensitiveIndex).map { attribute in
+    /// The indexes on case-folded text (``AttributeDescription/hasCaseInsensitiveIndex``) and
+    /// the compound ones (``EntityDescription/indexes``). Derived from the rows alone, they
+    /// are made on any writable open that finds them missing (a store made before they were
+    /// declared), with no schema version of their own.
+    static func derivedIndexStatements(for layout: EntityLayout) -> [String] {
+        let folded = layout.attributes.filter(\.hasCaseInsensitiveIndex).map { attribute in
             "CREATE INDEX IF NOT EXISTS \(SQL.quote("\(layout.name)_\(attribute.name)_folded")) ON \(layout.table)(\(TextFolding.sqlFunction)(\(SQL.quote(attribute.name))))"
         }
+        let compound = layout.description.indexes.map { names in
+            "CREATE INDEX IF NOT EXISTS \(SQL.quote("\(layout.name)_by_\(names.joined(separator: "_"))")) ON \(layout.table)(\(names.map(SQL.quote).joined(separator: ", ")))"
+        }
+        return folded + compound
     }
 
     private func addMissingDerivedIndexes(_ database: DatabaseQueue) throws {
-        let statements = model.entities.flatMap { SchemaManager.caseInsensitiveIndexStatements(for: model.layout($0.name)) }
+        let statements = model.entities.flatMap { SchemaManager.derivedIndexStatements(for: model.layout($0.name)) }
         guard !statements.isEmpty else { return }
         let names = statements.compactMap { $0.split(separator: "\"").dropFirst().first.map(String.init) }
         let existing = try database.read { db in
