@@ -99,6 +99,8 @@ final class MergeAgainTests: CommandLineTestCase {
         try succeed("outline", "add", a, "From A")
         try succeed("outline", "add", b, "From B")
         try succeed("outline", "add", c, "From C")
+        // And each puts one at the top.
+        for (doc, name) in [(a, "A"), (b, "B"), (c, "C")] { try succeed("outline", "insert", doc, "1", "Top \(name)") }
         // A takes B then C; C takes A (before A took anything) then B.
         let early = path("A-early.poddoc")
         try succeed("save", a, "--as", early)
@@ -106,12 +108,15 @@ final class MergeAgainTests: CommandLineTestCase {
         try succeed("merge", a, c)
         try succeed("merge", c, early)
         try succeed("merge", c, b)
-        XCTAssertEqual(try titles(a).sorted(), ["Base", "From A", "From B", "From C"])
-        XCTAssertEqual(try titles(c).sorted(), ["Base", "From A", "From B", "From C"])
+        XCTAssertEqual(try titles(a).sorted(), ["Base", "From A", "From B", "From C", "Top A", "Top B", "Top C"])
+        XCTAssertEqual(try titles(c).sorted(), ["Base", "From A", "From B", "From C", "Top A", "Top B", "Top C"])
+        // Each copy appended at one place (one order key): the ids, the same in every copy,
+        // give one order, whatever the order of the merges.
+        XCTAssertEqual(try titles(a), try titles(c), "one sibling order in both")
         // Merging the two results adds nothing twice, either way.
         try succeed("merge", a, c)
         try succeed("merge", c, a)
-        XCTAssertEqual(try titles(a).sorted(), ["Base", "From A", "From B", "From C"])
+        XCTAssertEqual(try titles(a).sorted(), ["Base", "From A", "From B", "From C", "Top A", "Top B", "Top C"])
         XCTAssertEqual(try hash(a), try hash(c))
         try succeed("check", a)
     }
