@@ -18,9 +18,8 @@ extension OutlineStore {
     @discardableResult
     public func add(_ item: OutlineItem, under parent: ObjectID, at index: Int? = nil) throws(OutlineError) -> ObjectID {
         let parentObject = try object(parent)
-        let siblings = try children(of: parentObject)
-        let index = try checkedInsertionIndex(index, count: siblings.count, in: parentObject)
-        let placement = try placement(of: 1, at: index, among: siblings)
+        let index = try checkedInsertionIndex(index, count: childCount(of: parentObject), in: parentObject)
+        let placement = try placement(of: 1, at: index, under: parentObject)
         return undoable(ActionName.add(item.title)) {
             insertItem(item, under: parentObject, at: placement.apply()[0], stamped: now()).objectID
         }

@@ -163,6 +163,22 @@ extension OutlineStore {
         return try OutlineStore.reading("reading the children of an item") { try context.fetchIDs(request).map(context.object(with:)) }
     }
 
+    /// The number of children of `parent`, counted in the store (none read).
+    func childCount(of parent: ManagedObject) throws(OutlineError) -> Int {
+        let request = FetchRequest(OutlineSchema.entityName, where: OutlineSchema.parent == parent)
+        let context = self.context
+        return try OutlineStore.reading("counting the children of an item") { try context.count(for: request) }
+    }
+
+    /// The children of `parent` from `offset`, at most `limit` of them, in order.
+    func children(of parent: ManagedObject, from offset: Int, limit: Int) throws(OutlineError) -> [ManagedObject] {
+        let request = FetchRequest(
+            OutlineSchema.entityName, where: OutlineSchema.parent == parent, sortBy: [FetchSort(OutlineSchema.order)], limit: limit,
+            offset: offset)
+        let context = self.context
+        return try OutlineStore.reading("reading the children of an item") { try context.fetchIDs(request).map(context.object(with:)) }
+    }
+
     /// Reads the values of `objects` (those not read yet), in batches: before an edit
     /// changes them, inside an undo group that cannot fail.
     func load(_ objects: ArraySlice<ManagedObject>) throws(OutlineError) {
@@ -226,6 +242,19 @@ extension OutlineStore {
     /// between the two neighbours, which are read first; or, when they leave no room, the
     /// whole list is read and numbered afresh around the new items when the placement is
     /// applied (inside the edit's undo group).
+    func placement(of count: Int, at index: Int, under parent: ManagedObject) throws(OutlineError) -> Placement {
+        // The two neighbours alone, read from the index; the whole list only when it is
+        // numbered afresh.
+        let start = max(0, index - 1)
+        let neighbours = try children(of: parent, from: start, limit: index - start + 1)
+        try load(neighbours[...])
+        let before = index > 0 ? neighbours.first?[OutlineSchema.order] : nil
+        let after = neighbours.count > index - start ? neighbours[index - start][OutlineSchema.order] : nil
+        if let keys = SiblingOrder.keys(count, between: before, and: after) { return Placement(keys: keys, renumbered: []) }
+        return try placement(of: count, at: index, among: children(of: parent))
+    }
+
+    /// ``placement(of:at:under:)`` among `siblings`, all the parent's children in order.
     func placement(of count: Int, at index: Int, among siblings: [ManagedObject]) throws(OutlineError) -> Placement {
         try load(siblings[max(0, index - 1)..<min(siblings.count, index + 1)])
         let before = index > 0 ? siblings[index - 1][OutlineSchema.order] : nil

@@ -4,9 +4,38 @@ import Outliner
 import PodDocStore
 import XCTest
 
-/// Adding, renaming and notes: each one undo group with a readable name, the sibling orders
-/// always 0…n-1.
+/// Adding, renaming and notes: each one undo group with a readable name, sibling order keys
+/// never shared.
 final class OutlineEditingTests: OutlineStoreTestCase {
+    /// Inserting again and again between the same two items runs out of room between their
+    /// keys after sixteen; the list is then numbered afresh in the same undo group, and undo
+    /// puts every key back.
+    func testInsertsBetweenTheSameTwoItemsNumberTheListAfreshWhenTheKeysRunOut() throws {
+        let doc = try makeDocument()
+        let outline = doc.outline
+        let first = try outline.add(OutlineItem(title: "first"), under: outline.rootID)
+        let last = try outline.add(OutlineItem(title: "last"), under: outline.rootID)
+        var expected = ["first", "last"]
+        for step in 1...20 {
+            try outline.add(OutlineItem(title: "n\(step)"), under: outline.rootID, at: 1)
+            expected.insert("n\(step)", at: 1)
+            XCTAssertEqual(try outline.children(of: outline.rootID).map(\.item.title), expected, "after \(step) inserts")
+            try doc.assertOrderInvariant("after \(step) inserts")
+        }
+        // The keys ran out on the way, and the list took keys a spacing apart: the last item's
+        // is past the one it started with.
+        let keys = try doc.main.fetch(
+            FetchRequest(OutlineSchema.entityName, where: OutlineSchema.parent == doc.main.existingObject(with: outline.rootID))
+        )
+        .map { $0[OutlineSchema.order] }
+        XCTAssertEqual(Set(keys).count, 22)
+        XCTAssertGreaterThan(keys.max()!, SiblingOrder.spacing, "numbered afresh")
+        for _ in 1...20 { doc.undo.undo() }
+        XCTAssertEqual(try outline.children(of: outline.rootID).map(\.id), [first, last])
+        try doc.save()
+        XCTAssertEqual(try outline.children(of: outline.rootID).map(\.item.title), ["first", "last"])
+    }
+
     func testAddAppendsOrInsertsAndRenumbersSiblings() throws {
         let clock = SteppingClock()
         let doc = try makeDocument(clock: clock.read)
