@@ -107,20 +107,26 @@ extension OutlineStore {
         return chains.map { chain in chain.compactMap { positions[$0] } }
     }
 
-    /// The positions (from 0) of items among the children of their parents: each sibling
-    /// list is read once, as IDs (no item's values are read: a long note stays on disk).
+    /// The positions (from 0) of items among the children of their parents: for each, the
+    /// siblings with a smaller key counted in the `(parent, order)` index, and those sharing
+    /// its key (rare) read to place it among them by id. No sibling list is read whole, and
+    /// no item's note.
     private func positions(of items: [(id: ObjectID, parent: ObjectID)]) throws(OutlineError) -> [Int] {
         let context = self.context
-        var lists: [ObjectID: [ObjectID: Int]] = [:]
+        let keys = try OutlineStore.reading("reading positions") { try context.values(of: items.map(\.id), reading: [OutlineSchema.order]) }
         var result: [Int] = []
-        for (id, parent) in items {
-            if lists[parent] == nil {
-                let request = FetchRequest(
-                    OutlineSchema.entityName, where: OutlineSchema.parent == parent, sortBy: [FetchSort(OutlineSchema.order)])
-                let siblings = try OutlineStore.reading("reading positions") { try context.fetchIDs(request) }
-                lists[parent] = Dictionary(uniqueKeysWithValues: siblings.enumerated().map { (context.resolve($1), $0) })
+        for ((id, parent), values) in zip(items, keys) {
+            let key = values.flatMap { Int.fromStoreValue($0.values[0]) } ?? 0
+            let position = try OutlineStore.reading("reading positions") { () -> Int in
+                let before = try context.count(
+                    for: FetchRequest(OutlineSchema.entityName, where: OutlineSchema.parent == parent && OutlineSchema.order < key))
+                let alike = try context.fetchIDs(
+                    FetchRequest(
+                        OutlineSchema.entityName, where: OutlineSchema.parent == parent && OutlineSchema.order == key,
+                        sortBy: [FetchSort(OutlineSchema.order)]))
+                return before + (alike.map(context.resolve).firstIndex(of: context.resolve(id)) ?? 0)
             }
-            result.append(lists[parent]?[context.resolve(id)] ?? 0)
+            result.append(position)
         }
         return result
     }
