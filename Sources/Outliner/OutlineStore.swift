@@ -247,9 +247,15 @@ extension OutlineStore {
         // numbered afresh.
         let start = max(0, index - 1)
         let neighbours = try children(of: parent, from: start, limit: index - start + 1)
-        try load(neighbours[...])
-        let before = index > 0 ? neighbours.first?[OutlineSchema.order] : nil
-        let after = neighbours.count > index - start ? neighbours[index - start][OutlineSchema.order] : nil
+        // Their keys alone: a neighbour's long note stays unread.
+        let context = self.context
+        let keys = try OutlineStore.reading("reading order keys") {
+            try context.values(of: neighbours.map(\.objectID), reading: [OutlineSchema.order]).map { values in
+                values.flatMap { Int.fromStoreValue($0.values[0]) } ?? 0
+            }
+        }
+        let before = index > 0 ? keys.first : nil
+        let after = keys.count > index - start ? keys[index - start] : nil
         if let keys = SiblingOrder.keys(count, between: before, and: after) { return Placement(keys: keys, renumbered: []) }
         return try placement(of: count, at: index, among: children(of: parent))
     }

@@ -125,7 +125,23 @@ extension ObjectContext {
             case .context(let parent): return try parent.performAndWait { try $0.viewCount(query) }
             }
         }
-        return try viewRows(query).count
+        // The parent's matching IDs (no row: an index answers them) less the ones changed
+        // here, and this context's own changed objects that match.
+        return try readingConsistently {
+            var whole = query
+            whole.offset = 0
+            whole.limit = nil
+            let saved: [ObjectID]
+            switch parent {
+            case .store(let store): saved = try store.fetchIDs(whole)
+            case .context(let parent): saved = try parent.performAndWait { try $0.viewIDs(whole) }
+            }
+            var total = saved.count { changes[$0] == nil }
+            for object in changedObjects(in: query.layout) where object.state != .deleted {
+                if let row = object.current, query.matches(row, resolve: resolve) { total += 1 }
+            }
+            return max(0, min(total - query.offset, query.limit ?? .max))
+        }
     }
 
     /// The rows of these objects as this context sees them; missing ones do not exist.
