@@ -737,27 +737,23 @@ private struct Planner {
             }
             return try mineParent(id) ?? nil
         }
-        func setParent(_ id: Int64, _ parent: Int64?) throws {
+        /// Gives `id`'s target `value` for `field`, or nothing to write when mine already holds it.
+        func set(_ id: Int64, _ field: Int, to value: FieldValue, minesAlike: ((parent: Int64?, order: Int)) -> Bool) throws {
             var fields: [Int: FieldValue] = [:]
             var whole = false
             if case .present(let known, let isWhole)? = local[id] { (fields, whole) = (known, isWhole) }
-            if !whole, let row = try mineRow(id), row.parent == parent {
-                fields[parentField] = nil  // mine's own place: nothing to write
+            if !whole, let row = try mineRow(id), minesAlike(row) {
+                fields[field] = nil  // mine's own value: nothing to write
             } else {
-                fields[parentField] = .ref(parent.map { .permanent(entity: entity, rowID: $0) })
+                fields[field] = value
             }
             local[id] = fields.isEmpty && !whole ? nil : .present(fields: fields, whole: whole)
         }
+        func setParent(_ id: Int64, _ parent: Int64?) throws {
+            try set(id, parentField, to: .ref(parent.map { .permanent(entity: entity, rowID: $0) }), minesAlike: { $0.parent == parent })
+        }
         func setOrder(_ id: Int64, _ order: Int) throws {
-            var fields: [Int: FieldValue] = [:]
-            var whole = false
-            if case .present(let known, let isWhole)? = local[id] { (fields, whole) = (known, isWhole) }
-            if !whole, let row = try mineRow(id), row.order == order {
-                fields[orderField] = nil
-            } else {
-                fields[orderField] = .value(.integer(Int64(order)))
-            }
-            local[id] = fields.isEmpty && !whole ? nil : .present(fields: fields, whole: whole)
+            try set(id, orderField, to: .value(.integer(Int64(order))), minesAlike: { $0.order == order })
         }
         // Where a deleted object was: its parent in either copy's past or present.
         func formerParent(_ id: Int64) throws -> Int64? {
