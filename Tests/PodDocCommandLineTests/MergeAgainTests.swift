@@ -71,6 +71,44 @@ final class MergeAgainTests: CommandLineTestCase {
         XCTAssertEqual(try titles(b), ["Home sweet home", "Garden"])
     }
 
+    func testAnItemBroughtBackByAConflictKeepsBothCopiesChanges() throws {
+        let (a, b) = try twoCopies()
+        // A renames Base, then deletes it; B notes it.
+        try succeed("outline", "rename", a, "1", "Base, renamed")
+        try succeed("outline", "rm", a, "1")
+        try succeed("outline", "note", b, "1", "from B")
+        let merged = try succeed("merge", a, b, "--prefer", "theirs", "--json").json(Shape.self)
+        XCTAssertEqual(merged.conflicts.count, 1, "deleted here, changed there")
+        XCTAssertEqual(try titles(a), ["Base, renamed"], "A's rename comes back with the item")
+        XCTAssertTrue(try succeed("outline", "tree", a, "--json").stdout.contains("from B"), "and B's note")
+        // B takes it as A holds it; merging again changes nothing.
+        XCTAssertEqual(try succeed("merge", b, a, "--json").json(Shape.self).conflicts.count, 0)
+        XCTAssertEqual(try titles(b), ["Base, renamed"])
+        XCTAssertEqual(try hash(a), try hash(b))
+    }
+
+    func testAnItemKeptAgainstADeleteIsAChangeToACopyThatDeletedItUnseen() throws {
+        let (a, b) = try twoCopies()
+        let c = path("C.poddoc.tar.zst")
+        try succeed("save", a, "--as", c)
+        try succeed("outline", "note", b, "1", "keep me")
+        try succeed("merge", c, b)
+        // A deletes the item; B keeps it against that delete.
+        try succeed("outline", "rm", a, "1")
+        XCTAssertEqual(try succeed("merge", b, a, "--prefer", "mine", "--json").json(Shape.self).conflicts.count, 1)
+        XCTAssertEqual(try titles(b), ["Base"])
+        // A has been seen by B's keeping: it takes the item back without a conflict.
+        XCTAssertEqual(try succeed("merge", a, b, "--json").json(Shape.self).conflicts.count, 0)
+        XCTAssertEqual(try titles(a), ["Base"])
+        // C, which had B's note, deletes the item without seeing the keeping: a conflict that
+        // says so, not a silent delete.
+        try succeed("outline", "rm", c, "1")
+        let refused = try fail(75, "merge", c, b)
+        XCTAssertTrue(refused.stdout.contains("deleted here, kept against a delete in the other copy"), refused.stdout + refused.stderr)
+        try succeed("merge", c, b, "--prefer", "theirs")
+        XCTAssertEqual(try titles(c), ["Base"])
+    }
+
     func testASpecUpdatedAgainOnOneCopyIsNoConflict() throws {
         let a = path("Specs.poddoc")
         try succeed("new", a, "--kind", "pods")

@@ -50,8 +50,9 @@ final class CopyMergeTests: StoreTestCase {
 
     /// The reference merge of `theirs` into `mine` from their common state `base`, resolving
     /// conflicts `preferTheirs` or not. Returns nil when there are conflicts and no preference.
+    /// `held` is what each copy held of the items it deleted, at its save before the delete.
     private func reference(
-        base: [Int: Node], mine: [Int: Node], theirs: [Int: Node], preferTheirs: Bool?
+        base: [Int: Node], mine: [Int: Node], theirs: [Int: Node], held: (mine: [Int: Node], theirs: [Int: Node]), preferTheirs: Bool?
     ) -> (nodes: [Int: Node], conflicts: Int)? {
         var result: [Int: Node] = [:]
         var conflicts = 0
@@ -59,6 +60,37 @@ final class CopyMergeTests: StoreTestCase {
             if t == b || m == t { return (m, false) }
             if m == b { return (t, false) }
             return (preferTheirs == true ? t : m, true)
+        }
+        /// Both copies' values over the common one's, property by property.
+        func combine(_ b: Node, _ m: Node, _ t: Node) -> (node: Node, clashed: Bool) {
+            var chosen: [String] = []
+            var clashed = false
+            for (bp, (mp, tp)) in zip(b.properties, zip(m.properties, t.properties)) {
+                let (value, clash) = choose(bp, mp, tp)
+                chosen.append(value)
+                clashed = clashed || clash
+            }
+            var node = m
+            node.title = chosen[0]
+            node.note = chosen[1] == "∅" ? nil : chosen[1]
+            node.done = chosen[2] == "1"
+            node.parent = chosen[3] == "∅" ? nil : Int(chosen[3])
+            // The order key: the key of the copy whose move to another parent was taken;
+            // else the key of the one copy that changed it; else the greater.
+            let (movedByMine, movedByTheirs) = (m.parent != b.parent, t.parent != b.parent)
+            let (bo, mo, to) = (b.position, m.position, t.position)
+            if movedByMine && node.parent == m.parent && !(movedByTheirs && m.parent == t.parent) {
+                node.position = mo
+            } else if movedByTheirs && node.parent == t.parent && !(movedByMine && m.parent == t.parent) {
+                node.position = to
+            } else if to == bo || mo == to {
+                node.position = mo
+            } else if mo == bo {
+                node.position = to
+            } else {
+                node.position = max(mo, to)
+            }
+            return (node, clashed)
         }
         for x in Set(base.keys).union(mine.keys).union(theirs.keys).sorted() {
             switch (base[x], mine[x], theirs[x]) {
@@ -75,50 +107,37 @@ final class CopyMergeTests: StoreTestCase {
                     continue
                 }
                 conflicts += 1
-                if preferTheirs != true { result[x] = m }
+                // Kept: with what theirs changed before deleting it.
+                if preferTheirs != true { result[x] = combine(b, m, held.theirs[x] ?? b).node }
             case (let b?, nil, let t?):
                 if t.properties == b.properties { continue }
                 conflicts += 1
-                if preferTheirs == true { result[x] = t }
+                // Brought back: with what mine changed before deleting it.
+                if preferTheirs == true { result[x] = combine(b, held.mine[x] ?? b, t).node }
             case (let b?, let m?, let t?):
-                var chosen: [String] = []
-                var clashed = false
-                for (bp, (mp, tp)) in zip(b.properties, zip(m.properties, t.properties)) {
-                    let (value, clash) = choose(bp, mp, tp)
-                    chosen.append(value)
-                    clashed = clashed || clash
-                }
+                let (node, clashed) = combine(b, m, t)
                 if clashed { conflicts += 1 }
-                var node = m
-                node.title = chosen[0]
-                node.note = chosen[1] == "∅" ? nil : chosen[1]
-                node.done = chosen[2] == "1"
-                node.parent = chosen[3] == "∅" ? nil : Int(chosen[3])
-                // The order key: the key of the copy whose move to another parent was taken;
-                // else the key of the one copy that changed it; else the greater.
-                let (movedByMine, movedByTheirs) = (m.parent != b.parent, t.parent != b.parent)
-                let (bo, mo, to) = (b.position, m.position, t.position)
-                if movedByMine && node.parent == m.parent && !(movedByTheirs && m.parent == t.parent) {
-                    node.position = mo
-                } else if movedByTheirs && node.parent == t.parent && !(movedByMine && m.parent == t.parent) {
-                    node.position = to
-                } else if to == bo || mo == to {
-                    node.position = mo
-                } else if mo == bo {
-                    node.position = to
-                } else {
-                    node.position = max(mo, to)
-                }
                 result[x] = node
             }
         }
         // An item under a parent that is gone goes under that parent's nearest surviving
-        // ancestor (in the common state), or to the top level.
+        // ancestor, where the copies last held it (the one copy's place that moved it, the
+        // greater when both did), or to the top level.
+        func formerParent(_ node: Int) -> Int? {
+            let (m, t) = (mine[node] ?? held.mine[node], theirs[node] ?? held.theirs[node])
+            let b = base[node]
+            let mineMoved = m != nil && m?.parent != b?.parent
+            let theirsMoved = t != nil && t?.parent != b?.parent
+            if mineMoved && theirsMoved { return max(m!.parent ?? 0, t!.parent ?? 0) == 0 ? nil : max(m!.parent ?? 0, t!.parent ?? 0) }
+            if mineMoved { return m!.parent }
+            if theirsMoved { return t!.parent }
+            return b?.parent ?? t?.parent ?? m?.parent
+        }
         for x in result.keys.sorted() {
             guard let parent = result[x]!.parent, result[parent] == nil else { continue }
             var place: Int? = parent
             var seen: Set<Int> = []
-            while let node = place, result[node] == nil, seen.insert(node).inserted { place = base[node]?.parent }
+            while let node = place, result[node] == nil, seen.insert(node).inserted { place = formerParent(node) }
             result[x]!.parent = place.flatMap { result[$0] == nil ? nil : $0 }
         }
         // Each copy moving an item under the other's: a conflict; the items on a cycle take
@@ -249,16 +268,21 @@ final class CopyMergeTests: StoreTestCase {
             var mineNext = 1000
             var theirsNext = 2000
             let mineFirst = random.oneIn(2)
-            let (first, second) = mineFirst ? (mine, theirs) : (theirs, mine)
+            var held: (mine: [Int: Node], theirs: [Int: Node]) = ([:], [:])
+            /// A save on mine or theirs, noting what it deleted as it was before.
+            func save(mine isMine: Bool) throws {
+                let store = isMine ? mine : theirs
+                let before = try snapshot(store)
+                if isMine { try randomSave(store, &random, next: &mineNext) } else { try randomSave(store, &random, next: &theirsNext) }
+                let after = try snapshot(store)
+                for (x, node) in before where after[x] == nil {
+                    if isMine { held.mine[x] = node } else { held.theirs[x] = node }
+                }
+            }
             for _ in 0..<(1 + random.below(3)) {
                 // Now and then one copy is not edited at all.
-                if mineFirst {
-                    try randomSave(first, &random, next: &mineNext)
-                    if !random.oneIn(10) { try randomSave(second, &random, next: &theirsNext) }
-                } else {
-                    try randomSave(first, &random, next: &theirsNext)
-                    if !random.oneIn(10) { try randomSave(second, &random, next: &mineNext) }
-                }
+                try save(mine: mineFirst)
+                if !random.oneIn(10) { try save(mine: !mineFirst) }
             }
             let mineNodes = try snapshot(mine)
             let theirsNodes = try snapshot(theirs)
@@ -270,13 +294,13 @@ final class CopyMergeTests: StoreTestCase {
             let theirs2 = try copy(theirs, named: "theirs2")
 
             let message = "seed \(seed)"
-            let plain = reference(base: baseNodes, mine: mineNodes, theirs: theirsNodes, preferTheirs: nil)
+            let plain = reference(base: baseNodes, mine: mineNodes, theirs: theirsNodes, held: held, preferTheirs: nil)
             let refused = try CopyMerge.plan(mine: mine, theirs: theirs, trees: [tree])
             XCTAssertEqual(refused.canApply, plain != nil, "\(message): conflicts found as the reference finds them")
             let prefer: MergeSide? = plain == nil ? .theirs : nil
             if plain == nil { withConflicts += 1 }
             let expected =
-                plain ?? reference(base: baseNodes, mine: mineNodes, theirs: theirsNodes, preferTheirs: true)!
+                plain ?? reference(base: baseNodes, mine: mineNodes, theirs: theirsNodes, held: held, preferTheirs: true)!
 
             _ = try merge(mine, theirs, prefer: prefer)
             let result = try snapshot(mine)
@@ -303,6 +327,8 @@ final class CopyMergeTests: StoreTestCase {
             if try logicalContent(theirs2) != logicalContent(mine) {
                 XCTFail("\(message): both ways give the same rows")
                 if only != nil {
+                    print("OTHER", String(decoding: try logicalContent(theirs2), as: UTF8.self))
+                    print("THIS ", String(decoding: try logicalContent(mine), as: UTF8.self))
                     print(
                         "OTHER WAY",
                         try ObjectContext(store: theirs2).performAndWait { ctx in

@@ -28,7 +28,7 @@ final class MergeScheduleTests: StoreTestCase {
         var done: Stamped<Bool>
         var parent: Stamped<Int?>
         var order: Stamped<Int>
-        var created: Int  // the save that made it
+        var created: Int  // the save that made it, or kept it against a delete
 
         /// What the store is compared on: the values, without stamps.
         var content: Content {
@@ -47,10 +47,12 @@ final class MergeScheduleTests: StoreTestCase {
         var description: String { "\(title)/\(note ?? "-")/\(done ? 1 : 0)/p\(parent.map(String.init) ?? "-")@\(order)" }
     }
 
-    /// A deleted item: the save that deleted it, and where it was.
+    /// A deleted item: the save that deleted it, where it was, and what this copy held of it
+    /// when it let it go (nil when it never held it).
     private struct Tomb {
         var stamp: Int
         var parent: Int?
+        var item: ModelItem?
     }
 
     private struct ModelCopy {
@@ -68,13 +70,16 @@ final class MergeScheduleTests: StoreTestCase {
     }
 
     /// Merges `theirs` into `mine` as the store should; returns the conflicts, or nil when
-    /// there were some and `prefer` was false (nothing changed then).
-    private static func merge(_ mine: inout ModelCopy, _ theirs: ModelCopy, prefer: Bool, stamp: Int) -> Int? {
+    /// there were some and `prefer` was nil (nothing changed then).
+    private static func merge(_ mine: inout ModelCopy, _ theirs: ModelCopy, prefer: MergeSide?, stamp: Int) -> Int? {
         guard let theirsHead = theirs.head, !mine.seen.contains(theirsHead) else { return 0 }
         if mine.head.map(theirs.seen.contains) ?? true {
-            // Mine takes theirs' state, every value with its maker (theirs has seen mine's).
+            // Mine takes theirs' state, every value with its maker (theirs has seen mine's);
+            // what it lets go, it held as it was.
+            var tombs = mine.tombs.merging(theirs.tombs) { _, new in new }
+            for (id, tomb) in theirs.tombs { tombs[id]!.item = mine.items[id] ?? mine.tombs[id]?.item }
+            mine.tombs = tombs
             mine.items = theirs.items
-            mine.tombs.merge(theirs.tombs) { _, new in new }
             mine.seen.formUnion(theirs.seen)
             mine.line.append((theirsHead, mine.items))
             return 0
@@ -98,7 +103,7 @@ final class MergeScheduleTests: StoreTestCase {
                 item[keyPath: key] = tv
                 return false
             }
-            if prefer { item[keyPath: key] = tv }
+            if prefer == .theirs { item[keyPath: key] = tv }
             return true
         }
         /// The merged order key: the key of the copy whose move to another parent the merge
@@ -119,6 +124,8 @@ final class MergeScheduleTests: StoreTestCase {
         }
         /// Whether `copy` changed `item` in a way `other` has not seen, since the shared save.
         func changedUnseen(_ item: ModelItem, by other: ModelCopy, _ id: Int) -> Bool {
+            // Made, brought back or kept against a delete since: a change too.
+            if !other.seen.contains(item.created) { return true }
             let stamps = [item.title.stamp, item.note.stamp, item.done.stamp, item.parent.stamp]
             // Made since the shared save: every value it holds is a change.
             guard let base = common[id] else { return stamps.contains { !other.seen.contains($0) } }
@@ -138,7 +145,24 @@ final class MergeScheduleTests: StoreTestCase {
                 if mineDeleted {
                     guard changedUnseen(t, by: mine, id) else { continue }
                     conflicts += 1
-                    guard prefer else { continue }
+                    guard prefer == .theirs else { continue }
+                    // Brought back: what mine held when it let it go (when it held it), with
+                    // theirs' changes over it (theirs' where both changed).
+                    var item = t
+                    if let held = mine.tombs[id]?.item {
+                        item = held
+                        _ = property(\.title, id, held, t, into: &item)
+                        _ = property(\.note, id, held, t, into: &item)
+                        _ = property(\.done, id, held, t, into: &item)
+                        _ = property(\.parent, id, held, t, into: &item)
+                        item.order = order(id, held, t, parent: item.parent.value)
+                    }
+                    // The object the delete took away: a copy that has seen the delete and
+                    // every value deletes it again.
+                    item.created = mine.tombs[id]?.stamp ?? t.created
+                    result[id] = item
+                    tombs[id] = nil
+                    continue
                 }
                 let unseen = [t.created, t.title.stamp, t.note.stamp, t.done.stamp, t.parent.stamp].contains { !mine.seen.contains($0) }
                 guard unseen else { continue }
@@ -151,9 +175,22 @@ final class MergeScheduleTests: StoreTestCase {
                 guard theirsDeleted else { continue }
                 let changed = changedUnseen(m, by: theirs, id)
                 if changed { conflicts += 1 }
-                if !changed || prefer {
+                if !changed || prefer == .theirs {
                     result[id] = nil
-                    tombs[id] = theirs.tombs[id] ?? Tomb(stamp: stamp, parent: m.parent.value)
+                    tombs[id] = Tomb(stamp: theirs.tombs[id]?.stamp ?? stamp, parent: theirs.tombs[id]?.parent ?? m.parent.value, item: m)
+                } else if prefer == .mine {
+                    // Kept, as this merge's change (a copy that holds the delete has not seen
+                    // it), with the changes theirs made to it before letting it go (mine's
+                    // where both changed).
+                    result[id]!.created = stamp
+                    guard let held = theirs.tombs[id]?.item else { continue }
+                    var item = result[id]!
+                    _ = property(\.title, id, m, held, into: &item)
+                    _ = property(\.note, id, m, held, into: &item)
+                    _ = property(\.done, id, m, held, into: &item)
+                    _ = property(\.parent, id, m, held, into: &item)
+                    item.order = order(id, m, held, parent: item.parent.value)
+                    result[id] = item
                 }
             case (let m?, let t?):
                 var item = m
@@ -167,15 +204,31 @@ final class MergeScheduleTests: StoreTestCase {
                 result[id] = item
             }
         }
-        if conflicts > 0 && !prefer { return nil }
+        if conflicts > 0 && prefer == nil { return nil }
+        /// Where a deleted item was: its parent as each copy last held it (now, or when it
+        /// let it go), merged as a value: the one copy's that moved it, the greater when both
+        /// did, else the one both hold.
+        func formerParent(_ id: Int) -> Int? {
+            let m = mine.items[id] ?? mine.tombs[id]?.item
+            let t = theirs.items[id] ?? theirs.tombs[id]?.item
+            let mineMoved = m.map { !theirs.seen.contains($0.parent.stamp) } ?? false
+            let theirsMoved = t.map { !mine.seen.contains($0.parent.stamp) } ?? false
+            switch (mineMoved ? m : nil, theirsMoved ? t : nil) {
+            case (let m?, let t?):
+                return max(m.parent.value ?? 0, t.parent.value ?? 0) == 0 ? nil : max(m.parent.value ?? 0, t.parent.value ?? 0)
+            case (let m?, nil) where !theirsMoved: return m.parent.value
+            case (nil, let t?) where !mineMoved: return t.parent.value
+            default: return (t ?? m).map { $0.parent.value } ?? common[id]?.parent.value
+            }
+        }
         // An item under a parent that is gone goes under that parent's nearest surviving
-        // ancestor, as the shared save had it (the top level for an item made since).
+        // ancestor, where the copies last held it.
         for id in result.keys.sorted() {
             guard let parent = result[id]!.parent.value, result[parent] == nil else { continue }
             var place: Int? = parent
             var seen: Set<Int> = []
             while let node = place, result[node] == nil, seen.insert(node).inserted {
-                place = common[node]?.parent.value ?? theirs.items[node]?.parent.value ?? mine.items[node]?.parent.value
+                place = formerParent(node)
             }
             // The store records the new place as the merge's change for an item mine held; an
             // item new to mine keeps the maker of theirs' place.
@@ -237,8 +290,9 @@ final class MergeScheduleTests: StoreTestCase {
                     guard let target, siblings(of: target).isEmpty else { continue }
                     let parent = target[Item.parent] as ManagedObject?
                     ctx.delete(target)
+                    // A delete records the values of the save before.
+                    copy.tombs[identity(target)] = Tomb(stamp: stamp, parent: parent.map(identity), item: model.items[identity(target)])
                     copy.items[identity(target)] = nil
-                    copy.tombs[identity(target)] = Tomb(stamp: stamp, parent: parent.map(identity))
                 default:
                     // An item moves to the top level, or within its list.
                     guard let target else { continue }
@@ -294,9 +348,10 @@ final class MergeScheduleTests: StoreTestCase {
         return bytes
     }
 
-    /// Merges as `poddoc merge` does: refused while there are conflicts, then preferring theirs.
-    private func merge(_ mine: PersistentStore, _ theirs: PersistentStore, prefer: Bool) throws -> CopyMerge {
-        try mergeAndSave(mine, theirs, trees: [tree], prefer: prefer ? .theirs : nil)
+    /// Merges as `poddoc merge` does: refused while there are conflicts unless one side is
+    /// preferred.
+    private func merge(_ mine: PersistentStore, _ theirs: PersistentStore, prefer: MergeSide?) throws -> CopyMerge {
+        try mergeAndSave(mine, theirs, trees: [tree], prefer: prefer)
     }
 
     /// Merges every copy into one along two schedules, on copies of the stores; whether both
@@ -323,7 +378,7 @@ final class MergeScheduleTests: StoreTestCase {
         func mergeClean(_ mine: PersistentStore, _ theirs: PersistentStore) throws -> Bool {
             let plan = try CopyMerge.plan(mine: mine, theirs: theirs, trees: [tree])
             guard plan.canApply else { return false }
-            let done = try merge(mine, theirs, prefer: false)
+            let done = try merge(mine, theirs, prefer: nil)
             if ProcessInfo.processInfo.environment["MERGE_SEED"] != nil { print("order check: \(done.outcome) \(try content(mine))") }
             return true
         }
@@ -388,15 +443,16 @@ final class MergeScheduleTests: StoreTestCase {
                 nextStamp += 1
                 let stamp = nextStamp
                 var expected = models[mine]
-                let found = Self.merge(&expected, models[theirs], prefer: false, stamp: stamp)
+                let found = Self.merge(&expected, models[theirs], prefer: nil, stamp: stamp)
                 let plan = try CopyMerge.plan(mine: stores[mine], theirs: stores[theirs], trees: [tree])
                 XCTAssertEqual(plan.canApply, found != nil, "\(at): conflicts found as the model finds them")
+                let side: MergeSide? = found != nil ? nil : random.oneIn(3) ? .mine : .theirs
                 if found == nil {
                     conflicted += 1
                     expected = models[mine]
-                    XCTAssertNotNil(Self.merge(&expected, models[theirs], prefer: true, stamp: stamp))
+                    XCTAssertNotNil(Self.merge(&expected, models[theirs], prefer: side, stamp: stamp))
                 }
-                let done = try merge(stores[mine], stores[theirs], prefer: found == nil)
+                let done = try merge(stores[mine], stores[theirs], prefer: side)
                 if done.outcome == .fastForward { fastForwards += 1 }
                 if only != nil { print("step \(step): merge \(theirs) into \(mine): \(done.outcome) \(try content(stores[mine]))") }
                 merges += 1
@@ -423,11 +479,11 @@ final class MergeScheduleTests: StoreTestCase {
             if try mergesAgreeInAnyOrder(stores, seed: seed) { orderChecks += 1 }
             // Everyone merges everyone: copy 0 takes each in turn, then each takes copy 0.
             for other in 1..<count {
-                let plan = try merge(stores[0], stores[other], prefer: true)
+                let plan = try merge(stores[0], stores[other], prefer: .theirs)
                 if only != nil { print("final: merge \(other) into 0: \(plan.outcome) \(try content(stores[0]))") }
             }
             for other in 1..<count {
-                let plan = try merge(stores[other], stores[0], prefer: true)
+                let plan = try merge(stores[other], stores[0], prefer: .theirs)
                 if only != nil { print("final: merge 0 into \(other): \(plan.outcome) \(try content(stores[other]))") }
                 XCTAssertTrue(plan.outcome != .merged, "\(message): copy \(other) takes copy 0's state as it is")
             }

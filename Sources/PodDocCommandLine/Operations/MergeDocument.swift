@@ -251,7 +251,9 @@ struct MergeDocument: DocumentOperation {
             "\(conflict.entity) \(conflict.id)" + (conflict.path.map { " at \($0)" } ?? "") + (conflict.title.map { " \"\($0)\"" } ?? "")
         let properties = conflict.properties.joined(separator: ", ")
         switch conflict.kind {
+        case "changedHereDeletedThere" where properties.isEmpty: return "\(object): kept here against a delete, deleted in the other copy"
         case "changedHereDeletedThere": return "\(object): changed here (\(properties)), deleted in the other copy"
+        case "deletedHereChangedThere" where properties.isEmpty: return "\(object): deleted here, kept against a delete in the other copy"
         case "deletedHereChangedThere": return "\(object): deleted here, changed in the other copy (\(properties))"
         case "movedIntoEachOther": return "\(object): each copy moved it under the other's item"
         default:

@@ -232,7 +232,8 @@ extension CopyMerge {
         return CopyMerge(
             outcome: .merged, conflicts: planner.conflicts, preference: preferring, choices: choices, moved: planner.moved,
             commonSave: common,
-            record: SaveNote.MergeRecord(theirsHead: theirsHead, takesTheirState: false, graph: imported, origins: planner.origins),
+            record: SaveNote.MergeRecord(
+                theirsHead: theirsHead, takesTheirState: false, graph: imported, origins: planner.origins, kept: planner.kept),
             targets: planner.targets)
     }
 
@@ -257,6 +258,9 @@ private struct Planner {
     /// the values before.
     let pastMine: [String: [Int64: PastState.Object]]
     let pastTheirs: [String: [Int64: PastState.Object]]
+    /// What each copy's objects held when it last deleted them since the shared save.
+    let heldMine: [String: [Int64: [Int: FieldValue]]]
+    let heldTheirs: [String: [Int64: [Int: FieldValue]]]
     /// The changes each copy made that the other has not seen: by entity, row id, field (-1:
     /// the object itself), the save that made it.
     private let mineNew: [String: [Int64: [Int: String]]]
@@ -274,6 +278,8 @@ private struct Planner {
     var moved: [MovedObject] = []
     /// Where the values taken from theirs came from, for the history.
     var origins: [String: [String: [String: [Int64]]]] = [:]
+    /// The objects kept against theirs' delete, for the history.
+    var kept: [String: [Int64]] = [:]
     /// By entity, the fields that take the later value.
     let latest: [String: Set<Int>]
 
@@ -296,6 +302,8 @@ private struct Planner {
             uniquingKeysWith: { $0.union($1) })
         self.pastMine = pastMine?.objects ?? [:]
         self.pastTheirs = pastTheirs?.objects ?? [:]
+        heldMine = pastMine?.held ?? [:]
+        heldTheirs = pastTheirs?.held ?? [:]
         func unseen(_ stamps: [String: [Int64: [Int: String]]], by graph: SaveGraph) -> [String: [Int64: [Int: String]]] {
             var result: [String: [Int64: [Int: String]]] = [:]
             for (entity, objects) in stamps {
@@ -377,15 +385,17 @@ private struct Planner {
                     // Every value comes with its maker, changed or not: a value both hold that
                     // theirs made since the shared save is theirs' making (mine has taken a
                     // line that overwrote and restored it), newer than mine's.
-                    for field in 0..<layout.fieldCount {
+                    // So does the object itself: one theirs brought back keeps the maker of its
+                    // coming back.
+                    for field in -1..<layout.fieldCount {
                         guard let origin = theirsOrigin(entity, id, field) else { continue }
-                        if m.map({ $0[field: field] != t[field: field] }) ?? true || mineAll[entity]?[id]?[field] != origin {
+                        let differs = field >= 0 && m.map({ $0[field: field] != t[field: field] }) ?? true
+                        if m == nil || differs || mineAll[entity]?[id]?[field] != origin {
                             took(entity, id, field, from: origin, layout)
                         }
                     }
                     guard m.map({ !Self.same($0, t, layout) }) ?? true else { continue }
                     targets[entity, default: [:]][id] = .present(fields: Self.fields(of: t, layout, translate: { $0 }), whole: true)
-                    if m == nil { took(entity, id, -1, from: theirsOrigin(entity, id, -1), layout) }
                 }
             }
         }
@@ -439,7 +449,7 @@ private struct Planner {
             for id in theirsInserted where mineStamps[id]?[-1] != nil && !comparesEverything {
                 // An id both gave: two objects unless both hold the same values, or the object
                 // was there when the copies parted (both put it back).
-                guard !Self.existed(pastMine[entity]?[id]) && !Self.existed(pastTheirs[entity]?[id]) else { continue }
+                guard Self.isAbsent(pastMine[entity]?[id]) && Self.isAbsent(pastTheirs[entity]?[id]) else { continue }
                 if let m = mineRows[id], let t = theirsRows[id], !Self.same(m, t, layout) { collided.append(id) }
             }
             if !collided.isEmpty {
@@ -546,49 +556,17 @@ private struct Planner {
                 }
                 // An object made since the shared save is new in every field; one brought back
                 // (deleted and put back since) holds what its fields' own saves made.
-                let theirsMadeIt = ts[-1] != nil && !Self.existed(pastTheirs[entity]?[id])
-                let mineMadeIt = ms[-1] != nil && !Self.existed(pastMine[entity]?[id])
+                // (An object whose maker alone a save records existed before; comparing
+                // everything, every object counts as made.)
+                let theirsMadeIt = ts[-1] != nil && (comparesEverything || Self.isAbsent(pastTheirs[entity]?[id]))
+                let mineMadeIt = ms[-1] != nil && (comparesEverything || Self.isAbsent(pastMine[entity]?[id]))
                 func theirsChanged(_ field: Int) -> Bool { ts[field] != nil || theirsMadeIt }
                 func mineChanged(_ field: Int) -> Bool { ms[field] != nil || mineMadeIt }
                 // What the object held at the shared save, when either copy changed it since.
                 func base(_ field: Int) -> FieldValue? { pastValue(pastTheirs, id, field) ?? pastValue(pastMine, id, field) }
-                switch (mineRows[id], theirsRows[id]) {
-                case (nil, nil):
-                    continue
-                case (nil, let theirsRow?):
-                    // Mine deleted it (after the shared save, or had it and let it go in a copy
-                    // it took in): unless theirs changed it since, it stays gone.
-                    let mineDeleted = ms[-1] != nil || theirsAll[entity]?[id]?[-1].map(mineGraph.contains) == true
-                    if mineDeleted {
-                        let changed = ordinary.filter { field in
-                            theirsChanged(field) && fromTheirs(theirsRow[field: field]) != base(field)
-                        }
-                        guard !changed.isEmpty else { continue }
-                        conflicts.append(conflict(.deletedHereChangedThere, objectID, layout, changed, mine: nil, theirs: theirsRow))
-                        guard side(id) == .theirs else { continue }
-                    }
-                    guard !ts.isEmpty else { continue }
-                    // Theirs' object, new to mine (or brought back by the conflict's choice).
-                    targets[entity, default: [:]][id] = .present(
-                        fields: Self.fields(of: theirsRow, layout, translate: fromTheirs), whole: true)
-                    took(entity, id, -1, from: ts[-1] ?? ts.values.first, layout)
-                    for (field, origin) in ts where field >= 0 { took(entity, id, field, from: origin, layout) }
-                case (let mineRow?, nil):
-                    // Theirs deleted it, or had it and let it go: unless mine changed it since,
-                    // it goes.
-                    let theirsDeleted = ts[-1] != nil || mineAll[entity]?[id]?[-1].map(theirsGraph.contains) == true
-                    guard theirsDeleted else { continue }  // mine's new object
-                    let changed = ordinary.filter { field in
-                        mineChanged(field) && fromMine(mineRow[field: field]) != base(field)
-                    }
-                    if changed.isEmpty || side(id) == .theirs {
-                        targets[entity, default: [:]][id] = .absent
-                        took(entity, id, -1, from: ts[-1], layout)
-                    }
-                    if !changed.isEmpty {
-                        conflicts.append(conflict(.changedHereDeletedThere, objectID, layout, changed, mine: mineRow, theirs: nil))
-                    }
-                case (let mineRow?, let theirsRow?):
+                /// Mine's and theirs' values, property by property: the fields that change in
+                /// mine (noting where theirs' came from) and those both changed.
+                func combine(_ mineRow: RowData, _ theirsRow: RowData) -> (result: [Int: FieldValue], clashes: [Int]) {
                     var result: [Int: FieldValue] = [:]
                     var clashes: [Int] = []
                     enum Place { case both, mine, theirs, neither }
@@ -627,9 +605,6 @@ private struct Planner {
                             took(entity, id, field, from: theirsOrigin(entity, id, field), layout)
                         }
                     }
-                    if !clashes.isEmpty {
-                        conflicts.append(conflict(.bothChanged, objectID, layout, clashes, mine: mineRow, theirs: theirsRow))
-                    }
                     if let orderField {
                         // The order key goes with the place: the key of the side whose move of
                         // the object to another parent the merge took; else the key of the side
@@ -651,6 +626,82 @@ private struct Planner {
                             result[orderField] = chosen
                             took(entity, id, orderField, from: theirsOrigin(entity, id, orderField), layout)
                         }
+                    }
+                    return (result, clashes)
+                }
+                switch (mineRows[id], theirsRows[id]) {
+                case (nil, nil):
+                    continue
+                case (nil, let theirsRow?):
+                    // Mine deleted it (after the shared save, or, when theirs made or brought
+                    // it back since, had it and let it go in a copy it took in): unless theirs
+                    // changed it since, it stays gone.
+                    let mineDeleted =
+                        ms[-1] != nil
+                        || (Self.isAbsent(pastTheirs[entity]?[id]) && theirsAll[entity]?[id]?[-1].map(mineGraph.contains) == true)
+                    if mineDeleted {
+                        let changed = ordinary.filter { field in
+                            theirsChanged(field) && fromTheirs(theirsRow[field: field]) != base(field)
+                        }
+                        // Theirs brought it back or kept it against a delete since: a change too.
+                        guard !changed.isEmpty || ts[-1] != nil else { continue }
+                        conflicts.append(conflict(.deletedHereChangedThere, objectID, layout, changed, mine: nil, theirs: theirsRow))
+                        guard side(id) == .theirs else { continue }
+                        // Brought back by the conflict's choice: what mine held when it deleted
+                        // it, with theirs' changes over it (theirs' where both changed), each
+                        // value with its maker. The object is the one the delete took away: a
+                        // copy that has seen the delete and every value deletes it again.
+                        let held = heldMine[entity]?[id]
+                        var heldRow = theirsRow
+                        for (field, value) in held ?? [:] { heldRow[field: field] = value }
+                        let (result, _) = combine(heldRow, theirsRow)
+                        var fields = Self.fields(of: heldRow, layout, translate: held == nil ? fromTheirs : fromMine)
+                        fields.merge(result) { _, chosen in chosen }
+                        targets[entity, default: [:]][id] = .present(fields: fields, whole: true)
+                        took(entity, id, -1, from: mineAll[entity]?[id]?[-1] ?? ts[-1] ?? ts.values.first, layout)
+                        for field in 0..<layout.fieldCount where result[field] == nil {
+                            took(entity, id, field, from: held == nil ? ts[field] : mineAll[entity]?[id]?[field], layout)
+                        }
+                        continue
+                    }
+                    guard !ts.isEmpty else { continue }
+                    // Theirs' object, new to mine (or brought back by the conflict's choice).
+                    targets[entity, default: [:]][id] = .present(
+                        fields: Self.fields(of: theirsRow, layout, translate: fromTheirs), whole: true)
+                    took(entity, id, -1, from: ts[-1] ?? ts.values.first, layout)
+                    for (field, origin) in ts where field >= 0 { took(entity, id, field, from: origin, layout) }
+                case (let mineRow?, nil):
+                    // Theirs deleted it, or (when mine made or brought it back since) had it and
+                    // let it go: unless mine changed it since, it goes.
+                    let theirsDeleted =
+                        ts[-1] != nil
+                        || (Self.isAbsent(pastMine[entity]?[id]) && mineAll[entity]?[id]?[-1].map(theirsGraph.contains) == true)
+                    guard theirsDeleted else { continue }  // mine's new object
+                    let changed = ordinary.filter { field in
+                        mineChanged(field) && fromMine(mineRow[field: field]) != base(field)
+                    }
+                    // Mine brought it back or kept it against a delete since: a change too.
+                    let remade = ms[-1] != nil
+                    if (changed.isEmpty && !remade) || side(id) == .theirs {
+                        targets[entity, default: [:]][id] = .absent
+                        took(entity, id, -1, from: ts[-1], layout)
+                    }
+                    if !changed.isEmpty || remade {
+                        conflicts.append(conflict(.changedHereDeletedThere, objectID, layout, changed, mine: mineRow, theirs: nil))
+                        if side(id) == .mine { kept[entity, default: []].append(id) }
+                        if side(id) == .mine, let held = heldTheirs[entity]?[id] {
+                            // Kept by the conflict's choice: with the changes theirs made to it
+                            // before deleting it (mine's where both changed).
+                            var heldRow = mineRow
+                            for (field, value) in held { heldRow[field: field] = value }
+                            let (result, _) = combine(mineRow, heldRow)
+                            if !result.isEmpty { targets[entity, default: [:]][id] = .present(fields: result, whole: false) }
+                        }
+                    }
+                case (let mineRow?, let theirsRow?):
+                    let (result, clashes) = combine(mineRow, theirsRow)
+                    if !clashes.isEmpty {
+                        conflicts.append(conflict(.bothChanged, objectID, layout, clashes, mine: mineRow, theirs: theirsRow))
                     }
                     if !result.isEmpty { targets[entity, default: [:]][id] = .present(fields: result, whole: false) }
                 }
@@ -755,14 +806,31 @@ private struct Planner {
         func setOrder(_ id: Int64, _ order: Int) throws {
             try set(id, orderField, to: .value(.integer(Int64(order))), minesAlike: { $0.order == order })
         }
-        // Where a deleted object was: its parent in either copy's past or present.
+        // Where a deleted object was: its parent as each copy last held it (now, or when it
+        // deleted it), merged as a value is: the one copy's that moved it; the greater id when
+        // both did; else the one both hold (the shared save's when neither holds it). The same
+        // whatever order copies merge in.
         func formerParent(_ id: Int64) throws -> Int64? {
-            for past in [pastTheirs[entity]?[id], pastMine[entity]?[id]] {
-                if case .present(let fields, _)? = past, case .ref(let ref)? = fields[parentField] { return ref?.rowID }
+            func rowID(_ value: FieldValue?) -> Int64?? {
+                if case .ref(let ref)? = value { return .some(ref?.rowID) }
+                return nil
             }
-            let theirsRow = try rows(theirs, layout, [id])[id]
-            if case .ref(let ref)? = theirsRow?[field: parentField] { return ref?.rowID }
-            return try mineParent(id) ?? nil
+            let mineHeld: Int64?? = try mineRow(id).map { $0.parent } ?? rowID(heldMine[entity]?[id]?[parentField])
+            let theirsHeld: Int64?? =
+                try rowID(rows(theirs, layout, [id])[id].map { $0[field: parentField] }) ?? rowID(heldTheirs[entity]?[id]?[parentField])
+            let mineMoved = mineNew[entity]?[id]?[parentField] != nil
+            let theirsMoved = theirsNew[entity]?[id]?[parentField] != nil
+            if mineMoved, theirsMoved, let mine = mineHeld, let theirs = theirsHeld {
+                let greater = Swift.max(mine ?? 0, theirs ?? 0)
+                return greater == 0 ? nil : greater
+            }
+            if mineMoved, !theirsMoved, let mine = mineHeld { return mine }
+            if theirsMoved, !mineMoved, let theirs = theirsHeld { return theirs }
+            if let held = theirsHeld ?? mineHeld { return held }
+            for past in [pastTheirs[entity]?[id], pastMine[entity]?[id]] {
+                if case .present(let fields, _)? = past, let value = rowID(fields[parentField]) { return value }
+            }
+            return nil
         }
 
         var touched = Set(local.keys)

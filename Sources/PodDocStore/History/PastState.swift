@@ -33,6 +33,10 @@ public struct PastState: Sendable {
     /// (a ``SaveGraph`` name) that last changed it after save ``save``; filled in for a merge
     /// only.
     let stamps: [String: [Int64: [Int: String]]]
+    /// By entity, by row id: every field an object held when a save after ``save`` last
+    /// deleted it (the delete met first walking back); filled in for a merge only, which
+    /// brings such an object back with its own values when a conflict keeps it.
+    var held: [String: [Int64: [Int: FieldValue]]] = [:]
 
     /// How many objects differ from now (or may: a property may have been changed and
     /// changed back).
@@ -101,7 +105,9 @@ extension PersistentStore {
                 }
             }
             rewind.flushTakingBack()
-            return PastState(save: save, latestSave: Int(latest), objects: rewind.objects, stamps: rewind.stamps)
+            var state = PastState(save: save, latestSave: Int(latest), objects: rewind.objects, stamps: rewind.stamps)
+            state.held = rewind.held
+            return state
         }
     }
 }
@@ -112,6 +118,8 @@ private struct Rewind {
     let stamping: Bool
     var objects: [String: [Int64: PastState.Object]] = [:]
     var stamps: [String: [Int64: [Int: String]]] = [:]
+    /// What each object held when it was last deleted (while stamping).
+    var held: [String: [Int64: [Int: FieldValue]]] = [:]
     /// A merge taken back by a later save, by the save that took it back: the two cancel out,
     /// change by change, as if neither had been made (what else the later save changed is its
     /// own change).
@@ -243,6 +251,7 @@ private struct Rewind {
                 for (column, field) in fields.enumerated() { whole[field] = values[offset][column] }
                 objects[id] = .present(fields: whole, whole: true)
                 stamp(id, -1)
+                if stamping && held[entity]?[id] == nil { held[entity, default: [:]][id] = whole }
             }
         }
         // Updated: the properties held the values before.
@@ -287,10 +296,14 @@ private struct Rewind {
                 for field in (origins[id] ?? [:]).keys where field >= 0 { stamp(id, field) }
             }
         }
+        // Objects a merge kept against the other copy's delete: their being there is its own.
+        if let kept = member("kept") {
+            for id in try Self.ids(kept, save: save) where !wholly.contains(id) { stamp(id, -1) }
+        }
         // Values a merge did not change but whose maker it records (a value both copies held,
         // made by a save of the other's newer than this copy's own).
         for (id, fields) in origins where !wholly.contains(id) {
-            for field in fields.keys where field >= 0 && touched[id]?.contains(field) != true { stamp(id, field) }
+            for field in fields.keys where field == -1 || touched[id]?.contains(field) != true { stamp(id, field) }
         }
     }
 

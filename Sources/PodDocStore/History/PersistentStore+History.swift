@@ -231,6 +231,7 @@ struct HistoryRecorder {
         for (entity, origins) in note.merge?.origins ?? [:] where !origins.isEmpty && byEntity[entity] == nil {
             byEntity[entity] = Changes()
         }
+        for (entity, kept) in note.merge?.kept ?? [:] where !kept.isEmpty && byEntity[entity] == nil { byEntity[entity] = Changes() }
         var counts = EntityCounts()
         var out: [UInt8] = []
         out.append(UInt8(ascii: "{"))
@@ -285,8 +286,15 @@ struct HistoryRecorder {
                 }
                 count.deleted = order.count
             }
+            if !changes.deleted.ids.isEmpty { separator = "," }
             if let origins = note.merge?.origins[entity], !origins.isEmpty {
-                Self.appendOrigins(origins, separator: separator.isEmpty && changes.deleted.ids.isEmpty ? "" : ",", to: &out)
+                Self.appendOrigins(origins, separator: separator, to: &out)
+                separator = ","
+            }
+            if let kept = note.merge?.kept[entity], !kept.isEmpty {
+                out.append(contentsOf: (separator + "\"kept\":\"").utf8)
+                Self.appendRanges(Set(kept).sorted(), to: &out)
+                out.append(UInt8(ascii: "\""))
             }
             out.append(UInt8(ascii: "}"))
             counts.entities[entity] = count

@@ -58,12 +58,19 @@ extension SaveNote {
         /// Where the values the merge took came from: by entity, by the save that set them
         /// (``SaveGraph`` names), by property (`*` for the object itself), the row ids.
         var origins: [String: [String: [String: [Int64]]]]
+        /// By entity, the objects the merge kept against the other copy's delete (a conflict
+        /// resolved for this copy): their being there is the merge's own change.
+        var kept: [String: [Int64]]
 
-        init(theirsHead: String?, takesTheirState: Bool, graph: [SaveGraph.Node], origins: [String: [String: [String: [Int64]]]]) {
+        init(
+            theirsHead: String?, takesTheirState: Bool, graph: [SaveGraph.Node], origins: [String: [String: [String: [Int64]]]],
+            kept: [String: [Int64]] = [:]
+        ) {
             self.theirsHead = theirsHead
             self.takesTheirState = takesTheirState
             self.graph = graph
             self.origins = origins
+            self.kept = kept
         }
     }
 }
