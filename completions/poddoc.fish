@@ -213,7 +213,7 @@ complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options 
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc import" -eq 1' -F
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc import" recover' -l 'recover' -d 'Open the autosaved work waiting in the working copy.'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc import" discard' -l 'discard' -d 'Discard the autosaved work waiting in the working copy.'
-complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc import" from' -l 'from' -d 'Pods: a specs service URL (http://…/specs), a Specs folder, or a page file.' -rfka ''
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc import" from' -l 'from' -d 'Pods: a specs service URL (http://…/specs), a Specs folder (or a folder of spec files), a page file, or one spec file (Name.podspec.json).' -rfka ''
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc import" resume' -l 'resume' -d 'Pods: continue an interrupted import after its last saved page.'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc import" opml' -l 'opml' -d 'Outline: an OPML file to add.' -rF
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc import" markdown' -l 'markdown' -d 'Outline: a Markdown list to add.' -rF

@@ -3,7 +3,7 @@ import GRDB
 
 /// What a GRDB user would write to import the same pages: each page decoded with
 /// `JSONDecoder` into Codable specs (``DecodedPage``), one record `upsert` a spec, every page
-/// in one write (WAL, `synchronous=FULL`), the summary and description kept in FTS5 by GRDB's
+/// in one write (WAL, `synchronous=FULL`), the name, summary and description kept in FTS5 by GRDB's
 /// own synchronisation triggers (`synchronize(withTable:)`, `unicode61 remove_diacritics 2`).
 /// The pages come from memory, not over HTTP, so the peer is measured without the network.
 enum GRDBRecordPeer {
@@ -76,6 +76,7 @@ enum GRDBRecordPeer {
             try db.create(virtualTable: "spec_ft", using: FTS5()) { t in
                 t.synchronize(withTable: "spec")
                 t.tokenizer = .unicode61(diacritics: .remove)
+                t.column("name")
                 t.column("summary")
                 t.column("description")
             }

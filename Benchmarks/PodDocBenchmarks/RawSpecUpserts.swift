@@ -53,7 +53,8 @@ enum RawSpecUpserts {
         try TextFolding.register(onConnection: db)
         try SearchText.register(onConnection: db)
         if fullText {
-            schema += "; CREATE VIRTUAL TABLE \"PodSpec_fts\" USING fts5(summary, description, tokenize = 'unicode61 remove_diacritics 2')"
+            schema +=
+                "; CREATE VIRTUAL TABLE \"PodSpec_fts\" USING fts5(name, summary, description, tokenize = 'unicode61 remove_diacritics 2')"
         }
         try RawSQLite.exec(db, schema)
         let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
@@ -67,8 +68,8 @@ enum RawSpecUpserts {
             sqlite3_prepare_v2(
                 db,
                 searchText
-                    ? "INSERT INTO \"PodSpec_fts\" (rowid, summary, description) VALUES (?, poddoc_search_text(?), poddoc_search_text(?))"
-                    : "INSERT INTO \"PodSpec_fts\" (rowid, summary, description) VALUES (?, ?, ?)", -1, &index, nil) == SQLITE_OK
+                    ? "INSERT INTO \"PodSpec_fts\" (rowid, name, summary, description) VALUES (?, poddoc_search_text(?), poddoc_search_text(?), poddoc_search_text(?))"
+                    : "INSERT INTO \"PodSpec_fts\" (rowid, name, summary, description) VALUES (?, ?, ?, ?)", -1, &index, nil) == SQLITE_OK
                 || !fullText
         else { throw BenchmarkError(String(cString: sqlite3_errmsg(db))) }
         defer {
@@ -95,7 +96,7 @@ enum RawSpecUpserts {
             sqlite3_reset(upsert)
             if fullText {
                 sqlite3_bind_int64(index, 1, id)
-                for (i, value) in [row.values[3], row.values[4]].enumerated() {
+                for (i, value) in [row.values[1], row.values[3], row.values[4]].enumerated() {
                     if let value {
                         sqlite3_bind_text(index, Int32(i + 2), value, -1, transient)
                     } else {
@@ -166,9 +167,9 @@ enum JSONEachSpecs {
             "INSERT INTO \"PodSpec\" (" + quoted.joined(separator: ", ") + ") SELECT " + fields.map(\.sql).joined(separator: ", ")
             + " FROM json_each(?1, '$.result') WHERE 1 ON CONFLICT(\"key\") DO UPDATE SET "
             + quoted.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ") + ", \"_version\" = \"_version\" + 1"
-        let text = searchText ? ["poddoc_search_text(summary)", "poddoc_search_text(description)"] : ["summary", "description"]
+        let text = ["name", "summary", "description"].map { searchText ? "poddoc_search_text(\($0))" : $0 }
         let indexSQL =
-            "INSERT INTO \"PodSpec_fts\" (rowid, summary, description) SELECT id, \(text[0]), \(text[1]) FROM \"PodSpec\" WHERE id > ?1"
+            "INSERT INTO \"PodSpec_fts\" (rowid, name, summary, description) SELECT id, \(text.joined(separator: ", ")) FROM \"PodSpec\" WHERE id > ?1"
         var upsert: OpaquePointer?
         var index: OpaquePointer?
         var last: OpaquePointer?

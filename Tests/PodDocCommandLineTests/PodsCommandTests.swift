@@ -51,6 +51,66 @@ final class PodsCommandTests: CommandLineTestCase {
         XCTAssertEqual(check.storeHash, packageInfo.storeHash)
     }
 
+    /// `pods search` looks at names as at summaries (CJK inside a name too), a name match
+    /// first, as CocoaPods' own `pod search` does.
+    func testSearchFindsNamesAndRanksThemAboveSummaries() throws {
+        let doc = path("Names.poddoc")
+        try succeed("new", doc, "--kind", "pods")
+        let specs: [[String: Any]] = [
+            ("RPCWrapper", "Wraps AFJSONRPCClient calls in promises"), ("AFJSONRPCClient", "JSON-RPC over HTTP"),
+            ("cocoapods制作", "一个建立pod仓库的简单demo"),
+        ].map { name, summary in
+            [
+                "name": name, "version": "1.0.0", "summary": summary, "homepage": "https://example.org/\(name)", "license": "MIT",
+                "authors": ["A": "a@example.org"], "source": ["git": "https://example.org/x.git", "tag": "1.0.0"],
+                "platforms": ["ios": "12.0"],
+            ]
+        }
+        let page = path("names.json")
+        try JSONSerialization.data(withJSONObject: ["number_of_pages": 1, "result": specs]).write(to: URL(fileURLWithPath: page))
+        try succeed("import", doc, "--from", page)
+        func names(_ words: String) throws -> [String] {
+            try succeed("pods", "search", doc, words, "--json").json(SpecListShape.self).specs.map(\.name)
+        }
+        XCTAssertEqual(try names("AFJSONRPCClient"), ["AFJSONRPCClient", "RPCWrapper"], "the name first, then the summary")
+        XCTAssertEqual(try names("afjsonrpc"), ["AFJSONRPCClient", "RPCWrapper"], "a prefix, any case")
+        XCTAssertEqual(try names("制作"), ["cocoapods制作"])
+        XCTAssertEqual(try names("rpcwrapper"), ["RPCWrapper"])
+    }
+
+    /// One spec file imports on its own, and a folder of loose spec files (as CocoaPods'
+    /// own fixtures keep them) imports every one.
+    func testSingleSpecFilesImportAloneAndFromAFolder() throws {
+        func spec(_ name: String) -> Data {
+            try! JSONSerialization.data(withJSONObject: [
+                "name": name, "version": "2.1.0", "summary": "The \(name) pod", "homepage": "https://example.org/\(name)",
+                "license": "MIT", "authors": ["A": "a@example.org"], "source": ["git": "https://example.org/x.git", "tag": "2.1.0"],
+                "platforms": ["ios": "12.0"],
+            ])
+        }
+        let loose = path("fixtures")
+        try FileManager.default.createDirectory(atPath: loose, withIntermediateDirectories: true)
+        for name in ["BananaLib", "OrangeFramework"] { try spec(name).write(to: URL(fileURLWithPath: loose + "/\(name).podspec.json")) }
+        try Data("not a spec".utf8).write(to: URL(fileURLWithPath: loose + "/README.md"))
+
+        let doc = path("Loose.poddoc")
+        try succeed("new", doc, "--kind", "pods")
+        let one = try succeed("import", doc, "--from", loose + "/BananaLib.podspec.json", "--json").json(SpecsImportShape.self)
+        XCTAssertEqual(one.created, 1)
+        XCTAssertTrue(one.complete)
+        let folder = try succeed("import", doc, "--from", loose, "--json").json(SpecsImportShape.self)
+        XCTAssertEqual(folder.created, 1, "OrangeFramework; BananaLib is there already")
+        XCTAssertEqual(folder.skipped, 1, "README.md")
+        XCTAssertEqual(try succeed("pods", "count", doc, "--json").json(CountShape.self).count, 2)
+        // A spec in a file named otherwise is still a spec; an object that is neither says
+        // what a page is.
+        try spec("Kiwi").write(to: URL(fileURLWithPath: path("kiwi.json")))
+        XCTAssertEqual(try succeed("import", doc, "--from", path("kiwi.json"), "--json").json(SpecsImportShape.self).created, 1)
+        try Data(#"{"pods": []}"#.utf8).write(to: URL(fileURLWithPath: path("other.json")))
+        let refused = try fail(65, "import", doc, "--from", path("other.json"))
+        XCTAssertTrue(refused.stderr.contains("is not a page of specs"), refused.stderr)
+    }
+
     /// A `specs` export writes every spec, even one whose name or version cannot be a file
     /// name as it is (escaped), and an import of the folder reads every one back.
     func testASpecsExportWritesEverySpecAndImportReadsThemBack() throws {
@@ -59,7 +119,8 @@ final class PodsCommandTests: CommandLineTestCase {
             ["name": "Good", "version": "1.0"], ["name": ".", "version": "1.0"], ["name": "..", "version": "1.0"],
             ["name": "A\u{0}B", "version": "1.0"], ["name": long, "version": "1.0"], ["name": "V", "version": ".."],
         ]
-        try JSONSerialization.data(withJSONObject: ["number_of_pages": 1, "result": specs]).write(to: URL(fileURLWithPath: path("odd.json")))
+        try JSONSerialization.data(withJSONObject: ["number_of_pages": 1, "result": specs]).write(
+            to: URL(fileURLWithPath: path("odd.json")))
         let doc = path("Odd.poddoc")
         try succeed("new", doc, "--kind", "pods")
         try succeed("import", doc, "--from", path("odd.json"))
@@ -72,7 +133,8 @@ final class PodsCommandTests: CommandLineTestCase {
         XCTAssertFalse(imported.contains("remark"), imported)
         try succeed("export", doc, path("a.json"), "--format", "json")
         try succeed("export", copy, path("b.json"), "--format", "json")
-        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path("a.json"))), try Data(contentsOf: URL(fileURLWithPath: path("b.json"))))
+        XCTAssertEqual(
+            try Data(contentsOf: URL(fileURLWithPath: path("a.json"))), try Data(contentsOf: URL(fileURLWithPath: path("b.json"))))
     }
 
     func testSaveAsConvertsBetweenPackageAndArchives() throws {

@@ -97,4 +97,45 @@ final class FullTextIndexTests: StoreTestCase {
             XCTAssertTrue("\(error)".contains("no full-text table 'Note_fts'"), "\(error)")
         }
     }
+
+    func testAnIndexMadeBeforeAnAttributeJoinedItIsMadeAgainOnAWritableOpen() throws {
+        let bodyOnly = EntityDescription("Note", members: [Note.title, Note.body, Note.rank], fullTextAttributes: ["body"])
+        let old = try PersistentStore(url: storeURL, model: try ObjectModel(entities: [bodyOnly]))
+        try ObjectContext(store: old).performAndWait { ctx in
+            let note = ctx.insert("Note")
+            note[Note.title] = "Quarterly report"
+            note[Note.body] = "Figures for the board"
+            try ctx.save()
+        }
+        try old.close()
+        // Read-only, the old index is left as it is (nothing is written) and the title is
+        // read from the rows, its matches first (it weighs more than the body).
+        let bytes = try Data(contentsOf: storeURL)
+        let reading = try PersistentStore(url: storeURL, model: try ObjectModel(entities: [Note.entity]), options: .init(readOnly: true))
+        XCTAssertEqual(try reading.search("QUARTERLY rep", in: "Note").count, 1)
+        XCTAssertEqual(try reading.search("board", in: "Note").count, 1)
+        XCTAssertEqual(try reading.search("quarterly nothing", in: "Note"), [])
+        try reading.close()
+        XCTAssertEqual(try Data(contentsOf: storeURL), bytes)
+        let store = try makeNoteStore()
+        XCTAssertEqual(try store.search("quarterly", in: "Note").count, 1, "the title is indexed now")
+        XCTAssertEqual(try store.search("board", in: "Note").count, 1)
+        XCTAssertEqual(try store.fullTextProblems(), [])
+    }
+
+    func testAHeavilyWeightedAttributeRanksEveryMatchInItFirst() throws {
+        let weighted = EntityDescription(
+            "Note", members: [Note.title, Note.body, Note.rank], fullTextAttributes: ["title", "body"], fullTextWeights: [10, 1])
+        let store = try PersistentStore(url: storeURL, model: try ObjectModel(entities: [weighted]))
+        let (inBody, inTitle) = try ObjectContext(store: store).performAndWait { ctx in
+            let a = ctx.insert("Note")
+            a[Note.title] = "Minutes"
+            a[Note.body] = "lantern lantern lantern, the lantern again"
+            let b = ctx.insert("Note")
+            b[Note.title] = "Lantern"
+            try ctx.save()
+            return (a.objectID, b.objectID)
+        }
+        XCTAssertEqual(try store.search("lantern", in: "Note"), [inTitle, inBody])
+    }
 }

@@ -37,8 +37,12 @@ final class LocalImportTests: SpecsTestCase {
         XCTAssertEqual(summary.skipped, [])
         XCTAssertEqual(try savedKeys(shardedStore), try savedKeys(flatStore))
         XCTAssertTrue(SpecsFolder.isSpecPath("a/b/c/Name/1.0/Name.podspec.json"))
-        XCTAssertFalse(SpecsFolder.isSpecPath("Name/1.0/Other.podspec.json"))
-        XCTAssertFalse(SpecsFolder.isSpecPath("Name.podspec.json"))
+        XCTAssertTrue(SpecsFolder.isSpecPath("Name.podspec.json"), "a loose spec file")
+        XCTAssertFalse(SpecsFolder.isSpecPath("Name/.podspec.json"))
+        XCTAssertFalse(SpecsFolder.isSpecPath("Name/1.0/LICENSE"))
+        XCTAssertEqual(SpecsFolder.layoutFolders("a/b/Name/1.0/Name.podspec.json"), ["Name", "1.0"])
+        XCTAssertNil(SpecsFolder.layoutFolders("Name/1.0/Other.podspec.json"), "not the layout: its folders are not checked")
+        XCTAssertNil(SpecsFolder.layoutFolders("fixtures/Name.podspec.json"))
     }
 
     func testReimportUpdatesInPlaceWithoutDuplicates() async throws {

@@ -14,7 +14,10 @@ struct ImportContent: DocumentOperation {
     static let kind: DocumentKind? = nil
     static let changesDocument = true
 
-    @Option(help: ArgumentHelp("Pods: a specs service URL (http://…/specs), a Specs folder, or a page file.", valueName: "source"))
+    @Option(
+        help: ArgumentHelp(
+            "Pods: a specs service URL (http://…/specs), a Specs folder (or a folder of spec files), a page file, or one spec file (Name.podspec.json).",
+            valueName: "source"))
     var from: String?
 
     @Flag(help: "Pods: continue an interrupted import after its last saved page.")

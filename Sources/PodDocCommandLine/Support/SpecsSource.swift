@@ -7,7 +7,7 @@ enum SpecsSource: CustomStringConvertible {
     case service(SpecsServiceConfiguration)
     /// A CocoaPods `Specs/` folder.
     case folder(SpecsFolder)
-    /// A page file (`{"number_of_pages": 1, "result": [...]}`).
+    /// A page file (`{"number_of_pages": 1, "result": [...]}`) or one spec file.
     case pageFile(SpecsPageFile)
 
     /// Reads what the user wrote: an `http(s)://` URL, a folder, or a file.
@@ -24,7 +24,7 @@ enum SpecsSource: CustomStringConvertible {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: text, isDirectory: &isDirectory) else {
             throw CommandFailure(
-                .badInput, code: "notFound", "\(text) does not exist; give a Specs folder, a page file (.json) or an http:// URL.")
+                .badInput, code: "notFound", "\(text) does not exist; give a Specs folder, a page file (.json), a spec file (.podspec.json) or an http:// URL.")
         }
         let url = URL(fileURLWithPath: text)
         self = isDirectory.boolValue ? .folder(SpecsFolder(url: url)) : .pageFile(SpecsPageFile(url: url))

@@ -23,6 +23,10 @@ public struct EntityDescription: Sendable, Hashable {
     /// The store keeps the index, a table named ``fullTextTable``, in step with every save, in
     /// the same transaction; search it with ``PersistentStore/search(_:in:limit:)``.
     public let fullTextAttributes: [String]
+    /// How much a match in each of ``fullTextAttributes`` counts in the ranking, in the same
+    /// order: by default the first counts twice, the others once. A weight well above the
+    /// others ranks every match there first (a pod's name over its summary).
+    public let fullTextWeights: [Double]
 
     /// Declares an entity.
     ///
@@ -32,9 +36,11 @@ public struct EntityDescription: Sendable, Hashable {
     ///   - uniqueKeys: Compound unique keys, each a list of attribute names.
     ///   - indexes: Compound indexes, each a list of attribute and to-one relationship names.
     ///   - fullTextAttributes: Text attributes to keep in a full-text index (FTS5).
+    ///   - fullTextWeights: Each full-text attribute's weight in the ranking (nil: 2 for the
+    ///     first, 1 for the others; a missing weight is 1).
     public init(
         _ name: String, members: [any EntityMember], uniqueKeys: [[String]] = [], indexes: [[String]] = [],
-        fullTextAttributes: [String] = []
+        fullTextAttributes: [String] = [], fullTextWeights: [Double]? = nil
     ) {
         self.name = name
         var attributes: [AttributeDescription] = []
@@ -50,6 +56,8 @@ public struct EntityDescription: Sendable, Hashable {
         self.uniqueKeys = uniqueKeys
         self.indexes = indexes
         self.fullTextAttributes = fullTextAttributes
+        let weights = fullTextWeights ?? fullTextAttributes.indices.map { $0 == 0 ? 2 : 1 }
+        self.fullTextWeights = fullTextAttributes.indices.map { $0 < weights.count ? weights[$0] : 1 }
     }
 
     /// The name of the FTS5 table of ``fullTextAttributes``: the entity name and `_fts`.

@@ -4,7 +4,8 @@ internal import GRDB
 
 extension PersistentStore {
     /// Saved objects of `entityName` whose full-text attributes hold every word of `words`,
-    /// best matches first (`SearchRanking`), then oldest first.
+    /// best matches first (`SearchRanking`, with ``EntityDescription/fullTextWeights``), then
+    /// oldest first.
     ///
     /// Words match in every script (``SearchText``): a Latin, Greek or Cyrillic word as a
     /// word or a word prefix, case and accents folded; a Chinese, Japanese or Korean word
@@ -22,10 +23,36 @@ extension PersistentStore {
         let layout = try fullTextLayout(entityName)
         guard let query = SearchText.matchExpression(for: words) else { return [] }
         let table = layout.fullTextTable
+        let attributes = Array(zip(layout.fullTextFields.map { layout.attributes[$0].name }, layout.description.fullTextWeights))
         let rows = try unsafeRead { db in
-            try Int64.fetchAll(
-                db, sql: "SELECT rowid FROM \(table) WHERE \(table) MATCH ? ORDER BY \(SearchRanking.sqlFunction)(\(table)), rowid LIMIT ?",
+            let indexed = Set(
+                try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?)", arguments: [layout.description.fullTextTable]))
+            let weights = attributes.filter { indexed.contains($0.0) }.map { ", \($0.1)" }.joined()
+            let found = try Int64.fetchAll(
+                db,
+                sql:
+                    "SELECT rowid FROM \(table) WHERE \(table) MATCH ? ORDER BY \(SearchRanking.sqlFunction)(\(table)\(weights)), rowid LIMIT ?",
                 arguments: [query, limit])
+            let unindexed = attributes.filter { !indexed.contains($0.0) }
+            guard !unindexed.isEmpty else { return found }
+            // An index made before these attributes joined it, read without writing (the next
+            // writable open makes it again): they are read from the rows, every word inside,
+            // and their matches ranked by their weight.
+            let terms = SearchText.terms(of: words).map(\.text)
+            let condition = unindexed.map { name, _ -> String in
+                let text: String = "lower(\(SearchText.sqlFunction)(\(SQL.quote(name))))"
+                let each: [String] = terms.map { _ in "instr(" + text + ", ?) > 0" }
+                return "(" + each.joined(separator: " AND ") + ")"
+            }.joined(separator: " OR ")
+            var arguments = StatementArguments()
+            for _ in unindexed { for term in terms { _ = arguments.append(contentsOf: [term]) } }
+            _ = arguments.append(contentsOf: [limit])
+            let scanned = try Int64.fetchAll(
+                db, sql: "SELECT \"id\" FROM \(layout.table) WHERE \(condition) ORDER BY \"id\" LIMIT ?", arguments: arguments)
+            let indexedWeight = attributes.filter { indexed.contains($0.0) }.map(\.1).max() ?? 0
+            let scannedFirst = (unindexed.map(\.1).max() ?? 0) > indexedWeight
+            var seen: Set<Int64> = []
+            return Array((scannedFirst ? scanned + found : found + scanned).filter { seen.insert($0).inserted }.prefix(limit))
         }
         return rows.map { ObjectID.permanent(entity: entityName, rowID: $0) }
     }

@@ -107,11 +107,15 @@ struct SchemaManager {
             // The index keeps its own copy of the text: an external-content table would need
             // triggers, which `trusted_schema=OFF` forbids on virtual tables, and its deletes
             // need the old text exactly.
-            let columns = layout.fullTextFields.map { SQL.quote(layout.attributes[$0].name) }.joined(separator: ", ")
-            statements.append(
-                "CREATE VIRTUAL TABLE \(layout.fullTextTable) USING fts5(\(columns), tokenize = 'unicode61 remove_diacritics 2')")
+            statements.append(fullTextTableStatement(for: layout))
         }
         return statements
+    }
+
+    /// The full-text index of an entity with ``EntityDescription/fullTextAttributes``.
+    static func fullTextTableStatement(for layout: EntityLayout) -> String {
+        let columns = layout.fullTextFields.map { SQL.quote(layout.attributes[$0].name) }.joined(separator: ", ")
+        return "CREATE VIRTUAL TABLE \(layout.fullTextTable) USING fts5(\(columns), tokenize = 'unicode61 remove_diacritics 2')"
     }
 
     /// The indexes on case-folded text (``AttributeDescription/hasCaseInsensitiveIndex``) and
@@ -143,17 +147,29 @@ struct SchemaManager {
 
     /// Rebuilds the full-text indexes of a store that records another form of indexed text
     /// than ``SearchText/formVersion`` (or none: a store made before the form was recorded),
-    /// from the rows, and records the current form, in one transaction.
+    /// or whose index holds other attributes than the model names (an index made before an
+    /// attribute joined it), from the rows, and records the current form, in one transaction.
     private func reindexFullTextInOlderForm(_ database: DatabaseQueue) throws {
         let layouts = model.entities.map { model.layout($0.name) }.filter { !$0.fullTextFields.isEmpty }
         guard !layouts.isEmpty else { return }
-        let form = try database.read { db in
-            try String.fetchOne(db, sql: "SELECT value FROM _poddoc_store WHERE key = ?", arguments: [SearchText.formKey])
+        func names(_ layout: EntityLayout) -> [String] { layout.fullTextFields.map { layout.attributes[$0].name } }
+        let (form, stale) = try database.read { db in
+            let form = try String.fetchOne(db, sql: "SELECT value FROM _poddoc_store WHERE key = ?", arguments: [SearchText.formKey])
+            let stale = try layouts.filter { layout in
+                try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?)", arguments: [layout.description.fullTextTable])
+                    != names(layout)
+            }
+            return (form, stale)
         }
-        guard form != SearchText.formVersion else { return }
+        guard form != SearchText.formVersion || !stale.isEmpty else { return }
         try database.write { db in
             for layout in layouts {
-                let names = layout.fullTextFields.map { SQL.quote(layout.attributes[$0].name) }
+                let names = names(layout).map(SQL.quote)
+                if stale.contains(where: { $0.name == layout.name }) {
+                    // The index is derived from the rows: made again with the model's columns.
+                    try db.execute(sql: "DROP TABLE IF EXISTS \(layout.fullTextTable)")
+                    try db.execute(sql: Self.fullTextTableStatement(for: layout))
+                }
                 try db.execute(sql: "DELETE FROM \(layout.fullTextTable)")
                 try db.execute(
                     sql: """

@@ -4,12 +4,15 @@ internal import GRDBSQLite
 
 // MARK: - Ranking full-text matches
 
-/// The order of full-text search results: `poddoc_rank(table)`, an FTS5 auxiliary function
-/// registered on every connection of a store; smaller is better, as with FTS5's `bm25`.
+/// The order of full-text search results: `poddoc_rank(table, weight…)`, an FTS5 auxiliary
+/// function registered on every connection of a store; smaller is better, as with FTS5's
+/// `bm25`.
 ///
 /// The score is BM25 without its length normalisation: for each phrase of the query, its
-/// inverse document frequency times, per column, `tf × (k1 + 1) / (tf + k1)` with `k1 = 1.2`,
-/// where the first full-text attribute counts twice (the summary over the description).
+/// inverse document frequency times, per column, the column's weight (as with `bm25`'s
+/// arguments; 1 when not given) times `tf × (k1 + 1) / (tf + k1)` with `k1 = 1.2`. A column
+/// weighted above twice the others' sum ranks every match in it first: `tf × (k1 + 1) /
+/// (tf + k1)` is 1 for one match and never reaches 2.2.
 /// FTS5's own `bm25` also reads each matching row's length, one B-tree lookup a row, which
 /// makes ranking a word that most rows hold several times slower; a spec's summary is short
 /// enough that its length says little.
@@ -28,10 +31,14 @@ enum SearchRanking {
         let api = FTS5.api(db)
         _ = api.pointee.xCreateFunction(
             UnsafeMutablePointer(mutating: api), sqlFunction, nil,
-            { extensionAPI, fts, context, _, _ in
+            { extensionAPI, fts, context, count, arguments in
                 guard let api = extensionAPI?.pointee, let fts else { return }
                 let phrases = Int(api.xPhraseCount(fts))
                 let columns = Int(api.xColumnCount(fts))
+                func weight(_ column: Int) -> Double {
+                    guard column < Int(count), let argument = arguments?[column] else { return 1 }
+                    return sqlite3_value_double(argument)
+                }
                 guard phrases > 0, columns > 0 else {
                     sqlite3_result_double(context, 0)
                     return
@@ -62,7 +69,7 @@ enum SearchRanking {
                         for column in 0..<columns {
                             let tf = Double(counts[phrase * columns + column])
                             guard tf > 0 else { continue }
-                            sum += (column == 0 ? 2 : 1) * tf * (SearchRanking.k1 + 1) / (tf + SearchRanking.k1)
+                            sum += weight(column) * tf * (SearchRanking.k1 + 1) / (tf + SearchRanking.k1)
                         }
                         score += weights[phrase] * sum
                     }

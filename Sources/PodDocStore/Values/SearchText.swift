@@ -68,18 +68,25 @@ public enum SearchText {
     ///
     /// - Returns: The query, or nil when `words` holds no letter or digit.
     public static func matchExpression(for words: String) -> String? {
-        var terms: [String] = []
+        let terms = self.terms(of: words).map { $0.isPhrase ? "\"\($0.text)\"" : "\"\($0.text)\"*" }
+        return terms.isEmpty ? nil : terms.joined(separator: " ")
+    }
+
+    /// The terms of a search, each as the index holds its text: a CJK word as the phrase of
+    /// its pairs, any other word (or a single CJK character) as a prefix.
+    static func terms(of words: String) -> [(text: String, isPhrase: Bool)] {
+        var terms: [(text: String, isPhrase: Bool)] = []
         for word in normalize(words).split(whereSeparator: { !$0.isLetter && !$0.isNumber }) {
             for run in runs(of: Substring(word)) {
                 let scalars = run.scalars
                 if run.isPaired, scalars.count > 1 {
-                    terms.append("\"" + zip(scalars, scalars.dropFirst()).map { "\($0)\($1)" }.joined(separator: " ") + "\"")
+                    terms.append((zip(scalars, scalars.dropFirst()).map { "\($0)\($1)" }.joined(separator: " "), true))
                 } else {
-                    terms.append("\"\(String(String.UnicodeScalarView(scalars)))\"*")
+                    terms.append((String(String.UnicodeScalarView(scalars)), false))
                 }
             }
         }
-        return terms.isEmpty ? nil : terms.joined(separator: " ")
+        return terms
     }
 
     /// The scalars of `text` in order, cut into runs of CJK letters (``isPaired(_:)``) and runs

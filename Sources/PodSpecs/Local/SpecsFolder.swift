@@ -4,9 +4,10 @@ import PodDocFileSystem
 /// A CocoaPods `Specs/` folder, in the 2014 layout (`Specs/Name/version/Name.podspec.json`) or
 /// today's sharded one (`Specs/a/b/c/Name/version/Name.podspec.json`).
 ///
-/// A spec file is any `Name.podspec.json` inside a `version` folder inside a `Name` folder,
-/// at any depth (so both layouts, and a mix, are read). Everything else (LICENSE files,
-/// `.gitkeep`, a version entry that is a file, symbolic links…) is skipped and listed.
+/// A spec file is any `Name.podspec.json` file at any depth: inside a `version` folder inside
+/// a `Name` folder (both layouts, and a mix), or loose (a folder of specs as CocoaPods' own
+/// fixtures keep them). Everything else (LICENSE files, `.gitkeep`, symbolic links…) is
+/// skipped and listed.
 /// Files are read in path order, a page of ``filesPerPage`` entries at a time, so a resumed
 /// import of an unchanged folder continues where it stopped.
 ///
@@ -82,12 +83,23 @@ public struct SpecsFolder: Sendable {
         }
     }
 
-    /// Whether a relative path has the shape `…/Name/version/Name.podspec.json`.
+    /// The ending of a spec file's name.
+    static let specSuffix = ".podspec.json"
+
+    /// Whether a relative path names a spec file: `Name.podspec.json`, anywhere.
     static func isSpecPath(_ path: String) -> Bool {
+        guard let file = path.split(separator: "/").last, file.hasSuffix(specSuffix) else { return false }
+        return file.count > specSuffix.count
+    }
+
+    /// The `Name` and `version` folders of a path of the shape `…/Name/version/Name.podspec.json`,
+    /// or nil for a loose spec file.
+    static func layoutFolders(_ path: String) -> [String]? {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count >= 3, let file = parts.last, file.hasSuffix(".podspec.json") else { return false }
-        let name = file.dropLast(".podspec.json".count)
-        return !name.isEmpty && parts[parts.count - 3] == name && !parts[parts.count - 2].isEmpty
+        guard parts.count >= 3, let file = parts.last, file.hasSuffix(specSuffix) else { return nil }
+        let name = file.dropLast(specSuffix.count)
+        guard !name.isEmpty, parts[parts.count - 3] == name, !parts[parts.count - 2].isEmpty else { return nil }
+        return [String(parts[parts.count - 3]), String(parts[parts.count - 2])]
     }
 
     private func path(of entry: Entry) -> String {
@@ -123,8 +135,7 @@ public struct SpecsFolder: Sendable {
                     let spec = try PodSpecParser.parseSpec(try fileSystem.readData(at: file), location: file.path)
                     // `…/Name/1.0.0/Name.podspec.json`: the JSON decides, the folder is only
                     // checked (against the name as it is, or escaped as an export writes it).
-                    let folders = path.split(separator: "/").dropLast().suffix(2).map(String.init)
-                    if folders.count == 2, folders != [spec.name, spec.version],
+                    if let folders = SpecsFolder.layoutFolders(path), folders != [spec.name, spec.version],
                         folders != [SpecFileName.of(spec.name), SpecFileName.of(spec.version)]
                     {
                         page.warnings.append(

@@ -23,8 +23,10 @@ public enum PodSpecsSchema {
 
     // MARK: - PodSpec
 
-    /// One pod spec version; unique by ``key`` (`name/version`). Its summary and description
-    /// are in a full-text index (``PodDocStore/EntityDescription/fullTextTable``).
+    /// One pod spec version; unique by ``key`` (`name/version`). Its name, summary and
+    /// description are in a full-text index (``PodDocStore/EntityDescription/fullTextTable``),
+    /// a match in the name ranked above any match in the summary, and one there above the
+    /// description.
     public enum PodSpecEntity {
         /// The entity name.
         public static let name = "PodSpec"
@@ -81,7 +83,7 @@ public enum PodSpecsSchema {
                 authors, sourceKind, sourceURL, sourceTag, sourceCommit, sourceBranch, platforms,
                 socialMediaURL, isDeprecated, deprecatedInFavorOf, requiresARC, json,
             ],
-            fullTextAttributes: [summary.name, description.name])
+            fullTextAttributes: [nameKey.name, summary.name, description.name], fullTextWeights: [10, 2, 1])
     }
 
     // MARK: - ImportCheckpoint

@@ -44,6 +44,7 @@ struct SpecsImportShape: Decodable {
     let created: Int
     let updated: Int
     let rejected: Int
+    let skipped: Int
     let complete: Bool
 }
 
