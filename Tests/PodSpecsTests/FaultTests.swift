@@ -1,5 +1,6 @@
 import Foundation
 import PodDocStore
+import Synchronization
 import XCTest
 
 @testable import PodSpecs
@@ -31,6 +32,50 @@ final class FaultTests: SpecsTestCase {
         await server.kill()
         XCTAssertGreaterThan(server.injectedFailures, 0, "the seeded faults should hit at least one request")
         XCTAssertEqual(server.requestCount, summary.pages + server.injectedFailures)
+        XCTAssertTrue(summary.isComplete)
+        XCTAssertEqual(try savedKeys(store).count, texts.count)
+    }
+
+    /// With a fifth of the requests failing, a page waiting for a retry does not stop the
+    /// others: passing failures are asked again within a second (the default policy's 4 s
+    /// backoff is for a server that mostly fails), pages are committed in order, and every
+    /// request is a page or a retry.
+    func testPassingFailuresAreAskedAgainSoonWhileOtherPagesArrive() async throws {
+        let server = ReferenceServer(specs: texts, pageSize: 2, faults: .init(failureRate: 0.2))
+        let port = try await server.start()
+        let store = try makeStore()
+        let notices = Mutex<[RetryNotice]>([])
+        let importer = SpecsImporter(root: ObjectContext(store: store), options: .init(specsPerSave: 1))
+        let summary = try await importer.importService(
+            try client(url(port), retry: RetryPolicy()) { notice in notices.withLock { $0.append(notice) } })
+        await server.kill()
+        let retries = notices.withLock { $0 }
+        XCTAssertGreaterThan(server.injectedFailures, 2, "the seeded faults hit several requests")
+        XCTAssertEqual(server.requestCount, summary.pages + server.injectedFailures, "no request beyond the pages and their retries")
+        XCTAssertEqual(retries.count, server.injectedFailures)
+        let slow = retries.filter { $0.delay >= .seconds(1) }
+        XCTAssertLessThanOrEqual(slow.count, 1, "only a failure before the server ever answered waits the policy's 4 s: \(slow)")
+        XCTAssertTrue(summary.isComplete)
+        XCTAssertEqual(try savedKeys(store).count, texts.count)
+        let checkpoint = try await importer.checkpoint(for: try SpecsServiceConfiguration(baseURL: url(port)).sourceIdentifier)
+        XCTAssertEqual(checkpoint?.lastCompletedPage, summary.pages - 1)
+    }
+
+    /// A failing answer's `Retry-After` is a floor for the wait.
+    func testRetryAfterIsWaitedAtLeast() async throws {
+        let server = ReferenceServer(specs: texts, pageSize: 40, faults: .init(failureRate: 0.3, retryAfter: 1))
+        let port = try await server.start()
+        let store = try makeStore()
+        let notices = Mutex<[RetryNotice]>([])
+        let summary = try await SpecsImporter(root: ObjectContext(store: store)).importService(
+            try client(url(port), retry: RetryPolicy(maximumAttempts: 12, initialDelay: .milliseconds(10), maximumDelay: .milliseconds(50)))
+            {
+                notice in notices.withLock { $0.append(notice) }
+            })
+        await server.kill()
+        let retries = notices.withLock { $0 }
+        XCTAssertFalse(retries.isEmpty, "the seeded faults hit a request")
+        XCTAssertTrue(retries.allSatisfy { $0.delay >= .seconds(1) }, "\(retries)")
         XCTAssertTrue(summary.isComplete)
         XCTAssertEqual(try savedKeys(store).count, texts.count)
     }
@@ -86,7 +131,7 @@ final class FaultTests: SpecsTestCase {
         let store = try makeStore()
         let importer = SpecsImporter(root: ObjectContext(store: store), options: .init(specsPerSave: 1))
         do {
-            try await importer.importService(try client(url(port)))
+            try await importer.importService(try client(url(port), pagesInFlight: 1))
             XCTFail("the import went on after the server died")
         } catch let error as PodSpecsError {
             XCTAssertTrue([.network, .httpStatus].contains(error.code), "\(error.code): \(error.message)")
@@ -97,10 +142,36 @@ final class FaultTests: SpecsTestCase {
         try await resume(importer, store, port: port, from: 3)
     }
 
+    /// The server dies while a window of pages is in flight: the pages in flight with the one
+    /// that killed it fail too, the import stops at the lowest of them with every page before
+    /// it saved (pages are committed in order), and resuming completes.
+    func testTheServerDyingInTheMiddleOfAWindowStopsAtAPageAndResumeCompletes() async throws {
+        let server = ReferenceServer(specs: texts, pageSize: 2, faults: .init(dieAtPage: 6))
+        let port = try await server.start()
+        let store = try makeStore()
+        let importer = SpecsImporter(root: ObjectContext(store: store), options: .init(specsPerSave: 1))
+        var failed: Int?
+        do {
+            try await importer.importService(try client(url(port)))
+            XCTFail("the import went on after the server died")
+        } catch let error as PodSpecsError {
+            XCTAssertTrue(error.message.contains("after 6 attempts"), error.message)
+            failed = error.message.split(separator: "page ").dropFirst().first.flatMap { Int($0.prefix { $0.isNumber }) }
+        }
+        let page = try XCTUnwrap(failed, "the error names the page")
+        XCTAssertTrue((1...6).contains(page), "a page of the window the server died in: \(page)")
+        let checkpoint = try await importer.checkpoint(for: try SpecsServiceConfiguration(baseURL: url(port)).sourceIdentifier)
+        XCTAssertEqual(checkpoint?.lastCompletedPage, page - 1, "every page before it, and none after")
+        XCTAssertEqual(try savedKeys(store).count, min(texts.count, page * 2 + 1))
+        try await resume(importer, store, port: port, from: page, pageSize: 2)
+    }
+
     /// Resumes against a healthy server on the same address and checks the result.
-    private func resume(_ importer: SpecsImporter, _ store: PersistentStore, port: Int, from page: Int) async throws {
+    private func resume(
+        _ importer: SpecsImporter, _ store: PersistentStore, port: Int, from page: Int, pageSize: Int = 20
+    ) async throws {
         let before = try savedKeys(store).count
-        let healthy = ReferenceServer(specs: texts)
+        let healthy = ReferenceServer(specs: texts, pageSize: pageSize)
         _ = try await healthy.start(port: port)
         let summary = try await importer.importService(try client(url(port)), resume: true)
         await healthy.kill()

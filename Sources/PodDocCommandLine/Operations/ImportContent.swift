@@ -105,16 +105,28 @@ struct ImportContent: DocumentOperation {
         let savedBefore = session.document.metadata.saveSequence
         let progress = Progress("import")
         defer { progress.finish() }
+        // A passing failure is asked again within a second, shown as a count on the progress
+        // line; a longer wait (the server failing) is a line of its own.
+        let client: SpecsClient? =
+            if case .service(let configuration) = source {
+                SpecsClient(configuration: configuration) { notice in
+                    if notice.delay >= .seconds(1) { progress.note("import: \(notice)") }
+                }
+            } else {
+                nil
+            }
         let report: @Sendable (ImportProgress) -> Void = { status in
             let pages = status.numberOfPages.map { "\(status.pagesDone)/\($0)" } ?? "\(status.pagesDone)"
+            let waiting = client.map(\.pagesWaitingForRetry) ?? 0
             progress.update(
                 fraction: status.fractionCompleted,
-                detail: "\(pages) pages, \(status.specsDone) specs, \(Int(status.specsPerSecond)) specs/s")
+                detail: "\(pages) pages, \(status.specsDone) specs, \(Int(status.specsPerSecond)) specs/s"
+                    + (waiting > 0 ? ", \(waiting) waiting for a retry" : ""))
         }
         let summary: ImportSummary
         switch source {
-        case .service(let configuration):
-            let client = SpecsClient(configuration: configuration) { notice in progress.note("import: \(notice)") }
+        case .service:
+            guard let client else { preconditionFailure("a service is read through a client") }
             summary = try await importer.importService(client, resume: resume, progress: report)
         case .folder(let folder):
             summary = try await importer.importFolder(folder, resume: resume, progress: report)

@@ -9,10 +9,16 @@ import Synchronization
 ///
 /// Requests go through AsyncHTTPClient (see `docs/DESIGN.md`, "Dependencies, and why", for why not URLSession).
 /// Each page is fetched with a timeout; network errors, timeouts and HTTP 5xx answers are
-/// retried with bounded exponential backoff (``RetryPolicy``), each retry reported through
-/// `onRetry`; a connection refused before the server ever answered fails at once ("nothing
-/// is listening"); any other status, a page over the size limit, or a body that is not a
-/// page of specs is an error naming the page.
+/// retried, each retry reported through `onRetry`; a connection refused before the server
+/// ever answered fails at once ("nothing is listening"); any other status, a page over the
+/// size limit, or a body that is not a page of specs is an error naming the page.
+///
+/// Retries follow the server's health, judged on its last answers (``ServiceHealth``): while
+/// most requests succeed, a failure is a passing one and its page is asked again soon (a
+/// quarter second, doubling); while most fail, or before any has succeeded, the client backs
+/// off as ``RetryPolicy`` says (4, 8, 16… s) and sends one request at a time, so a failing
+/// server is never asked harder than by a client fetching one page at a time. Every wait
+/// has jitter (up to a quarter more) and is at least the server's `Retry-After`.
 ///
 /// ```swift
 /// let client = SpecsClient(configuration: try SpecsServiceConfiguration(baseURL: url))
@@ -26,6 +32,25 @@ public final class SpecsClient: Sendable {
     /// Whether the server has answered any request of this client: a refused connection then
     /// means it went away (and may come back), not that nothing ever listened there.
     private let hasAnswered = Atomic<Bool>(false)
+    /// The server's recent answers, and the requests in flight they allow.
+    private let health: ServiceHealth
+    private let waitingForRetry = Atomic<Int>(0)
+
+    /// How many pages are waiting to be asked again after a failure, now (for a progress line).
+    public var pagesWaitingForRetry: Int { waitingForRetry.load(ordering: .relaxed) }
+
+    /// The bytes of the biggest page body received.
+    private let biggestPage = Atomic<Int>(0)
+    /// About how many bytes of pages the window ahead of the import holds at most.
+    static let windowBytes = 64 << 20
+
+    /// How many pages to fetch ahead: ``SpecsServiceConfiguration/pagesInFlight``, fewer when
+    /// that many of the biggest page seen would pass ``windowBytes``; at least one.
+    var pagesAhead: Int {
+        let biggest = biggestPage.load(ordering: .relaxed)
+        guard biggest > 0 else { return configuration.pagesInFlight }
+        return max(1, min(configuration.pagesInFlight, Self.windowBytes / biggest))
+    }
 
     /// The HTTP client specs clients share by default: like `HTTPClient.shared`, but a
     /// connection that cannot be made fails the attempt at once (5 s to connect at most)
@@ -51,6 +76,7 @@ public final class SpecsClient: Sendable {
         self.configuration = configuration
         self.httpClient = httpClient
         self.onRetry = onRetry
+        self.health = ServiceHealth(pagesInFlight: configuration.pagesInFlight)
     }
 
     /// Fetches and parses one page, retrying per the configuration's policy.
@@ -61,25 +87,68 @@ public final class SpecsClient: Sendable {
     ///   spent (the message names the page and the last failure), `.malformedJSON` or
     ///   `.invalidPage` for a body that is not a page; `CancellationError` when cancelled.
     public func fetchPage(_ index: Int) async throws -> SpecsPage {
+        await health.begin(index)
+        do {
+            let page = try await fetchWithRetries(index)
+            await health.end(index)
+            return page
+        } catch {
+            await health.end(index)
+            throw error
+        }
+    }
+
+    private func fetchWithRetries(_ index: Int) async throws -> SpecsPage {
         let url = configuration.url(forPage: index)
         let location = "page \(index) (\(url.absoluteString))"
         var attempt = 1
         while true {
+            try await health.enter(index)
+            let outcome: Result<SpecsPage, any Error>
             do {
-                return try await fetchOnce(url, index: index, location: location)
-            } catch let failure as RetryableFailure {
-                guard attempt < configuration.retry.maximumAttempts else {
-                    throw failure.error(location: location, attempts: attempt)
-                }
-                attempt += 1
-                let delay = configuration.retry.delay(beforeAttempt: attempt)
-                onRetry?(
-                    RetryNotice(
-                        page: index, reason: failure.reason(timeout: configuration.requestTimeout), delay: delay,
-                        attempt: attempt, maximumAttempts: configuration.retry.maximumAttempts))
-                try await Task.sleep(for: delay)
+                outcome = .success(try await fetchOnce(url, index: index, location: location))
+            } catch {
+                outcome = .failure(error)
             }
+            let failure: RetryableFailure
+            switch outcome {
+            case .success(let page):
+                await health.leave(answered: true)
+                return page
+            case .failure(let error as RetryableFailure):
+                failure = error
+                await health.leave(answered: false)
+            case .failure(let error):
+                await health.leave(answered: nil)
+                throw error
+            }
+            guard attempt < configuration.retry.maximumAttempts else {
+                throw failure.error(location: location, attempts: attempt)
+            }
+            attempt += 1
+            let delay = await retryDelay(beforeAttempt: attempt, after: failure)
+            onRetry?(
+                RetryNotice(
+                    page: index, reason: failure.reason(timeout: configuration.requestTimeout), delay: delay,
+                    attempt: attempt, maximumAttempts: configuration.retry.maximumAttempts))
+            waitingForRetry.add(1, ordering: .relaxed)
+            defer { waitingForRetry.subtract(1, ordering: .relaxed) }
+            try await Task.sleep(for: delay)
         }
+    }
+
+    /// The wait before another attempt: short while the server mostly answers, the policy's
+    /// backoff while it mostly fails; with jitter (up to a quarter more), and never under
+    /// `Retry-After`.
+    private func retryDelay(beforeAttempt attempt: Int, after failure: RetryableFailure) async -> Duration {
+        let policy = configuration.retry.delay(beforeAttempt: attempt)
+        var delay = policy
+        if await health.isMostlyAnswering {
+            delay = min(policy, ServiceHealth.passingFailureDelay * (1 << min(attempt - 2, 16)))
+        }
+        delay = delay * Double.random(in: 1...1.25)
+        if case .status(_, let retryAfter?) = failure { delay = max(delay, retryAfter) }
+        return delay
     }
 
     /// The pages from `first` to the last, each fetched while the previous one is being used:
@@ -101,13 +170,19 @@ public final class SpecsClient: Sendable {
             let response = try await httpClient.execute(request, timeout: .nanoseconds(configuration.requestTimeout.nanoseconds))
             hasAnswered.store(true, ordering: .relaxed)
             guard response.status == .ok else {
-                if response.status.code >= 500 { throw RetryableFailure.status(response.status) }
+                if response.status.code >= 500 {
+                    // `Retry-After: <seconds>` (an HTTP date is taken as no hint), at most 10 min.
+                    let retryAfter = response.headers.first(name: "Retry-After").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+                        .map { Duration.seconds(min(max($0, 0), 600)) }
+                    throw RetryableFailure.status(response.status, retryAfter: retryAfter)
+                }
                 throw PodSpecsError(
                     .httpStatus,
                     "The server answered \(location) with HTTP \(response.status.code) \(response.status.reasonPhrase). Check the base URL and the page parameter.",
                     location: url.absoluteString)
             }
             body = try await response.body.collect(upTo: configuration.maximumPageBytes)
+            biggestPage.max(body.readableBytes, ordering: .relaxed)
         } catch is CancellationError {
             throw CancellationError()
         } catch let error as PodSpecsError {
@@ -158,14 +233,14 @@ extension SpecsClient {
 
 /// A failure worth another attempt.
 private enum RetryableFailure: Error {
-    case status(HTTPResponseStatus)
+    case status(HTTPResponseStatus, retryAfter: Duration?)
     case timeout(any Error)
     case network(any Error)
 
     /// A few words for a retry notice.
     func reason(timeout: Duration) -> String {
         switch self {
-        case .status(let status): "HTTP \(status.code)"
+        case .status(let status, _): "HTTP \(status.code)"
         case .timeout: "no answer within \(timeout.components.seconds) s"
         case .network(let cause): "\(cause)"
         }
@@ -175,7 +250,7 @@ private enum RetryableFailure: Error {
         let tries = attempts == 1 ? "" : " after \(attempts) attempts"
         let advice = "Check that the server is up, then import again: the import resumes after the last saved page."
         switch self {
-        case .status(let status):
+        case .status(let status, _):
             return PodSpecsError(
                 .httpStatus, "The server answered \(location) with HTTP \(status.code) \(status.reasonPhrase)\(tries). \(advice)",
                 location: location)

@@ -1,11 +1,13 @@
 import Synchronization
 
-/// The pages of a specs web service, each fetched while the previous one is being used.
+/// The pages of a specs web service, fetched ahead of their use, a window of them at once.
 ///
-/// Iterating asks for page `first`; as soon as a page is handed out, the next one is requested
-/// in the background, so fetching and parsing overlap with the caller's import. Only the page
-/// being used and the one being fetched are held. Dropping the iterator cancels the fetch in
-/// flight.
+/// Iterating asks for page `first` alone (its answer tells how many pages there are); as soon
+/// as a page is handed out, the next ``SpecsServiceConfiguration/pagesInFlight`` pages (fewer
+/// when pages are big) are requested in the background, so fetching and parsing overlap with the caller's import and
+/// a page waiting for a retry never stops the others. Pages are handed out in order, so an
+/// import commits them in order. At most the window's pages and the one being used are held.
+/// Dropping the iterator cancels the fetches in flight.
 public struct SpecsPageSequence: AsyncSequence, Sendable {
     /// The element: one parsed page.
     public typealias Element = SpecsPage
@@ -18,11 +20,11 @@ public struct SpecsPageSequence: AsyncSequence, Sendable {
         Iterator(client: client, next: first)
     }
 
-    /// Iterates the pages, one fetched ahead.
+    /// Iterates the pages, a window of them fetched ahead.
     public struct Iterator: AsyncIteratorProtocol {
         private let client: SpecsClient
         private var next: Int?
-        private let prefetch = Prefetch()
+        private let window = Window()
 
         init(client: SpecsClient, next: Int) {
             self.client = client
@@ -37,10 +39,10 @@ public struct SpecsPageSequence: AsyncSequence, Sendable {
             guard let index = next else { return nil }
             if Task.isCancelled {
                 next = nil
-                prefetch.take()?.cancel()
+                window.cancelAll()
                 throw CancellationError()
             }
-            let task = prefetch.take() ?? fetch(index)
+            let task = window.take(index) ?? fetch(index)
             let page: SpecsPage
             do {
                 page = try await withTaskCancellationHandler {
@@ -50,13 +52,16 @@ public struct SpecsPageSequence: AsyncSequence, Sendable {
                 }
             } catch {
                 next = nil
+                window.cancelAll()
                 throw error
             }
             if page.isPastEnd || index + 1 >= page.numberOfPages {
                 next = nil
+                window.cancelAll()
             } else {
                 next = index + 1
-                prefetch.hold(fetch(index + 1))
+                let end = Swift.min(index + 1 + client.pagesAhead, page.numberOfPages)
+                for ahead in (index + 1)..<end where !window.holds(ahead) { window.hold(ahead, fetch(ahead)) }
             }
             return page.isPastEnd ? nil : page
         }
@@ -67,18 +72,22 @@ public struct SpecsPageSequence: AsyncSequence, Sendable {
         }
     }
 
-    /// The fetch in flight, cancelled when the iterator goes away.
-    final class Prefetch: Sendable {
-        private let task = Mutex<Task<SpecsPage, any Error>?>(nil)
+    /// The fetches in flight, by page, cancelled when the iterator goes away.
+    final class Window: Sendable {
+        private let tasks = Mutex<[Int: Task<SpecsPage, any Error>]>([:])
 
-        func hold(_ newTask: Task<SpecsPage, any Error>) { task.withLock { $0 = newTask } }
-        func take() -> Task<SpecsPage, any Error>? {
-            task.withLock { t in
-                defer { t = nil }
-                return t
+        func holds(_ index: Int) -> Bool { tasks.withLock { $0[index] != nil } }
+        func hold(_ index: Int, _ task: Task<SpecsPage, any Error>) { tasks.withLock { $0[index] = task } }
+        func take(_ index: Int) -> Task<SpecsPage, any Error>? { tasks.withLock { $0.removeValue(forKey: index) } }
+
+        func cancelAll() {
+            let all = tasks.withLock { tasks in
+                defer { tasks = [:] }
+                return Array(tasks.values)
             }
+            for task in all { task.cancel() }
         }
 
-        deinit { task.withLock { $0?.cancel() } }
+        deinit { cancelAll() }
     }
 }

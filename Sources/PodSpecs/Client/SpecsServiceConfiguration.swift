@@ -17,6 +17,11 @@ public struct SpecsServiceConfiguration: Sendable, Hashable {
     public var retry: RetryPolicy
     /// The largest page body accepted; a bigger one is an error (memory stays bounded).
     public var maximumPageBytes: Int
+    /// How many pages are fetched at once, ahead of the page being imported (1: one at a
+    /// time), fewer when pages are big (the window holds at most about 64 MiB of pages). A
+    /// page waiting for a retry does not stop the others; pages are still handed out in
+    /// order. While most requests fail, requests go one at a time.
+    public var pagesInFlight: Int
 
     /// Makes a configuration.
     ///
@@ -26,10 +31,11 @@ public struct SpecsServiceConfiguration: Sendable, Hashable {
     ///   - requestTimeout: The longest one request may take (default 30 s).
     ///   - retry: How failed requests are retried.
     ///   - maximumPageBytes: The largest page accepted (default 64 MiB).
+    ///   - pagesInFlight: How many pages are fetched at once (default 64, at least 1).
     /// - Throws: ``PodSpecsError`` (`.invalidArgument`) for a URL that is not http(s) with a host.
     public init(
         baseURL: URL, pageParameter: String = "page", requestTimeout: Duration = .seconds(30),
-        retry: RetryPolicy = RetryPolicy(), maximumPageBytes: Int = 64 << 20
+        retry: RetryPolicy = RetryPolicy(), maximumPageBytes: Int = 64 << 20, pagesInFlight: Int = 64
     ) throws {
         guard let scheme = baseURL.scheme?.lowercased(), scheme == "http" || scheme == "https",
             let host = baseURL.host, !host.isEmpty
@@ -47,6 +53,7 @@ public struct SpecsServiceConfiguration: Sendable, Hashable {
         self.requestTimeout = requestTimeout
         self.retry = retry
         self.maximumPageBytes = maximumPageBytes
+        self.pagesInFlight = max(1, pagesInFlight)
     }
 
     /// The URL of one page: the base URL with the page parameter added to its query.

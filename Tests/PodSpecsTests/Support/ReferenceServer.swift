@@ -21,6 +21,8 @@ final class ReferenceServer: Sendable {
         var cutShortPage: Int?
         /// The server dies when this page is asked for, without answering.
         var dieAtPage: Int?
+        /// A failing answer says `Retry-After: <seconds>`.
+        var retryAfter: Int?
     }
 
     let specs: [String]
@@ -87,7 +89,9 @@ final class ReferenceServer: Sendable {
             Task { await self.kill() }
             throw CancellationError()
         }
-        if fail { return Response(status: .internalServerError) }
+        if fail {
+            return Response(status: .internalServerError, headers: faults.retryAfter.map { [.retryAfter: String($0)] } ?? [:])
+        }
         let pages = (specs.count + pageSize - 1) / pageSize
         var text = "{\"number_of_pages\": \(pages), \"result\": "
         if page == faults.invalidJSONPage {

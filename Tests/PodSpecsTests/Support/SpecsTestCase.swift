@@ -33,8 +33,13 @@ class SpecsTestCase: XCTestCase {
 
     /// A client with short timeouts: AsyncHTTPClient keeps retrying a refused connection until
     /// the request's deadline, so each attempt at a dead server lasts the whole timeout.
-    func client(_ url: URL, retry: RetryPolicy = SpecsTestCase.quickRetry) throws -> SpecsClient {
-        SpecsClient(configuration: try SpecsServiceConfiguration(baseURL: url, requestTimeout: .seconds(1), retry: retry))
+    func client(
+        _ url: URL, retry: RetryPolicy = SpecsTestCase.quickRetry, pagesInFlight: Int = 8,
+        onRetry: (@Sendable (RetryNotice) -> Void)? = nil
+    ) throws -> SpecsClient {
+        SpecsClient(
+            configuration: try SpecsServiceConfiguration(
+                baseURL: url, requestTimeout: .seconds(1), retry: retry, pagesInFlight: pagesInFlight), onRetry: onRetry)
     }
 }
 
