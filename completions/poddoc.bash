@@ -275,7 +275,7 @@ _poddoc_versions() {
 
 _poddoc_diff() {
     repeating_flags=()
-    non_repeating_flags=(--recover --discard --read-only --json --version -h --help)
+    non_repeating_flags=(--recover --discard --read-only --exit-code --json --version -h --help)
     repeating_options=()
     non_repeating_options=(--from --to)
     __poddoc_offer_flags_options 2

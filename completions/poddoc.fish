@@ -31,7 +31,7 @@ function __poddoc_parse_tokens -S
         case 'versions'
             __poddoc_parse_subcommand 1 'recover' 'discard' 'read-only' 'last=' 'json' 'version' 'h/help'
         case 'diff'
-            __poddoc_parse_subcommand 2 'recover' 'discard' 'read-only' 'from=' 'to=' 'json' 'version' 'h/help'
+            __poddoc_parse_subcommand 2 'recover' 'discard' 'read-only' 'from=' 'to=' 'exit-code' 'json' 'version' 'h/help'
         case 'import'
             __poddoc_parse_subcommand 1 'recover' 'discard' 'from=' 'resume' 'opml=' 'markdown=' 'text=' 'outline-json=' 'under=' 'json' 'read-only' 'version' 'h/help'
         case 'export'
@@ -207,6 +207,7 @@ complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options 
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc diff" -eq 2' -F
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc diff" from' -l 'from' -d 'Compare the document as it was after save N (`poddoc versions` lists them)…' -rfka ''
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc diff" to' -l 'to' -d '…with the document as it was after save M (default: as it is now).' -rfka ''
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc diff" exit-code' -l 'exit-code' -d 'Exit with status 1 when anything differs and 0 when nothing does, as diff(1) and `git diff --exit-code` do.'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc diff" json' -l 'json' -d 'Print the result as JSON (shapes in docs/CLI.md).'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc diff" version' -l 'version' -d 'Show the version.'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc diff" h help' -s 'h' -l 'help' -d 'Show help information.'

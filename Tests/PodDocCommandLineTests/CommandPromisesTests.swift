@@ -19,7 +19,8 @@ final class CommandPromisesTests: CommandLineTestCase {
     func testTheShellsOwnCommandsHaveHelpAndRefuseExtraWords() throws {
         let doc = try makeOutline("Notes.poddoc", holding: "one")
         let help = try succeed("open", doc, "-c", "help cd")
-        XCTAssertEqual(help.stdout, "USAGE: cd [PATH]\n\nMake an item the current one (.. goes up, no path goes to the top); outlines only.\n")
+        XCTAssertEqual(
+            help.stdout, "USAGE: cd [PATH]\n\nMake an item the current one (.. goes up, no path goes to the top); outlines only.\n")
         for line in ["undo now", "status please", "quit later", "help nosuch"] {
             let refused = try run(["open", doc, "-c", line])
             XCTAssertEqual(refused.status, 64, "\(line): \(refused.stderr)")

@@ -47,7 +47,8 @@ final class CopiesBesideAWriterTests: CommandLineTestCase {
         }
         XCTAssertTrue(try String(contentsOfFile: past, encoding: .utf8).contains(title), file: file, line: line)
         let copied = try hashes(package).keys
-        XCTAssertFalse(copied.contains { $0.hasSuffix("-wal") || $0.hasSuffix("-shm") }, "a copy is closed: \(copied)", file: file, line: line)
+        XCTAssertFalse(
+            copied.contains { $0.hasSuffix("-wal") || $0.hasSuffix("-shm") }, "a copy is closed: \(copied)", file: file, line: line)
     }
 
     func testCopiesBesideAShellThatAutosaved() throws {

@@ -65,6 +65,19 @@ final class DiffTests: CommandLineTestCase {
         XCTAssertEqual(try items(doc, "--from", "4"), [item("moved", "D", "1", from: "4")])
     }
 
+    /// `--exit-code`: 1 when anything differs, 0 when nothing does, as diff(1); without it,
+    /// 0 either way.
+    func testExitCodeSaysWhetherAnythingDiffers() throws {
+        let doc = try makeOutline("Notes.poddoc", holding: "Work")  // save 1
+        try succeed("outline", "add", doc, "Home")  // 2
+        XCTAssertEqual(try run(["diff", doc, "--from", "1", "--exit-code"]).status, 1)
+        XCTAssertEqual(try run(["diff", doc, "--from", "1"]).status, 0)
+        XCTAssertEqual(try run(["diff", doc, "--from", "2", "--exit-code"]).status, 0, "nothing since save 2")
+        let shown = try run(["diff", doc, "--from", "1", "--exit-code", "--json"])
+        XCTAssertEqual(shown.status, 1)
+        XCTAssertEqual(try shown.json(DiffShape.self).items?.count, 1, "the differences are printed all the same")
+    }
+
     func testAnOutlineStartedAgainComparesItemByItem() throws {
         // Going back to save 0 removes the root item too (a new document has none until its
         // first save); the next edit makes a new one.

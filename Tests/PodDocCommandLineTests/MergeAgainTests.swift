@@ -97,6 +97,10 @@ final class MergeAgainTests: CommandLineTestCase {
         try succeed("outline", "rm", a, "1")
         XCTAssertEqual(try succeed("merge", b, a, "--prefer", "mine", "--json").json(Shape.self).conflicts.count, 1)
         XCTAssertEqual(try titles(b), ["Base"])
+        let listed = try succeed("versions", b).stdout
+        XCTAssertFalse(
+            listed.contains("OutlineItem: \n") || listed.hasSuffix("OutlineItem: "),
+            "a merge that only kept an item lists no empty counts: \(listed)")
         // A has been seen by B's keeping: it takes the item back without a conflict.
         XCTAssertEqual(try succeed("merge", a, b, "--json").json(Shape.self).conflicts.count, 0)
         XCTAssertEqual(try titles(a), ["Base"])
@@ -107,6 +111,15 @@ final class MergeAgainTests: CommandLineTestCase {
         XCTAssertTrue(refused.stdout.contains("deleted here, kept against a delete in the other copy"), refused.stdout + refused.stderr)
         try succeed("merge", c, b, "--prefer", "theirs")
         XCTAssertEqual(try titles(c), ["Base"])
+    }
+
+    /// A copy that is not there: the message says how a copy is made, never `poddoc new`
+    /// (whose document shares no save with any other).
+    func testAMissingCopyIsNamedWithHowToMakeOne() throws {
+        let (a, _) = try twoCopies()
+        let refused = try fail(66, "merge", a, path("Notes-laptop.poddoc.tar.zst"))
+        XCTAssertTrue(refused.stderr.contains("poddoc save DOC --as COPY"), refused.stderr)
+        XCTAssertFalse(refused.stderr.contains("poddoc new"), refused.stderr)
     }
 
     func testASpecUpdatedAgainOnOneCopyIsNoConflict() throws {

@@ -98,6 +98,9 @@ final class PodsCommandTests: CommandLineTestCase {
         let one = try succeed("import", doc, "--from", loose + "/BananaLib.podspec.json", "--json").json(SpecsImportShape.self)
         XCTAssertEqual(one.created, 1)
         XCTAssertTrue(one.complete)
+        // --under is an outline's: refused on a pods document, not ignored.
+        let placed = try fail(64, "import", doc, "--from", loose + "/BananaLib.podspec.json", "--under", "1")
+        XCTAssertTrue(placed.stderr.contains("--under places an outline import"), placed.stderr)
         let folder = try succeed("import", doc, "--from", loose, "--json").json(SpecsImportShape.self)
         XCTAssertEqual(folder.created, 1, "OrangeFramework; BananaLib is there already")
         XCTAssertEqual(folder.skipped, 1, "README.md")

@@ -117,7 +117,8 @@ final class SpecValidationTests: CommandLineTestCase {
         try succeed("new", doc, "--kind", "pods")
         let imported = try succeed("import", doc, "--from", path("page.json")).stdout
         for expected in [
-            "Imported 1 spec from", "Refused 6 specs:", #"spec 2: its "name" is given twice"#, #"spec 3: its "source_files" is given twice"#,
+            "Imported 1 spec from", "Refused 6 specs:", #"spec 2: its "name" is given twice"#,
+            #"spec 3: its "source_files" is given twice"#,
             #"spec 4: its "license.type" is given twice"#, #"spec 5: its "source.git" is given twice"#,
             #"spec 6: its "platforms.ios" is given twice"#, #"spec 7: its "authors.Ada" is given twice"#,
         ] {
@@ -127,7 +128,8 @@ final class SpecValidationTests: CommandLineTestCase {
         XCTAssertEqual(try run(["pods", "show", doc, "Evil"]).status, 65, "no spec named Evil")
 
         try write(["x": 1], to: "Specs/Dup/1.0/placeholder.json")
-        try Data(#"{"name":"Dup","version":"1.0","name":"Evil"}"#.utf8).write(to: URL(fileURLWithPath: path("Specs/Dup/1.0/Dup.podspec.json")))
+        try Data(#"{"name":"Dup","version":"1.0","name":"Evil"}"#.utf8).write(
+            to: URL(fileURLWithPath: path("Specs/Dup/1.0/Dup.podspec.json")))
         let folder = try run(["import", doc, "--from", path("Specs")])
         XCTAssertEqual(folder.status, 65, folder.stderr)
         XCTAssertTrue(folder.stderr.contains(#"its "name" is given twice"#), folder.stderr)
@@ -147,7 +149,8 @@ final class SpecValidationTests: CommandLineTestCase {
         XCTAssertEqual(try saves(), before + 1)
         XCTAssertFalse(other.contains("nothing was saved"), other)
         XCTAssertTrue(
-            other.contains("The document held every one of them already; save \(before + 1) records only that \(path("second.json")) was imported."),
+            other.contains(
+                "The document held every one of them already; save \(before + 1) records only that \(path("second.json")) was imported."),
             other)
         // The same file again: no save at all, and it says so.
         let same = try succeed("import", doc, "--from", path("second.json")).stdout

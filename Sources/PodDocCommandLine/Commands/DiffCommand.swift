@@ -20,6 +20,7 @@ struct DiffCommand: PodDocCommand {
               poddoc diff Notes.poddoc Notes-laptop.poddoc.tar.zst
               poddoc diff Notes.poddoc --from 12            (save 12 against now)
               poddoc diff Notes.poddoc --from 12 --to 15 --json
+              poddoc diff Notes.poddoc Notes-laptop.poddoc.tar.zst --exit-code || echo "they differ"
             """)
 
     @OptionGroup var location: DocumentArgument
@@ -36,6 +37,11 @@ struct DiffCommand: PodDocCommand {
     @Option(
         name: .customLong("to"), help: ArgumentHelp("…with the document as it was after save M (default: as it is now).", valueName: "M"))
     var to: Int?
+
+    @Flag(
+        name: .customLong("exit-code"),
+        help: "Exit with status 1 when anything differs and 0 when nothing does, as diff(1) and `git diff --exit-code` do.")
+    var exitCode = false
 
     @OptionGroup var outputOptions: OutputOptions
 
@@ -87,6 +93,9 @@ struct DiffCommand: PodDocCommand {
             for document in opened { try await document.close() }
             opened = []
             outputOptions.output.emit(shape, text: Self.text(shape))
+            if exitCode && (shape.items?.isEmpty == false || shape.specs?.isEmpty == false) { throw ShellExit(status: .failure) }
+        } catch let stop as ShellExit {
+            throw stop
         } catch {
             await copies?.close()
             for document in opened { try? await document.close() }

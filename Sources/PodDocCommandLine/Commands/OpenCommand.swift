@@ -53,7 +53,8 @@ struct OpenCommand: PodDocCommand {
 }
 
 /// Ends a command with a status already explained to the user: `poddoc open` with the status of
-/// the shell's first failure (already reported), a shell or server stopped by a signal.
+/// the shell's first failure (already reported), a shell or server stopped by a signal, a
+/// `diff --exit-code` that found differences.
 struct ShellExit: Error {
     let status: ExitStatus
 }

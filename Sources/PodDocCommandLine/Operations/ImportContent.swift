@@ -87,6 +87,10 @@ struct ImportContent: DocumentOperation {
                     .usage, code: "usage",
                     "A pods document imports specs: give --from URL|FOLDER|FILE (--opml, --markdown, --text are for outlines).")
             }
+            guard under == nil else {
+                throw CommandFailure(
+                    .usage, code: "usage", "--under places an outline import; a pods document's specs have no place: leave it out.")
+            }
             try await importSpecs(from, into: session)
         case .outline:
             guard from == nil, given.count == 1 else {

@@ -93,6 +93,12 @@ struct MergeDocument: DocumentOperation {
             theirsPath = try SyncConflictFiles.package(around: theirsURL, of: root, in: scratch.url).path
         }
         defer { kept?.scratch.remove() }
+        guard FileManager.default.fileExists(atPath: theirsPath) else {
+            // `poddoc new` makes a document no copy shares a save with: never the advice here.
+            throw CommandFailure(
+                .document, code: "notFound",
+                "\(theirsPath) does not exist. Check the path; a copy to merge is made from the document with `poddoc save DOC --as COPY`.")
+        }
         let other = try await DocumentAccess.open(try DocumentArgument.parse([theirsPath]), mode: .read, command: "poddoc merge")
         var baseDocument: ManagedDocument?
         var plan: CopyMerge

@@ -2,7 +2,7 @@
 public enum ExitStatus: Int32, CaseIterable, Sendable {
     /// It worked.
     case success = 0
-    /// Something unexpected failed.
+    /// Something unexpected failed; for `diff --exit-code`, the two compared differ.
     case failure = 1
     /// The command line was wrong: an unknown command or option, a missing argument.
     case usage = 64
@@ -27,7 +27,7 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
     static var table: String {
         let lines: [(ExitStatus, String)] = [
             (.success, "success"),
-            (.failure, "unexpected failure"),
+            (.failure, "unexpected failure; for `diff --exit-code`, the two differ"),
             (.usage, "usage error (unknown command or option, missing argument)"),
             (.badInput, "bad input (malformed file to import, no such item or spec)"),
             (.document, "document error (missing, not a document, wrong kind, cannot save)"),

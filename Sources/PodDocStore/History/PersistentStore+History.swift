@@ -510,14 +510,15 @@ struct EntityCounts {
         return json + "}"
     }
 
-    /// `Pod: 500 inserted, 2 updated (name, summary), 1 deleted; Item: 3 inserted`.
+    /// `Pod: 500 inserted, 2 updated (name, summary), 1 deleted; Item: 3 inserted`; an entity
+    /// whose objects the entry only names (a merge's origins, an object it kept) is left out.
     var summary: String {
-        sortedEntities.map { entity, count in
+        sortedEntities.compactMap { entity, count -> String? in
             var parts: [String] = []
             if count.inserted > 0 { parts.append("\(count.inserted) inserted") }
             if count.updated > 0 { parts.append("\(count.updated) updated (\(count.properties.joined(separator: ", ")))") }
             if count.deleted > 0 { parts.append("\(count.deleted) deleted") }
-            return "\(entity): " + parts.joined(separator: ", ")
+            return parts.isEmpty ? nil : "\(entity): " + parts.joined(separator: ", ")
         }.joined(separator: "; ")
     }
 }
