@@ -61,6 +61,32 @@ final class FaultTests: SpecsTestCase {
         XCTAssertEqual(checkpoint?.lastCompletedPage, summary.pages - 1)
     }
 
+    /// A server that stops answering after the first page: the client goes one request at a
+    /// time, for the lowest page; when that page's attempts are spent the import stops, and
+    /// every other page's fetch, waiting its turn, ends with it.
+    func testPagesWaitingTheirTurnEndWhenTheImportStops() async throws {
+        let server = ReferenceServer(specs: texts, pageSize: 2, faults: .init(failFromPage: 1))
+        let port = try await server.start()
+        let store = try makeStore()
+        let client = try client(url(port), pagesInFlight: 4)
+        do {
+            try await SpecsImporter(root: ObjectContext(store: store)).importService(client)
+            XCTFail("the import went on with a server that fails")
+        } catch let error as PodSpecsError {
+            XCTAssertTrue(error.message.contains("page 1 ("), error.message)
+        }
+        await server.kill()
+        // Page 0, the window's first attempts, then (the server failing) page 1's alone: fewer
+        // than each of the four pages retrying on its own would send.
+        XCTAssertLessThan(server.requestCount, 1 + 4 * 6, "\(server.requestCount) requests")
+        var left = await client.health.fetches
+        for _ in 0..<200 where left > 0 {
+            try await Task.sleep(for: .milliseconds(10))
+            left = await client.health.fetches
+        }
+        XCTAssertEqual(left, 0, "no fetch is left waiting")
+    }
+
     /// A failing answer's `Retry-After` is a floor for the wait.
     func testRetryAfterIsWaitedAtLeast() async throws {
         let server = ReferenceServer(specs: texts, pageSize: 40, faults: .init(failureRate: 0.3, retryAfter: 1))

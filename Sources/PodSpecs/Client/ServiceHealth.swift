@@ -30,6 +30,9 @@ actor ServiceHealth {
         return answered > 0 && answered * 2 >= recent.count
     }
 
+    /// How many fetches are under way (sending, or waiting to send).
+    var fetches: Int { pages.values.reduce(0, +) }
+
     /// A fetch of `page` starts.
     func begin(_ page: Int) {
         pages[page, default: 0] += 1
@@ -47,7 +50,13 @@ actor ServiceHealth {
     func enter(_ page: Int) async throws {
         while !mayEnter(page) {
             try Task.checkCancellation()
-            await withCheckedContinuation { waiters.append($0) }
+            // A cancelled wait ends at once (the fetches of an import that stopped), not at
+            // the next request's end, which may never come.
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { waiters.append($0) }
+            } onCancel: {
+                Task { await self.wake() }
+            }
         }
         try Task.checkCancellation()
         inFlight += 1

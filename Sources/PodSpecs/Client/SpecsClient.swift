@@ -33,7 +33,7 @@ public final class SpecsClient: Sendable {
     /// means it went away (and may come back), not that nothing ever listened there.
     private let hasAnswered = Atomic<Bool>(false)
     /// The server's recent answers, and the requests in flight they allow.
-    private let health: ServiceHealth
+    let health: ServiceHealth
     private let waitingForRetry = Atomic<Int>(0)
 
     /// How many pages are waiting to be asked again after a failure, now (for a progress line).

@@ -23,6 +23,8 @@ final class ReferenceServer: Sendable {
         var dieAtPage: Int?
         /// A failing answer says `Retry-After: <seconds>`.
         var retryAfter: Int?
+        /// Every request for this page or a later one answers HTTP 500.
+        var failFromPage: Int?
     }
 
     let specs: [String]
@@ -77,7 +79,9 @@ final class ReferenceServer: Sendable {
         let page = request.uri.queryParameters["page"].flatMap { Int($0) } ?? 0
         let (fail, cutShort) = state.withLock { state -> (Bool, Bool) in
             state.requests += 1
-            let fail = faults.failureRate > 0 && Double(state.random.next() % 1000) / 1000 < faults.failureRate
+            let fail =
+                (faults.failFromPage.map { page >= $0 } ?? false)
+                || (faults.failureRate > 0 && Double(state.random.next() % 1000) / 1000 < faults.failureRate)
             if fail { state.failures += 1 }
             let cut = page == faults.cutShortPage && !state.cutShortDone
             if cut { state.cutShortDone = true }
