@@ -79,7 +79,8 @@ public final class SpecsClient: Sendable {
         self.health = ServiceHealth(pagesInFlight: configuration.pagesInFlight)
     }
 
-    /// Fetches and parses one page, retrying per the configuration's policy.
+    /// Fetches and parses one page, retrying failures: soon while the server mostly answers,
+    /// with the configuration's ``RetryPolicy`` backoff while it mostly fails (see the type).
     ///
     /// - Parameter index: The page number (from 0).
     /// - Returns: The page; past the end its ``SpecsPage/isPastEnd`` is true.
