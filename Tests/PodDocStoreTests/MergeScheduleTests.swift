@@ -122,6 +122,18 @@ final class MergeScheduleTests: StoreTestCase {
             guard tc && m.order.value != t.order.value else { return m.order }
             return !mc || t.order.value > m.order.value ? t.order : m.order
         }
+        /// `m` with `t`'s changes over it, property by property, and the order key merged;
+        /// whether both changed a property.
+        func combine(_ id: Int, _ m: ModelItem, _ t: ModelItem) -> (item: ModelItem, clashed: Bool) {
+            var item = m
+            var clashed = false
+            clashed = property(\.title, id, m, t, into: &item) || clashed
+            clashed = property(\.note, id, m, t, into: &item) || clashed
+            clashed = property(\.done, id, m, t, into: &item) || clashed
+            clashed = property(\.parent, id, m, t, into: &item) || clashed
+            item.order = order(id, m, t, parent: item.parent.value)
+            return (item, clashed)
+        }
         /// Whether `copy` changed `item` in a way `other` has not seen, since the shared save.
         func changedUnseen(_ item: ModelItem, by other: ModelCopy, _ id: Int) -> Bool {
             // Made, brought back or kept against a delete since: a change too.
@@ -148,15 +160,7 @@ final class MergeScheduleTests: StoreTestCase {
                     guard prefer == .theirs else { continue }
                     // Brought back: what mine held when it let it go (when it held it), with
                     // theirs' changes over it (theirs' where both changed).
-                    var item = t
-                    if let held = mine.tombs[id]?.item {
-                        item = held
-                        _ = property(\.title, id, held, t, into: &item)
-                        _ = property(\.note, id, held, t, into: &item)
-                        _ = property(\.done, id, held, t, into: &item)
-                        _ = property(\.parent, id, held, t, into: &item)
-                        item.order = order(id, held, t, parent: item.parent.value)
-                    }
+                    var item = mine.tombs[id]?.item.map { combine(id, $0, t).item } ?? t
                     // The object the delete took away: a copy that has seen the delete and
                     // every value deletes it again.
                     item.created = mine.tombs[id]?.stamp ?? t.created
@@ -182,25 +186,13 @@ final class MergeScheduleTests: StoreTestCase {
                     // Kept, as this merge's change (a copy that holds the delete has not seen
                     // it), with the changes theirs made to it before letting it go (mine's
                     // where both changed).
-                    result[id]!.created = stamp
-                    guard let held = theirs.tombs[id]?.item else { continue }
-                    var item = result[id]!
-                    _ = property(\.title, id, m, held, into: &item)
-                    _ = property(\.note, id, m, held, into: &item)
-                    _ = property(\.done, id, m, held, into: &item)
-                    _ = property(\.parent, id, m, held, into: &item)
-                    item.order = order(id, m, held, parent: item.parent.value)
+                    var item = theirs.tombs[id]?.item.map { combine(id, m, $0).item } ?? m
+                    item.created = stamp
                     result[id] = item
                 }
             case (let m?, let t?):
-                var item = m
-                var clashed = false
-                clashed = property(\.title, id, m, t, into: &item) || clashed
-                clashed = property(\.note, id, m, t, into: &item) || clashed
-                clashed = property(\.done, id, m, t, into: &item) || clashed
-                clashed = property(\.parent, id, m, t, into: &item) || clashed
+                let (item, clashed) = combine(id, m, t)
                 if clashed { conflicts += 1 }
-                item.order = order(id, m, t, parent: item.parent.value)
                 result[id] = item
             }
         }
