@@ -14,8 +14,8 @@ import Synchronization
 /// size limit, or a body that is not a page of specs is an error naming the page.
 ///
 /// Retries follow the server's health, judged on its last answers (``ServiceHealth``): while
-/// most requests succeed, a failure is a passing one and its page is asked again soon (a
-/// quarter second, doubling); while most fail, or before any has succeeded, the client backs
+/// at least half succeed, a failure is a passing one and its page is asked again soon (20 ms,
+/// doubling); while most fail, or before any has succeeded, the client backs
 /// off as ``RetryPolicy`` says (4, 8, 16… s) and sends one request at a time, so a failing
 /// server is never asked harder than by a client fetching one page at a time. Every wait
 /// has jitter (up to a quarter more) and is at least the server's `Retry-After`.
