@@ -13,6 +13,7 @@ final class MergeTests: CommandLineTestCase {
             let kind: String
             let title: String?
             let properties: [String]
+            let placedUnder: [String]
         }
         let outcome: String
         let changed: Int
@@ -131,18 +132,44 @@ final class MergeTests: CommandLineTestCase {
         try fail(64, "merge", mine, theirs, "--prefer", "both")
     }
 
-    func testAnItemUnderAnItemDeletedOnTheOtherSideIsPutWhereThatItemWas() throws {
+    /// An item put under one the other copy deleted without seeing it: the delete met a change
+    /// it did not know of, a conflict naming both; resolved the deleting copy's way the item
+    /// goes where the deleted one was, the other way the deleted one stays.
+    func testAnItemPutUnderAnItemDeletedOnTheOtherSideIsAConflict() throws {
         let (mine, theirs) = try twoCopies()
         try succeed("outline", "add", mine, "Tools", "--under", "2.2")
         try succeed("outline", "rm", theirs, "2")
-        let result = try succeed("merge", mine, theirs)
+        let mineBefore = path("Notes-before.poddoc.tar.zst")
+        try succeed("export", mine, mineBefore, "--format", "archive")
+        let before = try hashes(mine)
+
+        let refused = try fail(75, "merge", mine, theirs)
+        XCTAssertTrue(refused.stdout.contains(#""Shed": "Tools" put under it here, deleted in the other copy"#), refused.stdout)
+        XCTAssertEqual(try hashes(mine), before, "a refused merge changes nothing")
+        let listed = try fail(75, "merge", mine, theirs, "--json").json(Shape.self)
+        XCTAssertEqual(listed.conflicts.map(\.kind), ["changedHereDeletedThere"])
+        XCTAssertEqual(listed.conflicts.map(\.placedUnder), [[#""Tools""#]])
+        // The other way round, the copy that deleted it names the item put under it there.
+        let theirsSide = try fail(75, "merge", theirs, mineBefore)
         XCTAssertTrue(
-            result.stderr.contains(
+            theirsSide.stdout.contains(#""Shed": deleted here, "Tools" put under it in the other copy"#), theirsSide.stdout)
+
+        let resolved = try succeed("merge", mine, theirs, "--prefer", "theirs")
+        XCTAssertTrue(
+            resolved.stderr.contains(
                 #"poddoc: note: "Tools" was put under the top level: the item it was under was deleted in one of the copies."#),
-            result.stderr)
+            resolved.stderr)
         // At the top level, at its own position (0): after Work, which was there first.
         XCTAssertEqual(try succeed("outline", "tree", mine).stdout, "1. Work\n2. Tools\n3. Later\n")
         try succeed("check", mine)
+
+        // Kept: Shed stays with Tools under it, where Home was (the top level).
+        try succeed("merge", mineBefore, theirs, "--prefer", "mine")
+        XCTAssertEqual(try succeed("outline", "tree", mineBefore).stdout, "1. Work\n2. Shed\n  1. Tools\n3. Later\n")
+        try succeed("check", mineBefore)
+        // The copy that deleted it takes the keeping, without a conflict.
+        try succeed("merge", theirs, mineBefore)
+        XCTAssertEqual(try succeed("outline", "tree", theirs).stdout, "1. Work\n2. Shed\n  1. Tools\n3. Later\n")
     }
 
     func testPodsImportsOfDifferentPagesCombine() throws {

@@ -92,6 +92,10 @@ final class CopyMergeTests: StoreTestCase {
             }
             return (node, clashed)
         }
+        /// Whether `copy` put an item under `x` since the base (made it there or moved it there).
+        func placedUnder(_ x: Int, in copy: [Int: Node]) -> Bool {
+            copy.contains { child, node in node.parent == x && base[child]?.parent != x }
+        }
         for x in Set(base.keys).union(mine.keys).union(theirs.keys).sorted() {
             switch (base[x], mine[x], theirs[x]) {
             case (nil, let m?, nil):
@@ -103,14 +107,14 @@ final class CopyMergeTests: StoreTestCase {
             case (nil, _?, _?):
                 preconditionFailure("the copies' new items have identities of their own")
             case (let b?, let m?, nil):
-                if m.properties == b.properties {
+                if m.properties == b.properties && !placedUnder(x, in: mine) {
                     continue
                 }
                 conflicts += 1
                 // Kept: with what theirs changed before deleting it.
                 if preferTheirs != true { result[x] = combine(b, m, held.theirs[x] ?? b).node }
             case (let b?, nil, let t?):
-                if t.properties == b.properties { continue }
+                if t.properties == b.properties && !placedUnder(x, in: theirs) { continue }
                 conflicts += 1
                 // Brought back: with what mine changed before deleting it.
                 if preferTheirs == true { result[x] = combine(b, held.mine[x] ?? b, t).node }

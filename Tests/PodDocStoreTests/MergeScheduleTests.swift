@@ -11,8 +11,9 @@ import XCTest
 /// The model keeps, per copy, each item's values with the save that made them, the saves the
 /// copy has seen, and its own line of saves with the state after each. A merge takes a
 /// value the other copy made that this one has not seen; both copies having made a change
-/// the other has not seen is a conflict (resolved the other copy's way here), unless one of
-/// them holds what the other last saw (a change made and made back).
+/// the other has not seen is a conflict (resolved one way or the other at random), unless one
+/// of them holds what the other last saw (a change made and made back). A delete meets as a
+/// change the items the other copy put under the deleted one unseen.
 final class MergeScheduleTests: StoreTestCase {
     // MARK: The model
 
@@ -146,6 +147,13 @@ final class MergeScheduleTests: StoreTestCase {
                 || (!other.seen.contains(item.done.stamp) && item.done.value != base.done.value)
                 || (!other.seen.contains(item.parent.stamp) && item.parent.value != base.parent.value)
         }
+        /// Whether `copy` put an item under `id` since the shared save (made it there or moved
+        /// it there) that `other` has not seen: a delete in `other` did not know of it.
+        func placedUnder(_ id: Int, in copy: ModelCopy, unseenBy other: ModelCopy) -> Bool {
+            copy.items.contains { child, item in
+                item.parent.value == id && !other.seen.contains(item.parent.stamp) && common[child]?.parent.value != id
+            }
+        }
         for id in Set(mine.items.keys).union(theirs.items.keys).union(mine.tombs.keys).union(theirs.tombs.keys).sorted() {
             switch (mine.items[id], theirs.items[id]) {
             case (nil, nil):
@@ -155,7 +163,7 @@ final class MergeScheduleTests: StoreTestCase {
                     (common[id] != nil && mine.tombs[id].map { !theirs.seen.contains($0.stamp) } == true)
                     || (common[id] == nil && mine.seen.contains(t.created))
                 if mineDeleted {
-                    guard changedUnseen(t, by: mine, id) else { continue }
+                    guard changedUnseen(t, by: mine, id) || placedUnder(id, in: theirs, unseenBy: mine) else { continue }
                     conflicts += 1
                     guard prefer == .theirs else { continue }
                     // Brought back: what mine held when it let it go (when it held it), with
@@ -173,11 +181,15 @@ final class MergeScheduleTests: StoreTestCase {
                 result[id] = t
                 tombs[id] = nil
             case (let m?, nil):
+                // Theirs deleted it since (or, made since, had it and let it go); or theirs has
+                // seen every value of it, the making too (a delete's, when brought back), and
+                // let it go.
                 let theirsDeleted =
                     (common[id] != nil && theirs.tombs[id].map { !mine.seen.contains($0.stamp) } == true)
                     || (common[id] == nil && theirs.seen.contains(m.created))
+                    || [m.created, m.title.stamp, m.note.stamp, m.done.stamp, m.parent.stamp].allSatisfy(theirs.seen.contains)
                 guard theirsDeleted else { continue }
-                let changed = changedUnseen(m, by: theirs, id)
+                let changed = changedUnseen(m, by: theirs, id) || placedUnder(id, in: mine, unseenBy: theirs)
                 if changed { conflicts += 1 }
                 if !changed || prefer == .theirs {
                     result[id] = nil
@@ -405,6 +417,7 @@ final class MergeScheduleTests: StoreTestCase {
             let base = try PersistentStore(url: baseURL, model: testModel)
             var baseModel = ModelCopy()
             for _ in 0..<(1 + random.below(2)) { try randomSave(base, &baseModel, &random) }
+            if only != nil { print("base: \(try content(base))") }
             try base.checkpoint()
             try base.close()
             var stores: [PersistentStore] = []
@@ -446,7 +459,11 @@ final class MergeScheduleTests: StoreTestCase {
                 }
                 let done = try merge(stores[mine], stores[theirs], prefer: side)
                 if done.outcome == .fastForward { fastForwards += 1 }
-                if only != nil { print("step \(step): merge \(theirs) into \(mine): \(done.outcome) \(try content(stores[mine]))") }
+                if only != nil {
+                    print(
+                        "step \(step): merge \(theirs) into \(mine): \(done.outcome) \(side.map { "prefer \($0)" } ?? "") \(try content(stores[mine]))"
+                    )
+                }
                 merges += 1
                 models[mine] = expected
                 let got = try content(stores[mine])

@@ -57,6 +57,9 @@ struct MergeDocument: DocumentOperation {
             let properties: [String]
             let mine: [String]
             let theirs: [String]
+            /// For a delete against a change: the items the changing copy put under this one
+            /// that the deleting copy had not seen, by title (or entity and id).
+            let placedUnder: [String]
         }
         let outcome: String
         let commonSave: Int
@@ -220,7 +223,11 @@ struct MergeDocument: DocumentOperation {
             title: here ?? title(of: conflict.objectID, in: theirs),
             path: here != nil ? path(of: conflict.objectID, in: session.document) : path(of: conflict.objectID, in: theirs),
             properties: conflict.properties, mine: conflict.mine.map(Self.display),
-            theirs: conflict.theirs.map(Self.display))
+            theirs: conflict.theirs.map(Self.display),
+            placedUnder: conflict.placedUnder.map { id in
+                let holder = conflict.kind == .deletedHereChangedThere ? theirs : session.document
+                return title(of: id, in: holder).map { "\"\($0)\"" } ?? "\(id.entityName) \(id.rowID ?? 0)"
+            })
     }
 
     /// What a user recognises the object by: an item's title, a spec's `name/version`.
@@ -256,11 +263,16 @@ struct MergeDocument: DocumentOperation {
         let object =
             "\(conflict.entity) \(conflict.id)" + (conflict.path.map { " at \($0)" } ?? "") + (conflict.title.map { " \"\($0)\"" } ?? "")
         let properties = conflict.properties.joined(separator: ", ")
+        let placed = conflict.placedUnder.isEmpty ? nil : Self.placed(conflict.placedUnder)
         switch conflict.kind {
-        case "changedHereDeletedThere" where properties.isEmpty: return "\(object): kept here against a delete, deleted in the other copy"
-        case "changedHereDeletedThere": return "\(object): changed here (\(properties)), deleted in the other copy"
-        case "deletedHereChangedThere" where properties.isEmpty: return "\(object): deleted here, kept against a delete in the other copy"
-        case "deletedHereChangedThere": return "\(object): deleted here, changed in the other copy (\(properties))"
+        case "changedHereDeletedThere" where properties.isEmpty:
+            return "\(object): \(placed.map { "\($0) put under it here" } ?? "kept here against a delete"), deleted in the other copy"
+        case "changedHereDeletedThere":
+            return "\(object): changed here (\(properties))\(placed.map { ", \($0) put under it" } ?? ""), deleted in the other copy"
+        case "deletedHereChangedThere" where properties.isEmpty:
+            return "\(object): deleted here, \(placed.map { "\($0) put under it" } ?? "kept against a delete") in the other copy"
+        case "deletedHereChangedThere":
+            return "\(object): deleted here, changed in the other copy (\(properties))\(placed.map { ", \($0) put under it there" } ?? "")"
         case "movedIntoEachOther": return "\(object): each copy moved it under the other's item"
         default:
             let pairs = conflict.properties.indices.map { index in
@@ -268,6 +280,11 @@ struct MergeDocument: DocumentOperation {
             }
             return "\(object): \(pairs.joined(separator: "; "))"
         }
+    }
+
+    /// Items put under a deleted one, for a conflict's line: `"Milk"` or `"Milk" and 2 more`.
+    private static func placed(_ items: [String]) -> String {
+        items.count == 1 ? items[0] : "\(items[0]) and \(items.count - 1) more"
     }
 
     private static func text(_ shape: Shape, theirs: String) -> String {

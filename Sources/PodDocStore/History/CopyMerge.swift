@@ -60,6 +60,9 @@ public struct CopyConflict: Sendable, Hashable {
     public let mine: [StoreValue]
     /// Their values in theirs (empty when theirs deleted the object).
     public let theirs: [StoreValue]
+    /// For a delete against a change: the items the changing copy put under the object (made
+    /// there or moved there) that the deleting copy had not seen.
+    public var placedUnder: [ObjectID] = []
 }
 
 /// A merge of one copy of a store into another (``plan(mine:theirs:trees:latest:preferring:choices:)``),
@@ -202,7 +205,8 @@ extension CopyMerge {
         if let pasts {
             planner = try Planner(
                 mine: mine, theirs: theirs, pastMine: pasts.mine, pastTheirs: pasts.theirs, mineGraph: mineGraph, theirsGraph: theirsGraph,
-                trees: trees, latestValues: latest, preferring: preferring, choices: choices)
+                trees: trees, latestValues: latest, preferring: preferring, choices: choices,
+                sharedSave: shared.flatMap { shared in mineGraph.localSaves.last { $0.save == shared.mine }?.name })
         } else if takesTheirs || twoWay {
             // Nothing tells what each changed: every object of both is compared, and (two
             // ways) every difference is a conflict.
@@ -261,6 +265,11 @@ private struct Planner {
     /// What each copy's objects held when it last deleted them since the shared save.
     let heldMine: [String: [Int64: [Int: FieldValue]]]
     let heldTheirs: [String: [Int64: [Int: FieldValue]]]
+    /// The save that made each object each copy inserted since the shared save.
+    private let madeMine: [String: [Int64: String]]
+    private let madeTheirs: [String: [Int64: String]]
+    /// The shared save's name: the maker that stands for every value older than it.
+    private let sharedSave: String?
     /// The changes each copy made that the other has not seen: by entity, row id, field (-1:
     /// the object itself), the save that made it.
     private let mineNew: [String: [Int64: [Int: String]]]
@@ -288,7 +297,7 @@ private struct Planner {
     init(
         mine: PersistentStore, theirs: PersistentStore, pastMine: PastState?, pastTheirs: PastState?, mineGraph: SaveGraph,
         theirsGraph: SaveGraph, trees: [OrderedTree], latestValues: [LatestValue], preferring: MergeSide?, choices: [ObjectID: MergeSide],
-        everything: (mine: [String: [Int64: [Int: String]]], theirs: [String: [Int64: [Int: String]]])? = nil
+        sharedSave: String? = nil, everything: (mine: [String: [Int64: [Int: String]]], theirs: [String: [Int64: [Int: String]]])? = nil
     ) throws {
         self.mine = mine
         self.theirs = theirs
@@ -304,6 +313,9 @@ private struct Planner {
         self.pastTheirs = pastTheirs?.objects ?? [:]
         heldMine = pastMine?.held ?? [:]
         heldTheirs = pastTheirs?.held ?? [:]
+        madeMine = pastMine?.made ?? [:]
+        madeTheirs = pastTheirs?.made ?? [:]
+        self.sharedSave = sharedSave
         func unseen(_ stamps: [String: [Int64: [Int: String]]], by graph: SaveGraph) -> [String: [Int64: [Int: String]]] {
             var result: [String: [Int64: [Int: String]]] = [:]
             for (entity, objects) in stamps {
@@ -360,6 +372,15 @@ private struct Planner {
         origins[entity, default: [:]][origin, default: [:]][field < 0 ? "*" : layout.fieldName(field), default: []].append(id)
     }
 
+    /// The save that made a copy's value of `field` of `id`, as far as the histories tell:
+    /// the save that last changed it since the shared save; else the one that made the object
+    /// since; else (the value is older) the shared save, which stands for every older maker.
+    private func maker(mine isMine: Bool, _ entity: String, _ id: Int64, _ field: Int) -> String? {
+        let (all, past, made) = isMine ? (mineAll, pastMine, madeMine) : (theirsAll, pastTheirs, madeTheirs)
+        if let own = all[entity]?[id]?[field] { return own }
+        return Self.isAbsent(past[entity]?[id]) ? made[entity]?[id] ?? all[entity]?[id]?[-1] : sharedSave
+    }
+
     /// The save that made theirs' value of `field` of `id` (-1: the object), when it was
     /// made after the shared save.
     private func theirsOrigin(_ entity: String, _ id: Int64, _ field: Int) -> String? {
@@ -369,10 +390,12 @@ private struct Planner {
 
     /// Mine becomes theirs wherever either changed anything since their newest shared saves.
     mutating func takeTheirs() throws {
-        for entity in Set(pastMine.keys).union(pastTheirs.keys).union(comparesEverything ? theirsAll.keys : [:].keys).sorted() {
+        // (Theirs' stamps name objects whose values did not change too: one kept against a
+        // delete keeps the maker of its keeping.)
+        for entity in Set(pastMine.keys).union(pastTheirs.keys).union(theirsAll.keys).sorted() {
             let layout = model.layout(entity)
             let ids = Set((pastMine[entity] ?? [:]).keys).union((pastTheirs[entity] ?? [:]).keys)
-                .union(comparesEverything ? (theirsAll[entity] ?? [:]).keys : [:].keys).sorted()
+                .union((theirsAll[entity] ?? [:]).keys).sorted()
             let mineRows = try rows(mine, layout, ids)
             let theirsRows = try rows(theirs, layout, ids)
             for id in ids {
@@ -542,6 +565,30 @@ private struct Planner {
                 }
             }
 
+            /// The items a copy put under each object since the shared save (made there or
+            /// moved there) that the other copy has not seen: a delete in the other copy did
+            /// not know of them, so it meets them as a change.
+            func placedUnder(
+                _ rows: [Int64: RowData], _ stamps: [Int64: [Int: String]], _ all: [Int64: [Int: String]]?,
+                _ past: [String: [Int64: PastState.Object]], _ translate: (FieldValue) -> FieldValue
+            ) -> [Int64: [Int64]] {
+                guard let parentField, !comparesEverything else { return [:] }
+                var result: [Int64: [Int64]] = [:]
+                for (child, fields) in stamps {
+                    guard let row = rows[child] else { continue }
+                    let made = fields[-1] != nil && Self.isAbsent(past[entity]?[child]) && all?[child]?[parentField] == nil
+                    guard fields[parentField] != nil || made else { continue }
+                    let placed = translate(row[field: parentField])
+                    guard case .ref(let ref?) = placed, let parent = ref.rowID,
+                        placed != pastValue(pastTheirs, child, parentField) ?? pastValue(pastMine, child, parentField)
+                    else { continue }
+                    result[parent, default: []].append(child)
+                }
+                return result.mapValues { $0.sorted() }
+            }
+            let minePlacedUnder = placedUnder(mineRows, mineStamps, mineAll[entity], pastMine, fromMine)
+            let theirsPlacedUnder = placedUnder(theirsRows, theirsStamps, theirsAll[entity], pastTheirs, fromTheirs)
+
             for id in ids where !pairedTheirs.contains(id) && !pairedMine.contains(id) {
                 let ms = mineStamps[id] ?? [:]
                 let ts = theirsStamps[id] ?? [:]
@@ -558,10 +605,12 @@ private struct Planner {
                 // (deleted and put back since) holds what its fields' own saves made.
                 // (An object whose maker alone a save records existed before; comparing
                 // everything, every object counts as made.)
+                // (A field whose own maker a save records holds that maker's value: an object
+                // brought back keeps its values' makers, which the other copy may have seen.)
                 let theirsMadeIt = ts[-1] != nil && (comparesEverything || Self.isAbsent(pastTheirs[entity]?[id]))
                 let mineMadeIt = ms[-1] != nil && (comparesEverything || Self.isAbsent(pastMine[entity]?[id]))
-                func theirsChanged(_ field: Int) -> Bool { ts[field] != nil || theirsMadeIt }
-                func mineChanged(_ field: Int) -> Bool { ms[field] != nil || mineMadeIt }
+                func theirsChanged(_ field: Int) -> Bool { ts[field] != nil || (theirsMadeIt && theirsAll[entity]?[id]?[field] == nil) }
+                func mineChanged(_ field: Int) -> Bool { ms[field] != nil || (mineMadeIt && mineAll[entity]?[id]?[field] == nil) }
                 // What the object held at the shared save, when either copy changed it since.
                 func base(_ field: Int) -> FieldValue? { pastValue(pastTheirs, id, field) ?? pastValue(pastMine, id, field) }
                 /// Mine's and theirs' values, property by property: the fields that change in
@@ -643,9 +692,12 @@ private struct Planner {
                         let changed = ordinary.filter { field in
                             theirsChanged(field) && fromTheirs(theirsRow[field: field]) != base(field)
                         }
-                        // Theirs brought it back or kept it against a delete since: a change too.
-                        guard !changed.isEmpty || ts[-1] != nil else { continue }
-                        conflicts.append(conflict(.deletedHereChangedThere, objectID, layout, changed, mine: nil, theirs: theirsRow))
+                        // Theirs brought it back or kept it against a delete since, or put items
+                        // under it: a change too.
+                        let placed = theirsPlacedUnder[id] ?? []
+                        guard !changed.isEmpty || ts[-1] != nil || !placed.isEmpty else { continue }
+                        conflicts.append(
+                            conflict(.deletedHereChangedThere, objectID, layout, changed, mine: nil, theirs: theirsRow, placed: placed))
                         guard side(id) == .theirs else { continue }
                         // Brought back by the conflict's choice: what mine held when it deleted
                         // it, with theirs' changes over it (theirs' where both changed), each
@@ -659,8 +711,9 @@ private struct Planner {
                         fields.merge(result) { _, chosen in chosen }
                         targets[entity, default: [:]][id] = .present(fields: fields, whole: true)
                         took(entity, id, -1, from: mineAll[entity]?[id]?[-1] ?? ts[-1] ?? ts.values.first, layout)
+                        // Every value's maker, the object's being no maker of its values.
                         for field in 0..<layout.fieldCount where result[field] == nil {
-                            took(entity, id, field, from: held == nil ? ts[field] : mineAll[entity]?[id]?[field], layout)
+                            took(entity, id, field, from: maker(mine: held != nil, entity, id, field), layout)
                         }
                         continue
                     }
@@ -669,33 +722,47 @@ private struct Planner {
                     targets[entity, default: [:]][id] = .present(
                         fields: Self.fields(of: theirsRow, layout, translate: fromTheirs), whole: true)
                     took(entity, id, -1, from: ts[-1] ?? ts.values.first, layout)
-                    for (field, origin) in ts where field >= 0 { took(entity, id, field, from: origin, layout) }
+                    for (field, origin) in theirsAll[entity]?[id] ?? [:] where field >= 0 { took(entity, id, field, from: origin, layout) }
                 case (let mineRow?, nil):
                     // Theirs deleted it, or (when mine made or brought it back since) had it and
-                    // let it go: unless mine changed it since, it goes.
+                    // let it go: unless mine changed it since, it goes. An object brought back
+                    // whose maker (the delete) and every value theirs has seen, theirs let go
+                    // too, as mine does theirs' (it deleted it again).
                     let theirsDeleted =
                         ts[-1] != nil
                         || (Self.isAbsent(pastMine[entity]?[id]) && mineAll[entity]?[id]?[-1].map(theirsGraph.contains) == true)
+                        || (mineAll[entity]?[id]?[-1] != nil && ms.keys.allSatisfy { $0 == orderField })
                     guard theirsDeleted else { continue }  // mine's new object
                     let changed = ordinary.filter { field in
                         mineChanged(field) && fromMine(mineRow[field: field]) != base(field)
                     }
-                    // Mine brought it back or kept it against a delete since: a change too.
+                    // Mine brought it back or kept it against a delete since, or put items under
+                    // it: a change too.
                     let remade = ms[-1] != nil
-                    if (changed.isEmpty && !remade) || side(id) == .theirs {
+                    let placed = minePlacedUnder[id] ?? []
+                    let contested = !changed.isEmpty || remade || !placed.isEmpty
+                    if !contested || side(id) == .theirs {
                         targets[entity, default: [:]][id] = .absent
                         took(entity, id, -1, from: ts[-1], layout)
                     }
-                    if !changed.isEmpty || remade {
-                        conflicts.append(conflict(.changedHereDeletedThere, objectID, layout, changed, mine: mineRow, theirs: nil))
-                        if side(id) == .mine { kept[entity, default: []].append(id) }
-                        if side(id) == .mine, let held = heldTheirs[entity]?[id] {
+                    if contested {
+                        conflicts.append(
+                            conflict(.changedHereDeletedThere, objectID, layout, changed, mine: mineRow, theirs: nil, placed: placed))
+                        if side(id) == .mine {
+                            kept[entity, default: []].append(id)
                             // Kept by the conflict's choice: with the changes theirs made to it
-                            // before deleting it (mine's where both changed).
-                            var heldRow = mineRow
-                            for (field, value) in held { heldRow[field: field] = value }
-                            let (result, _) = combine(mineRow, heldRow)
-                            if !result.isEmpty { targets[entity, default: [:]][id] = .present(fields: result, whole: false) }
+                            // before deleting it (mine's where both changed); the keeping is
+                            // the object's, every value keeping its maker.
+                            var result: [Int: FieldValue] = [:]
+                            if let held = heldTheirs[entity]?[id] {
+                                var heldRow = mineRow
+                                for (field, value) in held { heldRow[field: field] = value }
+                                result = combine(mineRow, heldRow).result
+                                if !result.isEmpty { targets[entity, default: [:]][id] = .present(fields: result, whole: false) }
+                            }
+                            for field in 0..<layout.fieldCount where result[field] == nil {
+                                took(entity, id, field, from: maker(mine: true, entity, id, field), layout)
+                            }
                         }
                     }
                 case (let mineRow?, let theirsRow?):
@@ -961,7 +1028,8 @@ private struct Planner {
     }
 
     private func conflict(
-        _ kind: CopyConflict.Kind, _ id: ObjectID, _ layout: EntityLayout, _ fields: [Int], mine: RowData?, theirs: RowData?
+        _ kind: CopyConflict.Kind, _ id: ObjectID, _ layout: EntityLayout, _ fields: [Int], mine: RowData?, theirs: RowData?,
+        placed: [Int64] = []
     ) -> CopyConflict {
         func values(_ row: RowData?) -> [StoreValue] {
             guard let row else { return [] }
@@ -972,6 +1040,8 @@ private struct Planner {
                 }
             }
         }
-        return CopyConflict(kind: kind, objectID: id, properties: fields.map(layout.fieldName), mine: values(mine), theirs: values(theirs))
+        return CopyConflict(
+            kind: kind, objectID: id, properties: fields.map(layout.fieldName), mine: values(mine), theirs: values(theirs),
+            placedUnder: placed.map { .permanent(entity: id.entityName, rowID: $0) })
     }
 }

@@ -37,6 +37,10 @@ public struct PastState: Sendable {
     /// deleted it (the delete met first walking back); filled in for a merge only, which
     /// brings such an object back with its own values when a conflict keeps it.
     var held: [String: [Int64: [Int: FieldValue]]] = [:]
+    /// By entity, by row id: the save (a ``SaveGraph`` name) that made an object a save after
+    /// ``save`` inserted (the insert met first walking back): the maker of every value no
+    /// later save changed; filled in for a merge only.
+    var made: [String: [Int64: String]] = [:]
 
     /// How many objects differ from now (or may: a property may have been changed and
     /// changed back).
@@ -107,6 +111,7 @@ extension PersistentStore {
             rewind.flushTakingBack()
             var state = PastState(save: save, latestSave: Int(latest), objects: rewind.objects, stamps: rewind.stamps)
             state.held = rewind.held
+            state.made = rewind.made
             return state
         }
     }
@@ -120,6 +125,8 @@ private struct Rewind {
     var stamps: [String: [Int64: [Int: String]]] = [:]
     /// What each object held when it was last deleted (while stamping).
     var held: [String: [Int64: [Int: FieldValue]]] = [:]
+    /// The save that made each object, for the objects inserted (while stamping).
+    var made: [String: [Int64: String]] = [:]
     /// A merge taken back by a later save, by the save that took it back: the two cancel out,
     /// change by change, as if neither had been made (what else the later save changed is its
     /// own change).
@@ -292,6 +299,7 @@ private struct Rewind {
                 wholly.insert(id)
                 objects[id] = .absent
                 stamp(id, -1)
+                if stamping && made[entity]?[id] == nil { made[entity, default: [:]][id] = origins[id]?[-1] ?? name }
                 // A merge's new object may hold values of later saves than its own.
                 for field in (origins[id] ?? [:]).keys where field >= 0 { stamp(id, field) }
             }
