@@ -210,6 +210,46 @@ final class MergeAgainTests: CommandLineTestCase {
         XCTAssertEqual(try titles(b).sorted(), ["Desk", "Errands", "House"])
     }
 
+    /// A copy that took another's whole state (a fast-forward) and reverted it: a third copy
+    /// that merges it has not seen what the reverted merge brought, so merging the copy that
+    /// made it still brings it; and the copy that reverted, merging that copy again, takes it
+    /// back and ends up seeing everything, so the next merges change nothing.
+    func testAFastForwardRevertedIsNotSeenByCopiesThatMergeTheReverter() throws {
+        let (a, b) = try twoCopies()
+        let c = path("C.poddoc.tar.zst")
+        try succeed("save", a, "--as", c)
+        try succeed("outline", "add", c, "From C")
+        try succeed("outline", "add", b, "From B")
+        try succeed("merge", c, b)
+        struct Versions: Decodable {
+            struct Version: Decodable { let save: Int }
+            let versions: [Version]
+        }
+        let before = try succeed("versions", b, "--json").json(Versions.self).versions.first!.save
+        XCTAssertEqual(try succeed("merge", b, c, "--json").json(Shape.self).outcome, "fastForward")
+        try succeed("revert", b, "--to", String(before))
+        XCTAssertEqual(try titles(b), ["Base", "From B"])
+
+        try succeed("merge", a, b)
+        XCTAssertEqual(try titles(a), ["Base", "From B"])
+        XCTAssertEqual(try succeed("merge", a, c, "--json").json(Shape.self).outcome, "merged")
+        XCTAssertEqual(try titles(a).sorted(), ["Base", "From B", "From C"], "C's item reaches A")
+
+        // B merges C again: C's item comes back, and B has now seen all of C.
+        try succeed("merge", b, c)
+        XCTAssertEqual(try titles(b).sorted(), ["Base", "From B", "From C"])
+        XCTAssertEqual(try succeed("merge", b, c, "--json").json(Shape.self).outcome, "upToDate")
+        // Everyone ends alike, and merging again changes nothing.
+        try succeed("merge", a, b)
+        try succeed("merge", b, a)
+        try succeed("merge", c, a)
+        XCTAssertEqual(try hash(a), try hash(b))
+        XCTAssertEqual(try hash(a), try hash(c))
+        for (mine, theirs) in [(a, b), (b, a), (a, c), (c, a), (b, c), (c, b)] {
+            XCTAssertEqual(try succeed("merge", mine, theirs, "--json").json(Shape.self).outcome, "upToDate", "\(mine) \(theirs)")
+        }
+    }
+
     func testAMergeUndoneInTheShellComesBackWhenMergedAgain() throws {
         let (a, b) = try twoCopies()
         try succeed("outline", "add", b, "Errands")

@@ -56,23 +56,70 @@ final class MergeScheduleTests: StoreTestCase {
         var item: ModelItem?
     }
 
+    /// The save graph: every save's parents (the save before it; for a merge, the other
+    /// copy's newest save too), and the merges a save took back with the save each stands
+    /// for instead.
+    private struct Graph {
+        var parents: [Int: [Int]] = [:]
+        var takings: [Int: [(taken: Int, instead: Int)]] = [:]
+    }
+
     private struct ModelCopy {
         var items: [Int: ModelItem] = [:]
         var tombs: [Int: Tomb] = [:]
-        var seen: Set<Int> = []
-        /// This copy's saves, oldest first, with the items after each.
-        var line: [(stamp: Int, items: [Int: ModelItem])] = []
+        /// This copy's saves (its history's rows), oldest first, with the state after each.
+        var line: [(stamp: Int, items: [Int: ModelItem], tombs: [Int: Tomb])] = []
+        /// The saves of the line a later save took back (a merge undone or reverted past).
+        var takenBack: Set<Int> = []
+        /// The saves of the line that edited (not merges, not reverts).
+        var edits: Set<Int> = []
+        /// The saves of the line that reverted.
+        var reverts: Set<Int> = []
+        /// The saves the copy's content includes, as the store's save graph reaches them.
+        private(set) var seen: Set<Int> = []
         var head: Int? { line.last?.stamp }
 
-        mutating func record(_ stamp: Int) {
-            seen.insert(stamp)
-            line.append((stamp, items))
+        /// Adds the state now to the line as save `stamp` (already in `graph`).
+        mutating func record(_ stamp: Int, graph: Graph) {
+            line.append((stamp, items, tombs))
+            reach(graph)
+        }
+
+        /// What the save graph reaches from the head. Below a save that took a merge back (in
+        /// any copy's line), the merge stands for the save before it in that line, not for
+        /// what it brought; reached another way (a copy that went on from it), it is a save
+        /// like any other.
+        mutating func reach(_ graph: Graph) {
+            var reached: Set<Int> = []
+            var visited: Set<[Int]> = []
+            var stack: [(save: Int, instead: [Int: Int])] = head.map { [($0, [:])] } ?? []
+            while let (save, instead) = stack.popLast() {
+                guard visited.insert([save] + instead.keys.sorted()).inserted else { continue }
+                if let before = instead[save] {
+                    stack.append((before, instead))
+                    continue
+                }
+                reached.insert(save)
+                var below = instead
+                for (taken, before) in graph.takings[save] ?? [] { below[taken] = before }
+                for parent in graph.parents[save] ?? [] { stack.append((parent, below)) }
+            }
+            seen = reached
+        }
+
+        /// The newest save of the line that `other`'s line holds too, neither taken back: the
+        /// same state in both.
+        func newestShared(with other: ModelCopy) -> (stamp: Int, items: [Int: ModelItem], tombs: [Int: Tomb])? {
+            let theirs = Set(other.line.map(\.stamp)).subtracting(other.takenBack)
+            return line.last { theirs.contains($0.stamp) && !takenBack.contains($0.stamp) }
         }
     }
 
     /// Merges `theirs` into `mine` as the store should; returns the conflicts, or nil when
     /// there were some and `prefer` was nil (nothing changed then).
-    private static func merge(_ mine: inout ModelCopy, _ theirs: ModelCopy, prefer: MergeSide?, stamp: Int) -> Int? {
+    private static func merge(
+        _ mine: inout ModelCopy, _ theirs: ModelCopy, prefer: MergeSide?, stamp: Int, graph: inout Graph
+    ) -> Int? {
         guard let theirsHead = theirs.head, !mine.seen.contains(theirsHead) else { return 0 }
         if mine.head.map(theirs.seen.contains) ?? true {
             // Mine takes theirs' state, every value with its maker (theirs has seen mine's);
@@ -81,13 +128,11 @@ final class MergeScheduleTests: StoreTestCase {
             for (id, tomb) in theirs.tombs { tombs[id]!.item = mine.items[id] ?? mine.tombs[id]?.item }
             mine.tombs = tombs
             mine.items = theirs.items
-            mine.seen.formUnion(theirs.seen)
-            mine.line.append((theirsHead, mine.items))
+            mine.record(theirsHead, graph: graph)
             return 0
         }
         // The newest save both lines hold: the same state in both.
-        let shared = Set(theirs.line.map(\.stamp))
-        let common = mine.line.last { shared.contains($0.stamp) }?.items ?? [:]
+        let common = mine.newestShared(with: theirs)?.items ?? [:]
         var result = mine.items
         var tombs = mine.tombs
         var conflicts = 0
@@ -159,8 +204,10 @@ final class MergeScheduleTests: StoreTestCase {
             case (nil, nil):
                 continue
             case (nil, let t?):
+                // Mine deleted it unseen (an item both made again, reverting, is one item), or
+                // made since, had it and let it go.
                 let mineDeleted =
-                    (common[id] != nil && mine.tombs[id].map { !theirs.seen.contains($0.stamp) } == true)
+                    mine.tombs[id].map { !theirs.seen.contains($0.stamp) } == true
                     || (common[id] == nil && mine.seen.contains(t.created))
                 if mineDeleted {
                     guard changedUnseen(t, by: mine, id) || placedUnder(id, in: theirs, unseenBy: mine) else { continue }
@@ -185,7 +232,7 @@ final class MergeScheduleTests: StoreTestCase {
                 // seen every value of it, the making too (a delete's, when brought back), and
                 // let it go.
                 let theirsDeleted =
-                    (common[id] != nil && theirs.tombs[id].map { !mine.seen.contains($0.stamp) } == true)
+                    theirs.tombs[id].map { !mine.seen.contains($0.stamp) } == true
                     || (common[id] == nil && theirs.seen.contains(m.created))
                     || [m.created, m.title.stamp, m.note.stamp, m.done.stamp, m.parent.stamp].allSatisfy(theirs.seen.contains)
                 guard theirsDeleted else { continue }
@@ -203,8 +250,11 @@ final class MergeScheduleTests: StoreTestCase {
                     result[id] = item
                 }
             case (let m?, let t?):
-                let (item, clashed) = combine(id, m, t)
+                var (item, clashed) = combine(id, m, t)
                 if clashed { conflicts += 1 }
+                // Theirs made it again (a revert brought it back) unseen, over a making theirs
+                // has seen: the making is theirs'.
+                if !mine.seen.contains(t.created) && theirs.seen.contains(m.created) { item.created = t.created }
                 result[id] = item
             }
         }
@@ -240,14 +290,75 @@ final class MergeScheduleTests: StoreTestCase {
         }
         mine.items = result
         mine.tombs = tombs
-        mine.seen.formUnion(theirs.seen)
-        mine.record(stamp)
+        graph.parents[stamp] = [mine.head!, theirsHead]
+        mine.record(stamp, graph: graph)
         return conflicts
+    }
+
+    /// Goes back to the state after save `index` of the copy's line, as a save `stamp`, as
+    /// the store's revert does: over the copy's own edits alone, the values they changed go
+    /// back as the revert's own changes (items they deleted come back made by it); over one
+    /// merge alone (undoing it), the merge is taken back: the state is the one before it, with
+    /// the makers it held, and what only the merge brought is no longer seen. Nil for any
+    /// other revert (over edits and merges both, or over reverts), which the schedules do not
+    /// make, and for one that changes nothing.
+    private static func revert(_ copy: ModelCopy, to index: Int, stamp: Int, graph: inout Graph) -> ModelCopy? {
+        let target = copy.line[index]
+        let later = copy.line[(index + 1)...]
+        guard !later.isEmpty, !later.contains(where: { copy.reverts.contains($0.stamp) || copy.takenBack.contains($0.stamp) }),
+            !copy.takenBack.contains(target.stamp)
+        else { return nil }
+        var result = copy
+        if later.allSatisfy({ copy.edits.contains($0.stamp) }) {
+            var items: [Int: ModelItem] = [:]
+            var tombs = target.tombs
+            for (id, old) in target.items {
+                guard let now = copy.items[id] else {
+                    // Deleted since: made again by the revert.
+                    func mark<V>(_ value: Stamped<V>) -> Stamped<V> { Stamped(value: value.value, stamp: stamp) }
+                    items[id] = ModelItem(
+                        title: mark(old.title), note: mark(old.note), done: mark(old.done), parent: mark(old.parent),
+                        order: mark(old.order),
+                        created: stamp)
+                    continue
+                }
+                func back<V: Equatable>(_ old: Stamped<V>, _ now: Stamped<V>) -> Stamped<V> {
+                    old.value == now.value ? now : Stamped(value: old.value, stamp: stamp)
+                }
+                items[id] = ModelItem(
+                    title: back(old.title, now.title), note: back(old.note, now.note), done: back(old.done, now.done),
+                    parent: back(old.parent, now.parent), order: back(old.order, now.order), created: now.created)
+            }
+            for (id, now) in copy.items where target.items[id] == nil {
+                // Made since: deleted by the revert.
+                tombs[id] = Tomb(stamp: stamp, parent: now.parent.value, item: now)
+            }
+            result.items = items
+            result.tombs = tombs
+        } else if later.count == 1, !copy.edits.contains(later.first!.stamp) {
+            result.items = target.items
+            result.tombs = target.tombs
+            result.takenBack.insert(later.first!.stamp)
+            graph.takings[stamp] = [(later.first!.stamp, target.stamp)]
+        } else {
+            return nil
+        }
+        guard result.items.mapValues(\.content) != copy.items.mapValues(\.content) else {
+            graph.takings[stamp] = nil
+            return nil
+        }
+        graph.parents[stamp] = [copy.head!]
+        result.reverts.insert(stamp)
+        result.record(stamp, graph: graph)
+        return result
     }
 
     // MARK: Random edits, on a store and on the model alike
 
     private var nextStamp = 0
+    /// The save graph: every save's parents (the save before it; for a merge, the other
+    /// copy's newest save too).
+    private var graph = Graph()
     /// The schedule running, for messages.
     private var seed: UInt64 = 0
     private var nextIdentity = 0
@@ -323,7 +434,9 @@ final class MergeScheduleTests: StoreTestCase {
         }
         if saved {
             model = copy
-            model.record(stamp)
+            graph.parents[stamp] = model.head.map { [$0] } ?? []
+            model.edits.insert(stamp)
+            model.record(stamp, graph: graph)
         }
     }
 
@@ -336,13 +449,25 @@ final class MergeScheduleTests: StoreTestCase {
             var result: [Int: Content] = [:]
             for item in try ctx.fetch(FetchRequest("Item")) {
                 let identity = Int(item[Item.created]!.timeIntervalSince1970)
-                XCTAssertNil(result[identity], "seed \(seed): item \(identity) is there twice")
+                XCTAssertNil(result[identity], "seed \(seed): item \(identity) is there twice (\(item.objectID))")
                 result[identity] = Content(
                     title: item[Item.title], note: item[Item.note], done: item[Item.done],
                     parent: (item[Item.parent] as ManagedObject?).map { Int($0[Item.created]!.timeIntervalSince1970) },
                     order: item[Item.order])
             }
             return result
+        }
+    }
+
+    /// Goes back to the state after save `save`, as `poddoc revert --to` does: the merges
+    /// since are taken back.
+    private func revert(_ store: PersistentStore, to save: Int) throws {
+        XCTAssertEqual(try store.history(limit: 1).first?.save, try store.history().count, "seed \(seed): one save a history row")
+        let past = try store.pastState(after: save)
+        let merges = try store.mergeSaves(after: save)
+        try ObjectContext(store: store).performAndWait { ctx in
+            try ctx.revert(to: past)
+            try ctx.save(storeMetadata: [:], note: SaveNote(description: "revert", takesBack: merges))
         }
     }
 
@@ -407,11 +532,13 @@ final class MergeScheduleTests: StoreTestCase {
         var merges = 0
         var fastForwards = 0
         var orderChecks = 0
+        var reverts = 0
         for seed in only.map({ $0...$0 }) ?? UInt64(1)...schedules {
             self.seed = seed
             var random = SeededRandom(seed: seed &* 7919)
             nextStamp = 0
             nextIdentity = 0
+            graph = Graph()
             let count = 3 + random.below(3)
             let baseURL = folder.appending(path: "base-\(seed)")
             let base = try PersistentStore(url: baseURL, model: testModel)
@@ -442,20 +569,44 @@ final class MergeScheduleTests: StoreTestCase {
                     if only != nil { print("step \(step): save on \(index): \(try content(stores[index]))") }
                     continue
                 }
+                if random.oneIn(6) {
+                    // Undo (the last save) or revert (to an earlier one).
+                    let index = random.below(count)
+                    let line = models[index].line
+                    guard line.count > 1 else { continue }
+                    let target = random.oneIn(2) ? line.count - 2 : random.below(line.count - 1)
+                    nextStamp += 1
+                    guard let reverted = Self.revert(models[index], to: target, stamp: nextStamp, graph: &graph) else { continue }
+                    try revert(stores[index], to: target + 1)
+                    models[index] = reverted
+                    reverts += 1
+                    let got = try content(stores[index])
+                    if only != nil {
+                        print("step \(step): revert \(index) to save \(target + 1): \(got)")
+                        try ObjectContext(store: stores[index]).performAndWait { ctx in
+                            print(
+                                "  ids: \(try ctx.fetch(FetchRequest("Item")).map { "\($0.objectID) \(Int($0[Item.created]!.timeIntervalSince1970))" })"
+                            )
+                        }
+                    }
+                    XCTAssertEqual(got, reverted.items.mapValues(\.content), "\(at): copy \(index) reverted to save \(target + 1)")
+                    if got != reverted.items.mapValues(\.content) { return }
+                    continue
+                }
                 let mine = random.below(count)
                 var theirs = random.below(count - 1)
                 if theirs >= mine { theirs += 1 }
                 nextStamp += 1
                 let stamp = nextStamp
                 var expected = models[mine]
-                let found = Self.merge(&expected, models[theirs], prefer: nil, stamp: stamp)
+                let found = Self.merge(&expected, models[theirs], prefer: nil, stamp: stamp, graph: &graph)
                 let plan = try CopyMerge.plan(mine: stores[mine], theirs: stores[theirs], trees: [tree])
                 XCTAssertEqual(plan.canApply, found != nil, "\(at): conflicts found as the model finds them")
                 let side: MergeSide? = found != nil ? nil : random.oneIn(3) ? .mine : .theirs
                 if found == nil {
                     conflicted += 1
                     expected = models[mine]
-                    XCTAssertNotNil(Self.merge(&expected, models[theirs], prefer: side, stamp: stamp))
+                    XCTAssertNotNil(Self.merge(&expected, models[theirs], prefer: side, stamp: stamp, graph: &graph))
                 }
                 let done = try merge(stores[mine], stores[theirs], prefer: side)
                 if done.outcome == .fastForward { fastForwards += 1 }
@@ -510,6 +661,7 @@ final class MergeScheduleTests: StoreTestCase {
             XCTAssertGreaterThan(conflicted, 50, "the schedules meet conflicts")
             XCTAssertGreaterThan(fastForwards, 50, "and copies that take another's state")
             XCTAssertGreaterThan(orderChecks, 100, "and merges of every copy in two orders")
+            XCTAssertGreaterThan(reverts, 100, "and copies that undo and revert")
         }
     }
 }

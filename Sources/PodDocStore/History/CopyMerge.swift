@@ -400,7 +400,12 @@ private struct Planner {
             let theirsRows = try rows(theirs, layout, ids)
             for id in ids {
                 switch (mineRows[id], theirsRows[id]) {
-                case (nil, nil): continue
+                case (nil, nil):
+                    // Made and deleted (or brought back and deleted) since: the delete is
+                    // theirs', which a copy that made it again has not seen.
+                    if let origin = theirsAll[entity]?[id]?[-1], mineAll[entity]?[id]?[-1] != origin {
+                        took(entity, id, -1, from: origin, layout)
+                    }
                 case (_?, nil):
                     targets[entity, default: [:]][id] = .absent
                     took(entity, id, -1, from: theirsOrigin(entity, id, -1), layout)
@@ -469,9 +474,14 @@ private struct Planner {
                 }
             }
             var collided: [Int64] = []
-            for id in theirsInserted where mineStamps[id]?[-1] != nil && !comparesEverything {
+            for id in theirsInserted where !comparesEverything {
                 // An id both gave: two objects unless both hold the same values, or the object
-                // was there when the copies parted (both put it back).
+                // was there when the copies parted (both put it back). Only saves made before
+                // replicas had ids of their own can have given one id twice: since, an id is
+                // one object wherever it is (both copies brought it back).
+                guard let mineMaker = mineStamps[id]?[-1], let theirsMaker = theirsStamps[id]?[-1],
+                    !SaveGraph.isReplicaSave(mineMaker), !SaveGraph.isReplicaSave(theirsMaker)
+                else { continue }
                 guard Self.isAbsent(pastMine[entity]?[id]) && Self.isAbsent(pastTheirs[entity]?[id]) else { continue }
                 if let m = mineRows[id], let t = theirsRows[id], !Self.same(m, t, layout) { collided.append(id) }
             }
@@ -771,6 +781,9 @@ private struct Planner {
                         conflicts.append(conflict(.bothChanged, objectID, layout, clashes, mine: mineRow, theirs: theirsRow))
                     }
                     if !result.isEmpty { targets[entity, default: [:]][id] = .present(fields: result, whole: false) }
+                    // Theirs made it again (brought it back) unseen, over a making mine's has
+                    // seen: the object's maker is theirs', as if mine had taken theirs' line.
+                    if let remade = ts[-1], ms[-1] == nil { took(entity, id, -1, from: remade, layout) }
                 }
             }
         }

@@ -140,6 +140,18 @@ struct SaveGraph: Sendable {
     struct Node: Sendable, Hashable {
         let name: String
         let parents: [String]
+        /// The merges this save took back, each with the save it stands for instead.
+        var takesBack: [Taking] = []
+    }
+
+    /// A merge a save took back (an undo of it, a revert to a save before it), and the save
+    /// before it in the line of the copy that took it back: below the taking save, the merge
+    /// stands for that save, not for what it brought.
+    struct Taking: Sendable, Hashable {
+        let taken: String
+        /// Nil in a graph written before takings named it: the save before the merge in this
+        /// store's own line, where the merge is one of its own.
+        let instead: String?
     }
 
     /// Every save, by name: its parents.
@@ -161,33 +173,59 @@ struct SaveGraph: Sendable {
 
     init(
         parents: [String: [String]], localSaves: [(save: Int, name: String)], head: String?, startsAtFirstSave: Bool,
-        takesBack: [String: [String]] = [:]
+        takesBack: [String: [Taking]] = [:]
     ) {
         self.parents = parents
         self.localSaves = localSaves
         self.head = head
         self.startsAtFirstSave = startsAtFirstSave
-        let takenBack = Set(takesBack.values.joined())
-        self.takenBack = takenBack
-        // From the head along the parents; a merge taken back stands for the state it was
-        // merged into (the save before it here), not for what it brought.
         let previous = Dictionary(zip(localSaves.dropFirst().map(\.name), localSaves.map(\.name)), uniquingKeysWith: { first, _ in first })
-        var reached: Set<String> = []
-        var stack = head.map { [$0] } ?? []
-        var visited: Set<String> = []
-        while let name = stack.popLast() {
-            guard visited.insert(name).inserted else { continue }
-            if takenBack.contains(name) {
-                if let before = previous[name] { stack.append(before) }
-                continue
-            }
-            reached.insert(name)
-            stack.append(contentsOf: parents[name] ?? [])
+        var takings: [String: [Taking]] = [:]
+        for (name, list) in takesBack {
+            takings[name] = list.map { Taking(taken: $0.taken, instead: $0.instead ?? previous[$0.taken]) }
         }
-        reachable = reached
+        self.takings = takings
+        let local = Set(localSaves.map(\.name))
+        takenBack = Set(takings.filter { local.contains($0.key) }.values.joined().map(\.taken))
         takesBackBySave = Dictionary(
-            localSaves.compactMap { save, name in takesBack[name].map { (save, $0) } }, uniquingKeysWith: { first, _ in first })
+            localSaves.compactMap { save, name in takings[name].map { (save, $0.map(\.taken)) } }, uniquingKeysWith: { first, _ in first })
+        reachable = Self.reach(from: head, parents: parents, takings: takings)
     }
+
+    /// The saves reached from `head` along the parents. Below a save that took merges back
+    /// (in this store's line or in a copy's it merged), each of them stands for the save
+    /// before it in the line of the copy that took it back, not for what it brought; reached
+    /// along another way (a copy that went on from it), it is a save like any other.
+    private static func reach(from head: String?, parents: [String: [String]], takings: [String: [Taking]]) -> Set<String> {
+        var reached: Set<String> = []
+        // Below no taking (the usual case), a save is visited once; below takings, once for
+        // each set of them.
+        var visited: Set<String> = []
+        var visitedBelowTakings: Set<String> = []
+        var stack: [(name: String, instead: [String: String])] = head.map { [($0, [:])] } ?? []
+        while let (name, instead) = stack.popLast() {
+            if !instead.isEmpty {
+                let key = name + "\u{0}" + instead.keys.sorted().joined(separator: "\u{0}")
+                guard visitedBelowTakings.insert(key).inserted else { continue }
+                if let taken = instead.index(forKey: name) {
+                    // (The first save of a line stands for nothing before it.)
+                    if !instead[taken].value.isEmpty { stack.append((instead[taken].value, instead)) }
+                    continue
+                }
+                reached.insert(name)
+            } else {
+                guard visited.insert(name).inserted else { continue }
+                reached.insert(name)
+            }
+            var below = instead
+            for taking in takings[name] ?? [] { below[taking.taken] = taking.instead ?? "" }
+            for parent in parents[name] ?? [] { stack.append((parent, below)) }
+        }
+        return reached
+    }
+
+    /// Every save's takings back, by the taking save's name.
+    private let takings: [String: [Taking]]
 
     /// By local save: the names of the merges it took back.
     let takesBackBySave: [Int: [String]]
@@ -223,7 +261,9 @@ struct SaveGraph: Sendable {
     }
 
     /// Every node, for another copy to take in.
-    var nodes: [Node] { parents.map { Node(name: $0.key, parents: $0.value) }.sorted { $0.name < $1.name } }
+    var nodes: [Node] {
+        parents.map { Node(name: $0.key, parents: $0.value, takesBack: takings[$0.key] ?? []) }.sorted { $0.name < $1.name }
+    }
 
     static let createSQL = """
         CREATE TABLE IF NOT EXISTS _poddoc_graph (node TEXT PRIMARY KEY NOT NULL, parents TEXT NOT NULL, save INTEGER UNIQUE, \
@@ -246,10 +286,10 @@ struct SaveGraph: Sendable {
         }
         var parents: [String: [String]] = [:]
         var local: [(save: Int, name: String)] = []
-        var takesBack: [String: [String]] = [:]
+        var takesBack: [String: [Taking]] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT node, parents, save, takes_back FROM _poddoc_graph") {
             guard let name = row[0] as String?, let list = row[1] as String?, let decoded = decodeParents(list),
-                let back = (row[3] as String?).flatMap(decodeParents)
+                let back = (row[3] as String?).flatMap(decodeTakings)
             else {
                 throw StoreError(.corrupt, "The store's save graph holds a row it cannot read; the objects are not affected.")
             }
@@ -337,8 +377,8 @@ struct SaveGraph: Sendable {
     static func recordSave(_ db: Database, save: Int64, replica: Replica, merge: SaveNote.MergeRecord?, takesBack: [Int] = []) throws {
         for node in merge?.graph ?? [] {
             try db.execute(
-                sql: "INSERT OR IGNORE INTO _poddoc_graph (node, parents, save) VALUES (?, ?, NULL)",
-                arguments: [node.name, encodeParents(node.parents)])
+                sql: "INSERT OR IGNORE INTO _poddoc_graph (node, parents, save, takes_back) VALUES (?, ?, NULL, ?)",
+                arguments: [node.name, encodeParents(node.parents), encodeTakings(node.takesBack)])
         }
         let head = try String.fetchOne(db, sql: "SELECT value FROM _poddoc_store WHERE key = ?", arguments: [headKey])
         let name: String
@@ -349,15 +389,18 @@ struct SaveGraph: Sendable {
             name = "\(replica.id).\(try replica.nextSequence(db))"
             var parents = head.map { [$0] } ?? []
             if let theirs = merge?.theirsHead, !parents.contains(theirs) { parents.append(theirs) }
-            var back: [String] = []
+            var back: [Taking] = []
             for taken in takesBack.sorted() {
-                if let node = try String.fetchOne(db, sql: "SELECT node FROM _poddoc_graph WHERE save = ?", arguments: [taken]) {
-                    back.append(node)
+                guard let node = try String.fetchOne(db, sql: "SELECT node FROM _poddoc_graph WHERE save = ?", arguments: [taken]) else {
+                    continue
                 }
+                let before = try String.fetchOne(
+                    db, sql: "SELECT node FROM _poddoc_graph WHERE save < ? ORDER BY save DESC LIMIT 1", arguments: [taken])
+                back.append(Taking(taken: node, instead: before))
             }
             try db.execute(
                 sql: "INSERT INTO _poddoc_graph (node, parents, save, merge, takes_back) VALUES (?, ?, ?, ?, ?)",
-                arguments: [name, encodeParents(parents), save, merge == nil ? 0 : 1, encodeParents(back)])
+                arguments: [name, encodeParents(parents), save, merge == nil ? 0 : 1, encodeTakings(back)])
         }
         try setHead(db, name)
     }
@@ -391,6 +434,14 @@ struct SaveGraph: Sendable {
         try setHead(db, head)
     }
 
+    /// Whether `name` names a save of a replica (`<16 hex digits>.<sequence>`), not one
+    /// recorded before replicas existed.
+    static func isReplicaSave(_ name: String) -> Bool {
+        let parts = name.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].count == 16, !parts[1].isEmpty else { return false }
+        return parts[0].allSatisfy { (48...57).contains($0) || (97...102).contains($0) } && parts[1].allSatisfy { (48...57).contains($0) }
+    }
+
     static func encodeParents(_ parents: [String]) -> String {
         var json = "["
         for (offset, parent) in parents.enumerated() {
@@ -402,6 +453,36 @@ struct SaveGraph: Sendable {
 
     static func decodeParents(_ json: String) -> [String]? {
         (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [String]
+    }
+
+    /// `[["<taken>","<instead>"], ...]`; a bare `"<taken>"` (a graph written before takings
+    /// named what the merge stands for) stands for the save before it in this store's line.
+    static func encodeTakings(_ takings: [Taking]) -> String {
+        var json = "["
+        for (offset, taking) in takings.enumerated() {
+            if offset > 0 { json += "," }
+            if let instead = taking.instead {
+                json += encodeParents([taking.taken, instead])
+            } else {
+                JSONEscaping.appendQuoted(taking.taken, to: &json)
+            }
+        }
+        return json + "]"
+    }
+
+    static func decodeTakings(_ json: String) -> [Taking]? {
+        guard let list = (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [Any] else { return nil }
+        var takings: [Taking] = []
+        for element in list {
+            if let taken = element as? String {
+                takings.append(Taking(taken: taken, instead: nil))
+            } else if let pair = element as? [String], pair.count == 2 {
+                takings.append(Taking(taken: pair[0], instead: pair[1]))
+            } else {
+                return nil
+            }
+        }
+        return takings
     }
 }
 
