@@ -54,6 +54,8 @@ final class MergeScheduleTests: StoreTestCase {
         var stamp: Int
         var parent: Int?
         var item: ModelItem?
+        /// The save of the copy's line that let it go.
+        var heldAt: Int?
     }
 
     /// The save graph: every save's parents (the save before it; for a merge, the other
@@ -125,14 +127,25 @@ final class MergeScheduleTests: StoreTestCase {
             // Mine takes theirs' state, every value with its maker (theirs has seen mine's);
             // what it lets go, it held as it was.
             var tombs = mine.tombs.merging(theirs.tombs) { _, new in new }
-            for (id, tomb) in theirs.tombs { tombs[id]!.item = mine.items[id] ?? mine.tombs[id]?.item }
+            for id in theirs.tombs.keys {
+                let held = mine.items[id].map { ($0, theirsHead) } ?? mine.tombs[id].map { ($0.item, $0.heldAt) }
+                (tombs[id]!.item, tombs[id]!.heldAt) = held ?? (nil, nil)
+            }
             mine.tombs = tombs
             mine.items = theirs.items
             mine.record(theirsHead, graph: graph)
             return 0
         }
         // The newest save both lines hold: the same state in both.
-        let common = mine.newestShared(with: theirs)?.items ?? [:]
+        let shared = mine.newestShared(with: theirs)
+        let common = shared?.items ?? [:]
+        /// What `copy` held of an item when it let it go since the shared save (what its
+        /// history since tells).
+        func held(_ copy: ModelCopy, _ id: Int) -> ModelItem? {
+            guard let tomb = copy.tombs[id], let at = tomb.heldAt else { return nil }
+            let start = shared.flatMap { shared in copy.line.lastIndex { $0.stamp == shared.stamp } }.map { $0 + 1 } ?? 0
+            return copy.line[start...].contains { $0.stamp == at } ? tomb.item : nil
+        }
         var result = mine.items
         var tombs = mine.tombs
         var conflicts = 0
@@ -215,7 +228,7 @@ final class MergeScheduleTests: StoreTestCase {
                     guard prefer == .theirs else { continue }
                     // Brought back: what mine held when it let it go (when it held it), with
                     // theirs' changes over it (theirs' where both changed).
-                    var item = mine.tombs[id]?.item.map { combine(id, $0, t).item } ?? t
+                    var item = held(mine, id).map { combine(id, $0, t).item } ?? t
                     // The object the delete took away: a copy that has seen the delete and
                     // every value deletes it again.
                     item.created = mine.tombs[id]?.stamp ?? t.created
@@ -240,12 +253,13 @@ final class MergeScheduleTests: StoreTestCase {
                 if changed { conflicts += 1 }
                 if !changed || prefer == .theirs {
                     result[id] = nil
-                    tombs[id] = Tomb(stamp: theirs.tombs[id]?.stamp ?? stamp, parent: theirs.tombs[id]?.parent ?? m.parent.value, item: m)
+                    tombs[id] = Tomb(
+                        stamp: theirs.tombs[id]?.stamp ?? stamp, parent: theirs.tombs[id]?.parent ?? m.parent.value, item: m, heldAt: stamp)
                 } else if prefer == .mine {
                     // Kept, as this merge's change (a copy that holds the delete has not seen
                     // it), with the changes theirs made to it before letting it go (mine's
                     // where both changed).
-                    var item = theirs.tombs[id]?.item.map { combine(id, m, $0).item } ?? m
+                    var item = held(theirs, id).map { combine(id, m, $0).item } ?? m
                     item.created = stamp
                     result[id] = item
                 }
@@ -263,8 +277,8 @@ final class MergeScheduleTests: StoreTestCase {
         /// let it go), merged as a value: the one copy's that moved it, the greater when both
         /// did, else the one both hold.
         func formerParent(_ id: Int) -> Int? {
-            let m = mine.items[id] ?? mine.tombs[id]?.item
-            let t = theirs.items[id] ?? theirs.tombs[id]?.item
+            let m = mine.items[id] ?? held(mine, id)
+            let t = theirs.items[id] ?? held(theirs, id)
             let mineMoved = m.map { !theirs.seen.contains($0.parent.stamp) } ?? false
             let theirsMoved = t.map { !mine.seen.contains($0.parent.stamp) } ?? false
             switch (mineMoved ? m : nil, theirsMoved ? t : nil) {
@@ -331,7 +345,7 @@ final class MergeScheduleTests: StoreTestCase {
             }
             for (id, now) in copy.items where target.items[id] == nil {
                 // Made since: deleted by the revert.
-                tombs[id] = Tomb(stamp: stamp, parent: now.parent.value, item: now)
+                tombs[id] = Tomb(stamp: stamp, parent: now.parent.value, item: now, heldAt: stamp)
             }
             result.items = items
             result.tombs = tombs
@@ -406,7 +420,8 @@ final class MergeScheduleTests: StoreTestCase {
                     let parent = target[Item.parent] as ManagedObject?
                     ctx.delete(target)
                     // A delete records the values of the save before.
-                    copy.tombs[identity(target)] = Tomb(stamp: stamp, parent: parent.map(identity), item: model.items[identity(target)])
+                    copy.tombs[identity(target)] = Tomb(
+                        stamp: stamp, parent: parent.map(identity), item: model.items[identity(target)], heldAt: stamp)
                     copy.items[identity(target)] = nil
                 default:
                     // An item moves to the top level, or within its list.
