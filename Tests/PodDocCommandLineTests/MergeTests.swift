@@ -148,7 +148,7 @@ final class MergeTests: CommandLineTestCase {
         XCTAssertEqual(try hashes(mine), before, "a refused merge changes nothing")
         let listed = try fail(75, "merge", mine, theirs, "--json").json(Shape.self)
         XCTAssertEqual(listed.conflicts.map(\.kind), ["changedHereDeletedThere"])
-        XCTAssertEqual(listed.conflicts.map(\.placedUnder), [[#""Tools""#]])
+        XCTAssertEqual(listed.conflicts.map(\.placedUnder), [["Tools"]])
         // The other way round, the copy that deleted it names the item put under it there.
         let theirsSide = try fail(75, "merge", theirs, mineBefore)
         XCTAssertTrue(

@@ -58,7 +58,7 @@ struct MergeDocument: DocumentOperation {
             let mine: [String]
             let theirs: [String]
             /// For a delete against a change: the items the changing copy put under this one
-            /// that the deleting copy had not seen, by title (or entity and id).
+            /// that the deleting copy had not seen, by title (or entity and id when untitled).
             let placedUnder: [String]
         }
         let outcome: String
@@ -226,7 +226,7 @@ struct MergeDocument: DocumentOperation {
             theirs: conflict.theirs.map(Self.display),
             placedUnder: conflict.placedUnder.map { id in
                 let holder = conflict.kind == .deletedHereChangedThere ? theirs : session.document
-                return title(of: id, in: holder).map { "\"\($0)\"" } ?? "\(id.entityName) \(id.rowID ?? 0)"
+                return title(of: id, in: holder) ?? "\(id.entityName) \(id.rowID ?? 0)"
             })
     }
 
@@ -284,7 +284,7 @@ struct MergeDocument: DocumentOperation {
 
     /// Items put under a deleted one, for a conflict's line: `"Milk"` or `"Milk" and 2 more`.
     private static func placed(_ items: [String]) -> String {
-        items.count == 1 ? items[0] : "\(items[0]) and \(items.count - 1) more"
+        "\"\(items[0])\"" + (items.count == 1 ? "" : " and \(items.count - 1) more")
     }
 
     private static func text(_ shape: Shape, theirs: String) -> String {

@@ -37,9 +37,10 @@ public struct PastState: Sendable {
     /// deleted it (the delete met first walking back); filled in for a merge only, which
     /// brings such an object back with its own values when a conflict keeps it.
     var held: [String: [Int64: [Int: FieldValue]]] = [:]
-    /// By entity, by row id: the save (a ``SaveGraph`` name) that made an object a save after
-    /// ``save`` inserted (the insert met first walking back): the maker of every value no
-    /// later save changed; filled in for a merge only.
+    /// By entity, by row id, for the objects saves after ``save`` inserted: the save (a
+    /// ``SaveGraph`` name) that made the object, at the insert met first walking back (for a
+    /// merge's insert, the maker it records): the maker of every value no later save changed;
+    /// filled in for a merge only.
     var made: [String: [Int64: String]] = [:]
 
     /// How many objects differ from now (or may: a property may have been changed and
