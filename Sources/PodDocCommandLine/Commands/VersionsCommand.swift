@@ -37,12 +37,22 @@ struct VersionsCommand: PodDocCommand {
             /// UTC, ISO 8601.
             let time: String
             let host: String
+            /// Who saved and with which program, as the history records them: `user, program`.
             let writer: String
+            /// ``writer``'s user and program apart (the program nil when the history names none).
+            var user: String { Self.split(writer).user }
+            var program: String? { Self.split(writer).program }
             let description: String
             let inserted: Int
             let updated: Int
             let deleted: Int
             let summary: String
+
+            /// `root, poddoc 0.1.0` as its user and program.
+            static func split(_ writer: String) -> (user: String, program: String?) {
+                guard let comma = writer.range(of: ", ") else { return (writer, nil) }
+                return (String(writer[..<comma.lowerBound]), String(writer[comma.upperBound...]))
+            }
 
             init(_ entry: HistoryEntry) {
                 (save, firstSave, time, host, writer) = (entry.save, entry.firstSave, entry.timestamp, entry.host, entry.writer)
@@ -93,11 +103,18 @@ struct VersionsCommand: PodDocCommand {
             JSONEscaping.appendQuoted(entry.description, to: &out)
             out += ",\"firstSave\":\(entry.firstSave),\"host\":"
             JSONEscaping.appendQuoted(entry.host, to: &out)
-            out += ",\"inserted\":\(entry.inserted),\"save\":\(entry.save),\"summary\":"
+            out += ",\"inserted\":\(entry.inserted)"
+            if let program = entry.program {
+                out += ",\"program\":"
+                JSONEscaping.appendQuoted(program, to: &out)
+            }
+            out += ",\"save\":\(entry.save),\"summary\":"
             JSONEscaping.appendQuoted(entry.summary, to: &out)
             out += ",\"time\":"
             JSONEscaping.appendQuoted(entry.time, to: &out)
-            out += ",\"updated\":\(entry.updated),\"writer\":"
+            out += ",\"updated\":\(entry.updated),\"user\":"
+            JSONEscaping.appendQuoted(entry.user, to: &out)
+            out += ",\"writer\":"
             JSONEscaping.appendQuoted(entry.writer, to: &out)
             out += "}"
         }

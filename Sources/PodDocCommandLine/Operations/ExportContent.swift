@@ -92,7 +92,9 @@ struct ExportContent: DocumentOperation {
                     }
                 }.value
             }
-            shape = Shape(output: output, format: format.rawValue, files: summary.files, specs: summary.specs, bytes: nil)
+            // A file's size as written; a Specs folder's, the sum of its files'.
+            let bytes = format == .specs ? summary.bytes : Self.size(of: url)
+            shape = Shape(output: output, format: format.rawValue, files: summary.files, specs: summary.specs, bytes: bytes)
         case (.opml, .outline), (.markdown, .outline), (.text, .outline), (.json, .outline):
             let formats: [Format: OutlineFormat] = [.opml: .opml, .markdown: .markdown, .text: .plainText, .json: .json]
             let outlineFormat = formats[format]!

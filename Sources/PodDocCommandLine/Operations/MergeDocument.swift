@@ -46,6 +46,65 @@ struct MergeDocument: DocumentOperation {
 
     /// What `merge` prints with `--json`.
     struct Shape: Codable {
+        /// A property's value in a conflict, as JSON: a string, a number, `null`, or
+        /// `{"bytes": n}` for data.
+        enum Value: Codable, Equatable {
+            case text(String)
+            case integer(Int64)
+            case real(Double)
+            case none
+            case bytes(Int)
+
+            init(_ value: StoreValue) {
+                switch value {
+                case .null: self = .none
+                case .integer(let v): self = .integer(v)
+                case .real(let v): self = .real(v)
+                case .text(let s): self = .text(s)
+                case .blob(let d): self = .bytes(d.count)
+                }
+            }
+
+            private struct Data: Codable { let bytes: Int }
+
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.singleValueContainer()
+                if container.decodeNil() {
+                    self = .none
+                } else if let integer = try? container.decode(Int64.self) {
+                    self = .integer(integer)
+                } else if let real = try? container.decode(Double.self) {
+                    self = .real(real)
+                } else if let text = try? container.decode(String.self) {
+                    self = .text(text)
+                } else {
+                    self = .bytes(try container.decode(Data.self).bytes)
+                }
+            }
+
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.singleValueContainer()
+                switch self {
+                case .text(let s): try container.encode(s)
+                case .integer(let v): try container.encode(v)
+                case .real(let v): try container.encode(v)
+                case .none: try container.encodeNil()
+                case .bytes(let count): try container.encode(Data(bytes: count))
+                }
+            }
+
+            /// As a conflict's line shows it: text quoted (and cut at 60 characters).
+            var display: String {
+                switch self {
+                case .none: return "none"
+                case .integer(let v): return String(v)
+                case .real(let v): return String(v)
+                case .text(let s): return "\"" + (s.count > 60 ? s.prefix(57) + "…" : s) + "\""
+                case .bytes(let count): return "\(count) bytes"
+                }
+            }
+        }
+
         struct Conflict: Codable {
             let kind: String
             let entity: String
@@ -55,8 +114,8 @@ struct MergeDocument: DocumentOperation {
             /// copy deleted it or never had it.
             let path: String?
             let properties: [String]
-            let mine: [String]
-            let theirs: [String]
+            let mine: [Value]
+            let theirs: [Value]
             /// For a delete against a change: the items the changing copy put under this one
             /// that the deleting copy had not seen, by title (or entity and id when untitled).
             let placedUnder: [String]
@@ -222,8 +281,8 @@ struct MergeDocument: DocumentOperation {
             kind: conflict.kind.rawValue, entity: conflict.objectID.entityName, id: conflict.objectID.rowID ?? 0,
             title: here ?? title(of: conflict.objectID, in: theirs),
             path: here != nil ? path(of: conflict.objectID, in: session.document) : path(of: conflict.objectID, in: theirs),
-            properties: conflict.properties, mine: conflict.mine.map(Self.display),
-            theirs: conflict.theirs.map(Self.display),
+            properties: conflict.properties, mine: conflict.mine.map(Shape.Value.init),
+            theirs: conflict.theirs.map(Shape.Value.init),
             placedUnder: conflict.placedUnder.map { id in
                 let holder = conflict.kind == .deletedHereChangedThere ? theirs : session.document
                 return title(of: id, in: holder) ?? "\(id.entityName) \(id.rowID ?? 0)"
@@ -248,16 +307,6 @@ struct MergeDocument: DocumentOperation {
         return indexes.map(String.init).joined(separator: ".")
     }
 
-    private static func display(_ value: StoreValue) -> String {
-        switch value {
-        case .null: return "none"
-        case .integer(let v): return String(v)
-        case .real(let v): return String(v)
-        case .text(let s): return "\"" + (s.count > 60 ? s.prefix(57) + "…" : s) + "\""
-        case .blob(let d): return "\(d.count) bytes"
-        }
-    }
-
     /// A conflict in one line: the item, and each property's two values.
     static func describe(_ conflict: Shape.Conflict) -> String {
         let object =
@@ -276,7 +325,7 @@ struct MergeDocument: DocumentOperation {
         case "movedIntoEachOther": return "\(object): each copy moved it under the other's item"
         default:
             let pairs = conflict.properties.indices.map { index in
-                "\(conflict.properties[index]): mine \(conflict.mine[safe: index] ?? "?"), theirs \(conflict.theirs[safe: index] ?? "?")"
+                "\(conflict.properties[index]): mine \(conflict.mine[safe: index]?.display ?? "?"), theirs \(conflict.theirs[safe: index]?.display ?? "?")"
             }
             return "\(object): \(pairs.joined(separator: "; "))"
         }

@@ -4,4 +4,6 @@ public struct ExportSummary: Sendable, Hashable {
     public var files = 0
     /// Specs written.
     public var specs = 0
+    /// Bytes written, over every file.
+    public var bytes = 0
 }

@@ -115,9 +115,11 @@ public struct SpecsExporter: Sendable {
                     for path in [name, name + "/" + version] where madeFolders.insert(path).inserted {
                         try fileSystem.createDirectory(at: staging.appending(path: path))
                     }
+                    let data = Data(json.utf8)
                     try fileSystem.createFile(at: staging.appending(path: "\(name)/\(version)/\(name).podspec.json")) { sink in
-                        try sink.write(Data(json.utf8))
+                        try sink.write(data)
                     }
+                    summary.bytes += data.count
                     summary.files += 1
                     summary.specs += 1
                 }
