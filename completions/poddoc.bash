@@ -390,6 +390,7 @@ _poddoc_save() {
         return
         ;;
     '--format')
+        __poddoc_add_completions -W 'package'$'\n''tar.zst'$'\n''zip'$'\n''tar.gz'
         return
         ;;
     esac

@@ -240,7 +240,7 @@ complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddo
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc save" recover' -l 'recover' -d 'Open the autosaved work waiting in the working copy.'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc save" discard' -l 'discard' -d 'Discard the autosaved work waiting in the working copy.'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc save" as' -l 'as' -d 'Where to write the document (must not exist).' -rF
-complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc save" format' -l 'format' -d 'package | tar.zst | zip | tar.gz (default: from the name; a package otherwise).' -rfka ''
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc save" format' -l 'format' -d 'package | tar.zst | zip | tar.gz: the one the name says (NAME.poddoc, NAME.tar.zst …), checked.' -rfka 'package tar.zst zip tar.gz'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc save" json' -l 'json' -d 'Print the result as JSON (shapes in docs/CLI.md).'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc save" read-only' -l 'read-only' -d 'Open the document read-only: no lock, so it works while another process edits it. Commands that only read always do; one that changes the document refuses it.'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc save" version' -l 'version' -d 'Show the version.'

@@ -77,13 +77,36 @@ final class CommandPromisesTests: CommandLineTestCase {
         XCTAssertEqual(try succeed("outline", "tree", doc, "--depth", "1").stdout, "1. one\n")
     }
 
+    /// One rule names the documents commands make: `NAME.poddoc` or an archive's ending, and
+    /// a `--format` given is the one the name says.
+    func testEveryCommandThatMakesADocumentNamesItTheSameWay() throws {
+        let doc = try makeOutline("Notes.poddoc", holding: "one")
+        for arguments in [
+            ["save", doc, "--as", path("X.tar.gz"), "--format", "zip"], ["save", doc, "--as", path("O4"), "--format", "package"],
+            ["save", doc, "--as", path("O5")], ["save", doc, "--as", path("Y.poddoc"), "--format", "tar.zst"],
+            ["new", path("O6"), "--kind", "outline"], ["recover", doc, "--as", path("O7")],
+        ] {
+            let refused = try run(arguments)
+            XCTAssertEqual(refused.status, 64, "\(arguments): \(refused.stderr)")
+            XCTAssertTrue(refused.stderr.contains("NAME.") && refused.stderr.split(separator: "\n").count == 1, refused.stderr)
+        }
+        for name in ["X.tar.gz", "O4", "O5", "Y.poddoc", "O6", "O7"] {
+            XCTAssertFalse(FileManager.default.fileExists(atPath: path(name)), "\(name) is not made")
+        }
+        try succeed("save", doc, "--as", path("Z.zip"), "--format", "zip")
+        try succeed("save", path("Z.zip"), "--as", path("W.poddoc"), "--format", "package")
+        XCTAssertEqual(try succeed("outline", "tree", path("W.poddoc")).stdout, "1. one\n")
+    }
+
     /// A refusal to replace an existing output suggests `--force` only to a command that has
     /// it.
     func testARefusedOutputSuggestsForceOnlyWhereItExists() throws {
         let doc = try makeOutline("Notes.poddoc", holding: "one")
         try Data("mine".utf8).write(to: URL(fileURLWithPath: path("taken.opml")))
-        let save = try fail(66, "save", doc, "--as", path("taken.opml"))
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: path("taken.zip")))
+        let save = try fail(66, "save", doc, "--as", path("taken.zip"))
         XCTAssertTrue(save.stderr.contains("or move it away first") && !save.stderr.contains("--force"), save.stderr)
+        XCTAssertEqual(try String(contentsOfFile: path("taken.zip"), encoding: .utf8), "mine")
         let export = try fail(66, "export", doc, path("taken.opml"), "--format", "opml")
         XCTAssertTrue(export.stderr.contains("pass --force to replace it"), export.stderr)
         XCTAssertEqual(try String(contentsOfFile: path("taken.opml"), encoding: .utf8), "mine")

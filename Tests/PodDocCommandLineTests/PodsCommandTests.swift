@@ -146,11 +146,13 @@ final class PodsCommandTests: CommandLineTestCase {
         let zip = try succeed("save", path("A.poddoc"), "--as", path("A.zip"), "--json").json(SaveShape.self)
         XCTAssertEqual(zip.format, "zip")
         try succeed("save", path("A.zip"), "--as", path("B.poddoc"))
-        try succeed("save", path("B.poddoc"), "--as", path("C.bundle"), "--format", "tar.gz")
-        let hashes = try ["A.poddoc", "A.zip", "B.poddoc", "C.bundle"].map { try succeed("info", path($0), "--json").json(InfoShape.self) }
+        // A name that says no document's format is refused, whatever --format says.
+        try fail(64, "save", path("B.poddoc"), "--as", path("C.bundle"), "--format", "tar.gz")
+        try succeed("save", path("B.poddoc"), "--as", path("C.tar.gz"), "--format", "tar.gz")
+        let hashes = try ["A.poddoc", "A.zip", "B.poddoc", "C.tar.gz"].map { try succeed("info", path($0), "--json").json(InfoShape.self) }
         XCTAssertEqual(hashes.map(\.format), ["package", "zip", "package", "tar.gz"])
         XCTAssertEqual(Set(hashes.map(\.storeHash)).count, 1, "every copy holds the same content")
-        XCTAssertEqual(try succeed("pods", "count", path("C.bundle"), "--json").json(CountShape.self).count, 300)
+        XCTAssertEqual(try succeed("pods", "count", path("C.tar.gz"), "--json").json(CountShape.self).count, 300)
         try fail(66, "save", path("A.poddoc"), "--as", path("A.zip"))
     }
 

@@ -21,12 +21,7 @@ struct NewCommand: PodDocCommand {
     var json: Bool { outputOptions.json }
 
     func validate() throws {
-        let name = URL(fileURLWithPath: path).lastPathComponent.lowercased()
-        guard name.hasSuffix(".poddoc") || DocumentFormat(inferringFrom: URL(fileURLWithPath: path)).isArchive else {
-            throw ValidationError(
-                "Name the document NAME.poddoc (a package) or NAME.tar.zst, NAME.zip or NAME.tar.gz (an archive); '\(path)' is none of these."
-            )
-        }
+        try DocumentName.validate(path)
     }
 
     /// What `new` prints with `--json`.

@@ -36,6 +36,7 @@ struct RecoverCommand: PodDocCommand {
         guard [discard, keepMine, copy != nil].filter({ $0 }).count <= 1 else {
             throw ValidationError("Choose one of --discard, --keep-mine and --as.")
         }
+        if let copy { try DocumentName.validate(copy) }
     }
 
     @OptionGroup var outputOptions: OutputOptions

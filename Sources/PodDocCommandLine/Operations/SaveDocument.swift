@@ -17,7 +17,9 @@ struct SaveDocument: DocumentOperation {
     )
     var destination: String?
 
-    @Option(help: "package | tar.zst | zip | tar.gz (default: from the name; a package otherwise).")
+    @Option(
+        help: "package | tar.zst | zip | tar.gz: the one the name says (NAME.poddoc, NAME.tar.zst …), checked.",
+        completion: .list(["package", "tar.zst", "zip", "tar.gz"]))
     var format: String?
 
     /// What `save` prints with `--json`.
@@ -32,6 +34,7 @@ struct SaveDocument: DocumentOperation {
             throw ValidationError("Unknown format '\(format)'; use package, tar.zst, zip or tar.gz.")
         }
         if format != nil, destination == nil { throw ValidationError("--format goes with --as (where to write).") }
+        if let destination { try DocumentName.validate(destination, format: format.flatMap(DocumentFormat.init(name:))) }
     }
 
     func perform(in session: DocumentSession) async throws {
