@@ -98,6 +98,21 @@ final class CommandPromisesTests: CommandLineTestCase {
         XCTAssertEqual(try succeed("outline", "tree", path("W.poddoc")).stdout, "1. one\n")
     }
 
+    /// The bundled sample documents have saves to show: `versions` lists them, `diff --from`
+    /// and `export --at` go back to the first (on copies: the committed ones stay as they are).
+    func testTheSampleDocumentsHaveAHistoryToTry() throws {
+        for (name, saves) in [("outline-sample.poddoc", 5), ("pods-sample.poddoc", 2)] {
+            let copy = path(name)
+            try FileManager.default.copyItem(
+                at: Self.repository.appending(path: "SampleDocuments").appending(path: name), to: URL(fileURLWithPath: copy))
+            let versions = try succeed("versions", copy, "--json").json(VersionsShape.self)
+            XCTAssertEqual(versions.versions.map(\.save), Array((1...saves).reversed()), name)
+            let diff = try succeed("diff", copy, "--from", "1").stdout
+            XCTAssertFalse(diff.contains(": no changes") || diff.isEmpty, "\(name): \(diff)")
+            try succeed("export", copy, path("\(name)-at-1.tar.zst"), "--format", "archive", "--at", "1")
+        }
+    }
+
     /// A refusal to replace an existing output suggests `--force` only to a command that has
     /// it.
     func testARefusedOutputSuggestsForceOnlyWhereItExists() throws {

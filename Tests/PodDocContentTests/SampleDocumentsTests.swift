@@ -5,7 +5,9 @@ import PodDocTestSupport
 import XCTest
 
 /// The committed sample documents (scripts/make-sample-documents.sh) are the format fixtures:
-/// every poddoc must open them, find what they hold, and agree with their recorded hashes.
+/// every poddoc must open them, find what they hold, and agree with their recorded hashes; so
+/// must the same documents as an earlier poddoc made them, before stores kept a history
+/// (Tests/Fixtures/documents-before-history).
 /// Packages open read-only, so the committed files never change; archives unpack into a
 /// working copy under a temporary XDG_STATE_HOME.
 @MainActor
@@ -20,10 +22,20 @@ final class SampleDocumentsTests: XCTestCase {
         try? FileManager.default.removeItem(at: state)
     }
 
-    private static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("SampleDocuments")
+    private static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    private static let folder = repository.appendingPathComponent("SampleDocuments")
+    private static let beforeHistory = repository.appendingPathComponent("Tests/Fixtures/documents-before-history")
 
     func testEverySampleDocumentOpensWithItsContent() async throws {
+        try await openEveryDocument(in: Self.folder)
+    }
+
+    func testTheSampleDocumentsAsAnEarlierPoddocMadeThemOpenWithTheirContent() async throws {
+        try await openEveryDocument(in: Self.beforeHistory)
+    }
+
+    private func openEveryDocument(in folder: URL) async throws {
         let expected: [(String, DocumentKind, [String: Int])] = [
             ("pods-sample.poddoc", .pods, ["specs": 300]),
             ("pods-sample.poddoc.tar.zst", .pods, ["specs": 300]),
@@ -32,7 +44,7 @@ final class SampleDocumentsTests: XCTestCase {
         ]
         var hashes: [DocumentKind: Set<String>] = [:]
         for (name, kind, counts) in expected {
-            let url = Self.folder.appendingPathComponent(name)
+            let url = folder.appendingPathComponent(name)
             var options = ManagedDocument.OpenOptions()
             options.autosaveInterval = nil
             options.readOnly = !name.hasSuffix(".tar.zst")
