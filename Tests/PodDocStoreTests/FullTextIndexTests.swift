@@ -24,21 +24,27 @@ final class FullTextIndexTests: StoreTestCase {
         }
     }
 
+    /// Inserts notes with these titles and bodies in one save; their IDs, in order.
+    private func insertNotes(_ store: PersistentStore, _ notes: [(title: String, body: String?)]) throws -> [ObjectID] {
+        try ObjectContext(store: store).performAndWait { ctx in
+            let objects = notes.map { note in
+                let object = ctx.insert("Note")
+                object[Note.title] = note.title
+                object[Note.body] = note.body
+                return object
+            }
+            try ctx.save()
+            return objects.map(\.objectID)
+        }
+    }
+
     // MARK: - Keeping the index
 
     func testInsertUpdateAndDeleteKeepTheIndexInStep() throws {
         let store = try makeNoteStore()
         XCTAssertEqual(try store.unsafeRead { try Bool.fetchOne($0, sql: "PRAGMA trusted_schema") }, false)
         let root = ObjectContext(store: store)
-        let ids = try root.performAndWait { ctx in
-            let a = ctx.insert("Note")
-            a[Note.title] = "Fast JSON parser"
-            a[Note.body] = "Decodes pages of specs quickly."
-            let b = ctx.insert("Note")
-            b[Note.title] = "XML reader"
-            try ctx.save()
-            return [a.objectID, b.objectID]
-        }
+        let ids = try insertNotes(store, [("Fast JSON parser", "Decodes pages of specs quickly."), ("XML reader", nil)])
         let rowIDs = ids.map { $0.rowID! }
         XCTAssertEqual(try search(store, "json"), [rowIDs[0]])
         XCTAssertEqual(try search(store, "specs"), [rowIDs[0]])
@@ -127,15 +133,7 @@ final class FullTextIndexTests: StoreTestCase {
         let weighted = EntityDescription(
             "Note", members: [Note.title, Note.body, Note.rank], fullTextAttributes: ["title", "body"], fullTextWeights: [10, 1])
         let store = try PersistentStore(url: storeURL, model: try ObjectModel(entities: [weighted]))
-        let (inBody, inTitle) = try ObjectContext(store: store).performAndWait { ctx in
-            let a = ctx.insert("Note")
-            a[Note.title] = "Minutes"
-            a[Note.body] = "lantern lantern lantern, the lantern again"
-            let b = ctx.insert("Note")
-            b[Note.title] = "Lantern"
-            try ctx.save()
-            return (a.objectID, b.objectID)
-        }
-        XCTAssertEqual(try store.search("lantern", in: "Note"), [inTitle, inBody])
+        let ids = try insertNotes(store, [("Minutes", "lantern lantern lantern, the lantern again"), ("Lantern", nil)])
+        XCTAssertEqual(try store.search("lantern", in: "Note"), [ids[1], ids[0]])
     }
 }
