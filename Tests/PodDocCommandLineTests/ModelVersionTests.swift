@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import XCTest
 
 /// Documents written with an earlier version of a shipped model (Tests/Fixtures/model-N) open
@@ -47,6 +48,42 @@ final class ModelVersionTests: CommandLineTestCase {
             }
             let after = doc.hasSuffix(".poddoc") ? try hashes(doc) : ["": try runTool("/usr/bin/sha256sum", [doc]).stdout]
             XCTAssertEqual(after, before, "reading \(name) changes no byte")
+        }
+    }
+
+    func testADocumentOfANewerModelIsReadAndRefusedForEditingWithBothVersionsNamed() throws {
+        let doc = try copyModelOneDocuments()[0]
+        // As a poddoc with model 2 of outlines would leave it: the tables this one reads are there.
+        let store = try DatabaseQueue(path: doc + "/StoreContent/persistentStore")
+        try store.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA user_version = 2") }
+        try store.close()
+        let before = try hashes(doc)
+        let refused = try fail(66, "outline", "add", doc, "one more")
+        XCTAssertEqual(
+            refused.stderr,
+            "poddoc: \(doc) was made by a newer poddoc: model 2, this poddoc knows up to 1; nothing changed. Open it with a newer poddoc.\n"
+        )
+        XCTAssertTrue(
+            try succeed("info", doc).stdout.contains(
+                "model          version 2, from a newer poddoc (this one knows up to 1): it reads, it does not edit"))
+        XCTAssertTrue(try succeed("info", doc, "--json").stdout.contains(#""model":{"thisPoddoc":1,"upgrade":"newer","version":2}"#))
+        XCTAssertTrue(try succeed("outline", "ls", doc).stdout.hasPrefix("1. Small Picture worknotes"))
+        try succeed("check", doc)
+        XCTAssertEqual(try hashes(doc), before, "nothing changed")
+    }
+
+    func testTheFirstEditOfAModelOneDocumentRecordsItsModelAndInfoSaysItIsUpToDate() throws {
+        for doc in try copyModelOneDocuments() {
+            let kind = doc.contains("pods") ? "pods" : "outline"
+            XCTAssertTrue(try succeed("info", doc).stdout.contains("model          version 1 (up to date)"), doc)
+            if kind == "outline" {
+                try succeed("outline", "add", doc, "one more")
+            } else {
+                try succeed("save", doc)
+            }
+            try succeed("check", doc)
+            XCTAssertTrue(
+                try succeed("info", doc, "--json").stdout.contains(#""model":{"thisPoddoc":1,"upgrade":"none","version":1}"#), doc)
         }
     }
 }

@@ -158,7 +158,7 @@ final class PackageDocumentTests: DocumentTestCase {
             version: 2, entities: v2entities,
             migrations: [
                 SchemaMigration(to: 2) { db in
-                    try db.execute(sql: #"ALTER TABLE "Note" ADD COLUMN "stars" INTEGER DEFAULT 0"#)
+                    try db.execute(sql: #"UPDATE "Note" SET "stars" = 1"#)
                     throw SimulatedFailure()
                 }
             ])
@@ -175,7 +175,7 @@ final class PackageDocumentTests: DocumentTestCase {
             version: 2, entities: v2entities,
             migrations: [
                 SchemaMigration(to: 2) { db in
-                    try db.execute(sql: #"ALTER TABLE "Note" ADD COLUMN "stars" INTEGER DEFAULT 0"#)
+                    try db.execute(sql: #"UPDATE "Note" SET "stars" = 1"#)
                 }
             ])
         let migrated = try await ManagedDocument.open(url, model: working, options: options)

@@ -183,7 +183,11 @@ final class DocumentLockTests: XCTestCase {
                 }
             }
             guard let lock = taken else { return XCTFail("the lock was never free") }
-            holders.withLock { $0.now += 1; $0.most = max($0.most, $0.now); $0.taken += 1 }
+            holders.withLock {
+                $0.now += 1
+                $0.most = max($0.most, $0.now)
+                $0.taken += 1
+            }
             var named = stat()
             XCTAssertEqual(lstat(lockFile.path, &named), 0, "the held lock file exists")
             holders.withLock { $0.now -= 1 }

@@ -26,6 +26,15 @@ struct InfoCommand: PodDocCommand {
             let since: Date
             let running: Bool?
         }
+        struct Model: Encodable {
+            /// The model version the document was written with.
+            let version: Int
+            /// The newest version of the document's kind this poddoc knows.
+            let thisPoddoc: Int
+            /// `none` (up to date), `onFirstEdit` (read as it is, upgraded by the first edit),
+            /// or `newer` (written by a newer poddoc: read, not edited).
+            let upgrade: String
+        }
         struct Recovery: Encodable {
             let workingCopy: String
             let autosaved: Date
@@ -42,6 +51,7 @@ struct InfoCommand: PodDocCommand {
         let lastSave: Date?
         let saveSequence: Int?
         let storeHash: String?
+        let model: Model?
         let counts: [String: Int]?
         let bytes: Int
         let storeBytes: Int?
@@ -91,6 +101,7 @@ struct InfoCommand: PodDocCommand {
             format: document?.format.description ?? DocumentFormat(inferringFrom: url).description,
             formatVersion: metadata?.formatVersion, writer: metadata?.writer, documentID: metadata?.documentID.uuidString,
             created: metadata?.created, lastSave: metadata?.modified, saveSequence: metadata?.saveSequence, storeHash: metadata?.storeHash,
+            model: document.map { Self.model(of: $0.rootContext.store) },
             counts: counts, bytes: Self.bytes(at: url), storeBytes: document.map { Self.bytes(at: $0.storeURL) },
             lock: holder.map { Shape.Lock(pid: $0.pid, host: $0.host, user: $0.user, since: $0.acquiredAt, running: $0.isRunning) },
             recovery: recovery.map {
@@ -101,6 +112,12 @@ struct InfoCommand: PodDocCommand {
             mergedCopies: merged)
         try await document?.close()
         outputOptions.output.emit(shape, text: Self.text(shape))
+    }
+
+    private static func model(of store: PersistentStore) -> Shape.Model {
+        let (found, known) = (store.modelVersionOnDisk, store.model.version)
+        return Shape.Model(
+            version: found, thisPoddoc: known, upgrade: found == known ? "none" : found < known ? "onFirstEdit" : "newer")
     }
 
     private static func text(_ shape: Shape) -> String {
@@ -116,6 +133,17 @@ struct InfoCommand: PodDocCommand {
         add("written by", shape.writer)
         add("document ID", shape.documentID)
         add("store hash", shape.storeHash)
+        add(
+            "model",
+            shape.model.map { model in
+                switch model.upgrade {
+                case "none": "version \(model.version) (up to date)"
+                case "onFirstEdit":
+                    "version \(model.version): this poddoc reads it as it is and upgrades it to version \(model.thisPoddoc) on the first edit"
+                default:
+                    "version \(model.version), from a newer poddoc (this one knows up to \(model.thisPoddoc)): it reads, it does not edit"
+                }
+            })
         add(
             "lock",
             shape.lock.map {

@@ -107,6 +107,17 @@ enum DocumentOpening {
             }
             readOnly = true
         }
+        if !readOnly, heldLock == nil, let found = SQLiteHeader.userVersion(of: layout.store),
+            case let known = try model(metadata.kind).version, found > known
+        {
+            // Refused before the lock, so that nothing is written (the store checks again,
+            // for a version a crash left in its -wal).
+            let document = (fileURL ?? layout.root).path
+            throw DocumentError(
+                .newerFormat,
+                "\(document) \(StoreError.newerModelDescription(found: found, known: known))",
+                path: document)
+        }
         let lock = try heldLock ?? acquireLock(lockFile, readOnly: readOnly, document: layout.root, fileSystem: options.fileSystem)
         if !readOnly {
             // With the lock held, what a save killed midway left behind can go.
@@ -126,8 +137,11 @@ enum DocumentOpening {
                 model: model(metadata.kind), readOnly: readOnly, untrusted: untrusted,
                 ledger: readOnly ? nil : StateReplicaLedger(environment: options.environment))
         } catch let error as StoreError where error.code == .newerSchema && !readOnly {
+            // Named by the user's document, not the store inside it.
+            lock?.release()
             let document = (fileURL ?? layout.root).path
-            throw DocumentError(.newerFormat, "\(document): \(error.message)", path: document, cause: error)
+            let detail = error.message.range(of: " was made by a newer poddoc").map { String(error.message[$0.lowerBound...]) }
+            throw DocumentError(.newerFormat, document + (detail ?? ": " + error.message), path: document, cause: error)
         } catch let error as StoreError where error.code == .readOnly && !readOnly {
             lock?.release()
             throw readOnlyDocument(fileURL ?? layout.root, cause: error)

@@ -74,6 +74,12 @@ extension StoreError {
         StoreError(.invalidModel, "Invalid object model: \(message)")
     }
 
+    /// What follows the name of a store (or document) a newer poddoc wrote: "was made by a
+    /// newer poddoc: model 3, this poddoc knows up to 2; nothing changed. …".
+    public static func newerModelDescription(found: Int, known: Int) -> String {
+        "was made by a newer poddoc: model \(found), this poddoc knows up to \(known); nothing changed. Open it with a newer poddoc."
+    }
+
     static func sqlite(_ error: any Error, while action: String) -> StoreError {
         if let error = error as? StoreError { return error }
         return StoreError(.sqlite, "SQLite failed while \(action): \(error)", cause: error)

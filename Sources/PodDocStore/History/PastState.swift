@@ -79,7 +79,7 @@ extension PersistentStore {
                     "Save \(save) is not in this store's history, which goes from save \(oldest - 1) (before save \(oldest)) to save \(latest); `poddoc versions` lists them."
                 )
             }
-            var rewind = Rewind(model: model, stamping: stamping)
+            var rewind = Rewind(model: model, names: try HistoryNames.read(db), stamping: stamping)
             var names: [Int: String] = [:]
             if let graph {
                 names = Dictionary(graph.localSaves.map { ($0.save, $0.name) }, uniquingKeysWith: { _, last in last })
@@ -121,6 +121,8 @@ extension PersistentStore {
 /// Walks the history back, save by save, keeping what each object held before.
 private struct Rewind {
     let model: ObjectModel
+    /// How names the history recorded before a migration read now.
+    let names: HistoryNames
     let stamping: Bool
     var objects: [String: [Int64: PastState.Object]] = [:]
     var stamps: [String: [Int64: [Int: String]]] = [:]
@@ -138,9 +140,22 @@ private struct Rewind {
     /// The save each stamp came from, while some save takes a merge back.
     private var stampSaves: [String: [Int64: [Int: Int]]] = [:]
 
-    init(model: ObjectModel, stamping: Bool) {
+    init(model: ObjectModel, names: HistoryNames, stamping: Bool) {
         self.model = model
+        self.names = names
         self.stamping = stamping
+    }
+
+    /// The field a recorded property name is now: nil when a migration removed it.
+    ///
+    /// - Throws: ``StoreError`` (`.corrupt`) for a name neither the model nor a migration knows.
+    private func field(_ recorded: String, of layout: EntityLayout, save: Int) throws -> Int? {
+        let name = names.property(recorded, of: layout.name)
+        if let index = (0..<layout.fieldCount).first(where: { layout.fieldName($0) == name }) { return index }
+        guard names.isRetired(name, of: layout.name) else {
+            throw Self.corrupt("save \(save) names a \(layout.name) property the model lacks")
+        }
+        return nil
     }
 
     static func corrupt(_ what: String) -> StoreError {
@@ -179,8 +194,12 @@ private struct Rewind {
             throw Self.corrupt("save \(save)'s changes are not JSON")
         }
         guard case .object(let entities) = value else { throw Self.corrupt("save \(save)'s changes are not an object") }
-        for (entity, changes) in entities {
-            guard model.entity(named: entity) != nil else { throw Self.corrupt("save \(save) names an entity '\(entity)' the model lacks") }
+        for (recorded, changes) in entities {
+            let entity = names.entity(recorded)
+            guard model.entity(named: entity) != nil else {
+                if names.isRetired(entity: entity) { continue }
+                throw Self.corrupt("save \(save) names an entity '\(recorded)' the model lacks")
+            }
             guard case .object(let members) = changes else { throw Self.corrupt("save \(save)'s \(entity) changes are not an object") }
             try undo(entity, members, save: save, name: name)
         }
@@ -203,10 +222,10 @@ private struct Rewind {
                     let field: Int
                     if property == "*" {
                         field = -1
-                    } else if let index = (0..<layout.fieldCount).first(where: { layout.fieldName($0) == property }) {
+                    } else if let index = try self.field(property, of: layout, save: save) {
                         field = index
                     } else {
-                        throw Self.corrupt("save \(save) names a \(entity) property the model lacks")
+                        continue
                     }
                     for id in try Self.ids(ranges, save: save) { origins[id, default: [:]][field] = origin }
                 }
@@ -252,10 +271,15 @@ private struct Rewind {
                 )
             }
             let (fields, values) = try rowsOf(.object(rows), layout, count: ids.count, save: save)
-            guard Set(fields) == Set(0..<layout.fieldCount) else { throw Self.corrupt("save \(save)'s deleted \(entity) rows lack fields") }
+            // Fields a migration added since: the objects come back with the default.
+            let added = Set(0..<layout.fieldCount).subtracting(fields)
+            guard added.allSatisfy({ names.isAdded(layout.fieldName($0), of: layout.name) }) else {
+                throw Self.corrupt("save \(save)'s deleted \(entity) rows lack fields")
+            }
             wholly.formUnion(ids)
             for (offset, id) in ids.enumerated() {
                 var whole: [Int: FieldValue] = [:]
+                for field in added { whole[field] = layout.defaultRow[field: field] }
                 for (column, field) in fields.enumerated() { whole[field] = values[offset][column] }
                 objects[id] = .present(fields: whole, whole: true)
                 stamp(id, -1)
@@ -324,20 +348,21 @@ private struct Rewind {
         guard case .object(let parts) = value, case .array(let names)? = parts.first(where: { $0.key == "properties" })?.value,
             case .array(let rows)? = parts.first(where: { $0.key == valuesKey })?.value, rows.count == count
         else { throw Self.corrupt("save \(save)'s \(layout.name) values do not match its ids") }
-        var fields: [Int] = []
+        // A property a migration removed is left out, with its values.
+        var recorded: [Int?] = []
         for name in names {
-            guard case .string(let name) = name, let field = (0..<layout.fieldCount).first(where: { layout.fieldName($0) == name }) else {
-                throw Self.corrupt("save \(save) names a \(layout.name) property the model lacks")
-            }
-            fields.append(field)
+            guard case .string(let name) = name else { throw Self.corrupt("save \(save) names a \(layout.name) property by no name") }
+            recorded.append(try field(name, of: layout, save: save))
         }
         let values = try rows.map { row -> [FieldValue] in
-            guard case .array(let items) = row, items.count == fields.count else {
-                throw Self.corrupt("save \(save)'s \(layout.name) rows are not \(fields.count) values each")
+            guard case .array(let items) = row, items.count == recorded.count else {
+                throw Self.corrupt("save \(save)'s \(layout.name) rows are not \(recorded.count) values each")
             }
-            return try zip(fields, items).map { field, item in try fieldValue(item, field: field, layout: layout, save: save) }
+            return try zip(recorded, items).compactMap { field, item in
+                try field.map { try fieldValue(item, field: $0, layout: layout, save: save) }
+            }
         }
-        return (fields, values)
+        return (recorded.compactMap { $0 }, values)
     }
 
     /// A recorded value, of the field's kind: an attribute's store value, or a to-one

@@ -15,12 +15,19 @@ public struct AttributeDescription: Sendable, Hashable {
     /// Whether the column's case-folded text gets an index too (see ``TextFolding``), for fast
     /// case-insensitive prefix predicates. Text attributes only.
     public let hasCaseInsensitiveIndex: Bool
+    /// The names the attribute had in earlier versions of the model, oldest first: a store
+    /// written with one of them is migrated by renaming the column, keeping its values (Core
+    /// Data's renaming identifier). Keep every earlier name, so that a store several versions
+    /// old is renamed too.
+    public let renamedFrom: [String]
 
     /// Describes an attribute; most code declares it through ``Attribute`` instead.
     public init(
         name: String, type: AttributeType, isOptional: Bool, defaultValue: StoreValue = .null,
-        isIndexed: Bool = false, isUnique: Bool = false, hasCaseInsensitiveIndex: Bool = false
+        isIndexed: Bool = false, isUnique: Bool = false, hasCaseInsensitiveIndex: Bool = false,
+        renamedFrom: [String] = []
     ) {
+        self.renamedFrom = renamedFrom
         precondition(!hasCaseInsensitiveIndex || type == .string, "only text attributes have a case-insensitive index")
         self.hasCaseInsensitiveIndex = hasCaseInsensitiveIndex
         self.name = name

@@ -27,6 +27,9 @@ public struct EntityDescription: Sendable, Hashable {
     /// order: by default the first counts twice, the others once. A weight well above the
     /// others ranks every match there first (a pod's name over its summary).
     public let fullTextWeights: [Double]
+    /// The entity's names in earlier versions of the model, oldest first: a store written
+    /// with one of them is migrated by renaming the table, keeping its objects.
+    public let renamedFrom: [String]
 
     /// Declares an entity.
     ///
@@ -38,11 +41,11 @@ public struct EntityDescription: Sendable, Hashable {
     ///   - fullTextAttributes: Text attributes to keep in a full-text index (FTS5).
     ///   - fullTextWeights: Each full-text attribute's weight in the ranking (nil: 2 for the
     ///     first, 1 for the others; a missing weight is 1).
+    ///   - renamedFrom: The entity's names in earlier versions of the model, oldest first.
     public init(
         _ name: String, members: [any EntityMember], uniqueKeys: [[String]] = [], indexes: [[String]] = [],
-        fullTextAttributes: [String] = [], fullTextWeights: [Double]? = nil
+        fullTextAttributes: [String] = [], fullTextWeights: [Double]? = nil, renamedFrom: [String] = []
     ) {
-        self.name = name
         var attributes: [AttributeDescription] = []
         var relationships: [RelationshipDescription] = []
         for member in members {
@@ -51,6 +54,19 @@ public struct EntityDescription: Sendable, Hashable {
             case .relationship(let r): relationships.append(r)
             }
         }
+        self.init(
+            name, attributes: attributes, relationships: relationships, uniqueKeys: uniqueKeys, indexes: indexes,
+            fullTextAttributes: fullTextAttributes, fullTextWeights: fullTextWeights, renamedFrom: renamedFrom)
+    }
+
+    /// Declares an entity from its attribute and relationship descriptions.
+    public init(
+        _ name: String, attributes: [AttributeDescription], relationships: [RelationshipDescription],
+        uniqueKeys: [[String]] = [], indexes: [[String]] = [], fullTextAttributes: [String] = [],
+        fullTextWeights: [Double]? = nil, renamedFrom: [String] = []
+    ) {
+        self.name = name
+        self.renamedFrom = renamedFrom
         self.attributes = attributes
         self.relationships = relationships
         self.uniqueKeys = uniqueKeys

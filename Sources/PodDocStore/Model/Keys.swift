@@ -41,14 +41,17 @@ public struct Attribute<Value: AttributeValue>: EntityMember, Hashable {
     ///   - unique: Whether values must be unique across the entity (implies an index).
     ///   - caseInsensitiveIndex: Whether the case-folded text gets an index too, for fast
     ///     case-insensitive prefix predicates (see ``TextFolding``); text attributes only.
+    ///   - renamedFrom: The attribute's names in earlier versions of the model, oldest first
+    ///     (see ``AttributeDescription/renamedFrom``).
     public init(
         _ name: String, default defaultValue: Value? = nil, indexed: Bool = false, unique: Bool = false,
-        caseInsensitiveIndex: Bool = false
+        caseInsensitiveIndex: Bool = false, renamedFrom: [String] = []
     ) {
         self.attribute = AttributeDescription(
             name: name, type: Value.attributeType, isOptional: Value.admitsNil,
             defaultValue: defaultValue?.storeValue ?? .null,
-            isIndexed: indexed || unique, isUnique: unique, hasCaseInsensitiveIndex: caseInsensitiveIndex)
+            isIndexed: indexed || unique, isUnique: unique, hasCaseInsensitiveIndex: caseInsensitiveIndex,
+            renamedFrom: renamedFrom)
     }
 }
 

@@ -1,30 +1,66 @@
-/// The complete description of what a store holds: its entities and schema version.
+/// The complete description of what a store holds: its entities and model version.
 ///
 /// The model is checked when it is made: every relationship needs a destination and a
 /// matching inverse, names must be unique, and `id` / `_version` are reserved.
+///
+/// A store records the whole model it was written with. Opening it with a later version
+/// migrates it in one transaction by the steps inferred from the two models (attributes and
+/// entities added, removed or renamed through `renamedFrom`, optionality, indexes,
+/// uniqueness, relationships; see docs/DESIGN.md "Model versions") and the custom stages
+/// (``SchemaMigration``). Change the model, raise ``version``.
 ///
 /// ```swift
 /// let model = try ObjectModel(version: 1, entities: [itemEntity])
 /// ```
 public struct ObjectModel: Sendable {
-    /// The schema version; stored in SQLite's `user_version`.
+    /// The model version; stored in SQLite's `user_version`. It goes up whenever the model
+    /// changes.
     public let version: Int
     /// The entities, in declaration order.
     public let entities: [EntityDescription]
-    /// Steps that bring older stores up to ``version``, in any order.
+    /// Custom stages of migrations to ``version``, in version order.
     public let migrations: [SchemaMigration]
+    /// Earlier versions of the model: the source of the migration of a store that records no
+    /// model (one written before poddoc recorded it) at one of their versions.
+    public let earlierVersions: [ObjectModel]
+    /// The SHA-256 of what shapes the stored rows, per entity (Core Data's entity version
+    /// hashes): the same when two models store an entity's objects alike, whatever their
+    /// indexes, full-text attributes, defaults and earlier names.
+    public let entityVersionHashes: [String: String]
+    /// The SHA-256 of the model's version and entity hashes: a store written with a model of
+    /// another shape has another hash.
+    public let versionHash: String
 
     let layouts: [String: EntityLayout]
+    /// The model as a store records it (``ModelRecord``), and its JSON.
+    let record: ModelRecord
+    let recordJSON: String
 
     /// Makes and checks a model.
     ///
+    /// - Parameters:
+    ///   - version: The model version, from 1.
+    ///   - entities: The entities.
+    ///   - migrations: Custom stages, for what inference cannot do.
+    ///   - earlierVersions: Earlier versions of the model, for stores that do not record theirs.
     /// - Throws: ``StoreError`` with code ``StoreError/Code/invalidModel`` naming the problem.
-    public init(version: Int = 1, entities: [EntityDescription], migrations: [SchemaMigration] = []) throws {
+    public init(
+        version: Int = 1, entities: [EntityDescription], migrations: [SchemaMigration] = [], earlierVersions: [ObjectModel] = []
+    ) throws {
         guard version >= 1 else { throw StoreError.invalidModel("the version must be 1 or more, not \(version)") }
+        if let later = earlierVersions.first(where: { $0.version >= version }) {
+            throw StoreError.invalidModel("an earlier version of the model is version \(later.version), not below \(version)")
+        }
         self.version = version
         self.entities = entities
         self.migrations = migrations.sorted { $0.version < $1.version }
+        self.earlierVersions = earlierVersions
         self.layouts = try ObjectModel.makeLayouts(entities)
+        let record = ModelRecord(version: version, entities: entities)
+        self.record = record
+        self.recordJSON = record.json()
+        self.entityVersionHashes = Dictionary(uniqueKeysWithValues: record.entities.map { ($0.name, ModelRecord.versionHash(of: $0)) })
+        self.versionHash = record.versionHash
     }
 
     /// The declaration of the named entity, if the model has it.

@@ -1,27 +1,46 @@
 internal import GRDB
 
-/// One step of schema evolution, run in its own transaction when a store of an older
-/// schema version is opened.
+/// A custom stage of a migration: work that inference cannot do (split a field, compute a
+/// value), run when a store written with an older model version is opened (Core Data's
+/// `NSCustomMigrationStage`).
+///
+/// A store that records its model (every store poddoc writes) is migrated in one transaction:
+/// the `before` work of each stage up to the new version, against the old tables; the steps
+/// inferred from the two models (``ObjectModel``); then each stage's `after` work, against
+/// the new tables. A store that records no model and whose old model is not among
+/// ``ObjectModel/earlierVersions`` is migrated by the stages alone, as hand-written SQL.
 ///
 /// ```swift
-/// let addNote = SchemaMigration(to: 2) { db in
-///     try db.execute(sql: #"ALTER TABLE "Item" ADD COLUMN "note" TEXT"#)
+/// // Version 2 adds `initials`, computed from `name`.
+/// let initials = SchemaMigration(to: 2) { db in
+///     try db.execute(sql: #"UPDATE "Person" SET "initials" = substr("name", 1, 1)"#)
 /// }
 /// ```
 public struct SchemaMigration: Sendable {
-    /// The schema version the store has after this step.
+    /// The model version the store has after this stage.
     public let version: Int
-    /// The work; it runs inside the transaction that also sets `user_version`.
-    let migrate: @Sendable (Transaction) throws -> Void
+    /// The work before the inferred steps, against the old tables.
+    let before: (@Sendable (Transaction) throws -> Void)?
+    /// The work after the inferred steps, against the new tables.
+    let after: (@Sendable (Transaction) throws -> Void)?
 
-    /// Declares the step that brings a store to `version`.
-    public init(to version: Int, _ migrate: @escaping @Sendable (Transaction) throws -> Void) {
-        self.version = version
-        self.migrate = migrate
+    /// Declares a stage whose work runs after the inferred steps, on the new tables.
+    public init(to version: Int, _ after: @escaping @Sendable (Transaction) throws -> Void) {
+        self.init(to: version, before: nil, after: after)
     }
 
-    /// The store's connection while a migration step runs, inside the step's transaction:
-    /// everything executed through it commits with the new schema version, or not at all.
+    /// Declares a stage with work before the inferred steps (on the old tables: save what a
+    /// removed column holds) and after them (on the new tables: fill a new one).
+    public init(
+        to version: Int, before: (@Sendable (Transaction) throws -> Void)?, after: (@Sendable (Transaction) throws -> Void)?
+    ) {
+        self.version = version
+        self.before = before
+        self.after = after
+    }
+
+    /// The store's connection while a stage runs, inside the migration's transaction:
+    /// everything executed through it commits with the new model, or not at all.
     public struct Transaction {
         private let db: Database
 
@@ -29,9 +48,9 @@ public struct SchemaMigration: Sendable {
             self.db = db
         }
 
-        /// Executes one or more SQL statements (`ALTER TABLE`, `UPDATE`, `CREATE INDEX`…).
+        /// Executes one or more SQL statements (`UPDATE`, `CREATE TABLE`, `INSERT … SELECT`…).
         ///
-        /// - Throws: SQLite's error; the step fails and the store keeps its old schema.
+        /// - Throws: SQLite's error; the migration fails and the store keeps its old model.
         public func execute(sql: String) throws {
             try db.execute(sql: sql)
         }

@@ -69,6 +69,10 @@ public final class PersistentStore: Sendable {
     public let options: Options
     /// A unique identifier of this store, made when it was created; used in object URIs.
     public let identifier: String
+    /// The model version of the store as it was found on disk: below ``ObjectModel/version``
+    /// when a read-only open reads it through a private upgraded copy, above it when a newer
+    /// poddoc wrote it.
+    public let modelVersionOnDisk: Int
     /// The connection and its file. Only ``continueOnCopy(at:)`` replaces them, with an exact
     /// copy, so every reader sees the same objects before and after.
     private let connection: Mutex<(database: DatabaseQueue, url: URL?)>
@@ -128,7 +132,7 @@ public final class PersistentStore: Sendable {
         let config = Self.configuration(
             options, readOnlyConnection: options.readOnly && readAccess != .writableFile,
             usesWAL: url != nil && !options.readOnly)
-        let database: DatabaseQueue
+        var database: DatabaseQueue
         do {
             if let url {
                 database = try DatabaseQueue(path: readAccess?.sqlitePath(for: url) ?? url.path, configuration: config)
@@ -137,6 +141,16 @@ public final class PersistentStore: Sendable {
             }
         } catch {
             throw PersistentStore.openError(error, url: url)
+        }
+        let onDisk = (try? database.read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") }) ?? 0
+        self.modelVersionOnDisk = onDisk
+        if options.readOnly, let url, onDisk > 0, onDisk < model.version {
+            // A read never writes: an older store is read through a private upgraded copy.
+            do {
+                database = try Self.privateUpgradedCopy(of: database, url: url, model: model, options: options)
+            } catch {
+                throw PersistentStore.openError(error, url: url)
+            }
         }
         connection = Mutex((database, url))
         // SQLite falls back to reading a file it cannot open for writing; a writable open
@@ -157,6 +171,30 @@ public final class PersistentStore: Sendable {
         } catch {
             throw PersistentStore.openError(error, url: url)
         }
+    }
+
+    /// A copy of an older store, brought to `model`, that no one else sees: read-only opens
+    /// read it, so that reading an older document changes no byte of it. The copy is a file in
+    /// the temporary folder, removed as soon as it is open (the open connection keeps it).
+    private static func privateUpgradedCopy(
+        of original: DatabaseQueue, url: URL, model: ObjectModel, options: Options
+    ) throws -> DatabaseQueue {
+        let copy = FileManager.default.temporaryDirectory.appending(path: "poddoc-upgrade-\(UUID().uuidString).sqlite")
+        defer {
+            for suffix in ["", "-journal", "-wal", "-shm"] { unlink(copy.path + suffix) }
+        }
+        var writable = options
+        writable.readOnly = false
+        writable.synchronous = .normal
+        do {
+            let target = try DatabaseQueue(
+                path: copy.path, configuration: configuration(writable, readOnlyConnection: false, usesWAL: false))
+            try original.backup(to: target)
+            try original.close()
+            _ = try SchemaManager(model: model, readOnly: false).prepare(target, url: url)
+            try target.close()
+        }
+        return try DatabaseQueue(path: copy.path, configuration: configuration(options, readOnlyConnection: true, usesWAL: false))
     }
 
     /// How every connection of a store is set up.

@@ -26,17 +26,33 @@ struct SchemaManager {
                 .notAStore,
                 "\(path) is an SQLite database of another application (application_id \(applicationID)); it is not a poddoc store.")
         }
+        // The model the store was written with, by its hash: an up-to-date store costs one
+        // key lookup. Stores made before poddoc recorded models have none.
+        let recordedHash =
+            hasTables
+            ? try database.read { db in
+                try? String.fetchOne(db, sql: "SELECT value FROM _poddoc_store WHERE key = ?", arguments: [Self.modelHashKey])
+            } : nil
         if version > model.version {
-            throw StoreError(
-                .newerSchema,
-                "\(path) has schema version \(version), but this version of poddoc reads up to \(model.version). Open it with a newer poddoc."
-            )
-        }
-        if version < model.version {
+            // Read wherever the tables hold what this model reads (the check below).
+            guard readOnly else {
+                throw StoreError(
+                    .newerSchema,
+                    "\(path) \(StoreError.newerModelDescription(found: version, known: model.version))"
+                )
+            }
+        } else if version == model.version {
+            if let recordedHash, recordedHash != model.versionHash, !readOnly {
+                throw StoreError(
+                    .schemaMismatch,
+                    "\(path) was written with another model of the same version \(version); nothing changed. A model that changes needs a higher version."
+                )
+            }
+        } else {
             guard !readOnly else {
                 throw StoreError(
                     .readOnly,
-                    "\(path) has schema version \(version) and needs migrating to \(model.version), which a read-only open cannot do. Open it for writing once."
+                    "\(path) has model version \(version) and needs migrating to \(model.version), which a read-only open cannot do. Open it for writing once."
                 )
             }
             if version == 0 && !hasTables {
@@ -47,6 +63,11 @@ struct SchemaManager {
         }
         try check(database, path: path)
         if !readOnly {
+            if version == model.version, try recordedHash == nil || recordedJSON(database) != model.recordJSON {
+                // A store made before models were recorded: its first writing open records
+                // it. A model whose indexes or defaults changed within a version: its record.
+                try database.write { db in try Self.recordModel(model, db) }
+            }
             try addMissingDerivedIndexes(database)
             try database.write { db in try db.execute(sql: HistoryTable.createSQL) }
             try reindexFullTextInOlderForm(database)
@@ -76,7 +97,7 @@ struct SchemaManager {
             // The store starts as the first copy of its document, its ids from 1.
             try Replica.recordNew(db, place: place)
             try db.execute(sql: "PRAGMA application_id = \(PersistentStore.applicationID)")
-            try db.execute(sql: "PRAGMA user_version = \(model.version)")
+            try Self.recordModel(model, db)
         }
     }
 
@@ -185,25 +206,80 @@ struct SchemaManager {
 
     // MARK: - Migrating
 
-    private func migrate(_ database: DatabaseQueue, from version: Int, path: String) throws {
-        var current = version
-        for migration in model.migrations where migration.version > current {
-            guard migration.version <= model.version else { break }
-            do {
-                try database.write { db in
-                    try migration.migrate(SchemaMigration.Transaction(db))
-                    try db.execute(sql: "PRAGMA user_version = \(migration.version)")
-                }
-            } catch {
-                throw StoreError(
-                    .migrationFailed,
-                    "Migrating \(path) from schema \(current) to \(migration.version) failed: \(error). The store is unchanged at schema \(current).",
-                    cause: error)
-            }
-            current = migration.version
+    /// The `_poddoc_store` key of the model the store was written with (``ModelRecord``'s JSON).
+    static let modelKey = "model"
+    /// The `_poddoc_store` key of that model's ``ObjectModel/versionHash``.
+    static let modelHashKey = "model.hash"
+
+    private func recordedJSON(_ database: DatabaseQueue) throws -> String? {
+        try database.read { db in
+            try String.fetchOne(db, sql: "SELECT value FROM _poddoc_store WHERE key = ?", arguments: [Self.modelKey])
         }
-        guard current == model.version else {
-            throw StoreError(.migrationFailed, "\(path) is at schema \(current) and no migration leads from there to \(model.version).")
+    }
+
+    /// Records `model` as the store's, with its version in `user_version`.
+    static func recordModel(_ model: ObjectModel, _ db: Database) throws {
+        for (key, value) in [(modelKey, model.recordJSON), (modelHashKey, model.versionHash)] {
+            try db.execute(
+                sql: "INSERT INTO _poddoc_store (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                arguments: [key, value])
+        }
+        try db.execute(sql: "PRAGMA user_version = \(model.version)")
+    }
+
+    /// The model a store records, or nil when it records none.
+    ///
+    /// - Throws: ``StoreError`` (`.corrupt`) when the record is damaged.
+    static func recordedModel(_ db: Database) throws -> ObjectModel? {
+        guard let json = try String.fetchOne(db, sql: "SELECT value FROM _poddoc_store WHERE key = ?", arguments: [modelKey]) else {
+            return nil
+        }
+        guard let record = ModelRecord.decode(json) else {
+            throw StoreError(.corrupt, "The model the store records is damaged: it is not the JSON of a model.")
+        }
+        return try record.model()
+    }
+
+    /// Brings a store at model `version` to ``model`` in one transaction: each custom stage's
+    /// work before, the inferred steps, each stage's work after; or, for a store whose old
+    /// model is unknown, the stages alone. A failure leaves the store as it was.
+    private func migrate(_ database: DatabaseQueue, from version: Int, path: String) throws {
+        let stages = model.migrations.filter { $0.version > version && $0.version <= model.version }
+        let source = try database.read { db in try Self.recordedModel(db) } ?? model.earlierVersions.first { $0.version == version }
+        if source == nil, stages.last?.version != model.version {
+            throw StoreError(
+                .migrationFailed,
+                "\(path) is at model \(version), records no model to infer the steps from, and no custom stage leads from there to \(model.version); nothing changed."
+            )
+        }
+        let inferred = try source.map { try InferredMigration(from: $0, to: model, path: path) }
+        do {
+            try database.writeWithoutTransaction { db in
+                // Tables are rebuilt with foreign keys unenforced, as SQLite documents; they
+                // are checked before the transaction commits.
+                try db.execute(sql: "PRAGMA foreign_keys = OFF")
+                defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
+                try db.inTransaction {
+                    for stage in stages { try stage.before?(SchemaMigration.Transaction(db)) }
+                    try inferred?.run(db, path: path)
+                    for stage in stages { try stage.after?(SchemaMigration.Transaction(db)) }
+                    if let broken = try Row.fetchOne(db, sql: "SELECT \"table\", parent FROM pragma_foreign_key_check") {
+                        throw StoreError(
+                            .migrationFailed,
+                            "\(path): after migrating, objects of '\(broken["table"] as String)' point at '\(broken["parent"] as String)' objects that do not exist; nothing changed."
+                        )
+                    }
+                    try Self.recordModel(model, db)
+                    return .commit
+                }
+            }
+        } catch let error as StoreError where error.code == .migrationFailed {
+            throw error
+        } catch {
+            throw StoreError(
+                .migrationFailed,
+                "Migrating \(path) from model \(version) to \(model.version) failed: \(error). The store is unchanged at model \(version).",
+                cause: error)
         }
     }
 
