@@ -217,6 +217,7 @@ let package = Package(
             name: "PodDocCommandLineTests",
             dependencies: [
                 "poddoc", "PodDocContent", "PodDocDocument", "PodSpecs", "PodSpecsServer", "Outliner", "PodDocStore", "PodDocTestSupport",
+                "PodDocRandom",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strictSettings),

@@ -540,13 +540,13 @@ _poddoc_outline() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    ls|tree|find|add|insert|mv|rename|note|indent|outdent|rm)
+    ls|tree|find|add|insert|mv|rename|note|done|undone|indent|outdent|rm)
         # Offer subcommand argument completions
         "_poddoc_outline_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'ls tree find add insert mv rename note indent outdent rm' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'ls tree find add insert mv rename note done undone indent outdent rm' -- "${cur}"))
         ;;
     esac
 }
@@ -592,7 +592,7 @@ _poddoc_outline_tree() {
 
 _poddoc_outline_find() {
     repeating_flags=()
-    non_repeating_flags=(--recover --discard --json --read-only --version -h --help)
+    non_repeating_flags=(--recover --discard --open --done --json --read-only --version -h --help)
     repeating_options=()
     non_repeating_options=(--limit)
     __poddoc_offer_flags_options -1
@@ -716,6 +716,38 @@ _poddoc_outline_note() {
     esac
 }
 
+_poddoc_outline_done() {
+    repeating_flags=()
+    non_repeating_flags=(--recover --discard --json --read-only --version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __poddoc_offer_flags_options 2
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __poddoc_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_poddoc_outline_undone() {
+    repeating_flags=()
+    non_repeating_flags=(--recover --discard --json --read-only --version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __poddoc_offer_flags_options 2
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __poddoc_add_completions -f
+        return
+        ;;
+    esac
+}
+
 _poddoc_outline_indent() {
     repeating_flags=()
     non_repeating_flags=(--recover --discard --json --read-only --version -h --help)
@@ -791,11 +823,14 @@ _poddoc_pods_ls() {
     repeating_flags=()
     non_repeating_flags=(--recover --discard --json --read-only --version -h --help)
     repeating_options=()
-    non_repeating_options=(--limit)
+    non_repeating_options=(--swift --limit)
     __poddoc_offer_flags_options 2
 
     # Offer option value completions
     case "${prev}" in
+    '--swift')
+        return
+        ;;
     '--limit')
         return
         ;;

@@ -12,6 +12,9 @@ enum ActionName {
     static func rename(_ old: String, to new: String) -> String { "Rename \(quoted(old)) to \(quoted(new))" }
     static func setNote(_ title: String, removing: Bool) -> String { "\(removing ? "Remove" : "Set") note of \(quoted(title))" }
     static func move(_ title: String) -> String { "Move \(quoted(title))" }
+    static func mark(_ title: String, _ status: OutlineStatus?) -> String {
+        status.map { "Mark \(quoted(title)) \($0.rawValue)" } ?? "Unmark \(quoted(title))"
+    }
     static func indent(_ title: String) -> String { "Indent \(quoted(title))" }
     static func outdent(_ title: String) -> String { "Outdent \(quoted(title))" }
 

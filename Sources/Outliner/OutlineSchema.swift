@@ -16,10 +16,14 @@ import PodDocStore
 ///
 /// A document composes its object model from the entities of the content it holds:
 /// ```swift
-/// let model = try ObjectModel(version: 1, entities: OutlineSchema.entities)
+/// let model = try ObjectModel(
+///     version: OutlineSchema.version, entities: OutlineSchema.entities, earlierVersions: try OutlineSchema.earlierVersions())
 /// let store = try PersistentStore(url: url, model: model)
 /// ```
 public enum OutlineSchema {
+    /// The version of the outline model: 2 added ``status``.
+    public static let version = 2
+
     /// The entity's name, also its table's name.
     public static let entityName = "OutlineItem"
 
@@ -42,6 +46,9 @@ public enum OutlineSchema {
     public static let head = Attribute<JSONText?>("head")
     /// On the root only: the OPML version the document was imported from.
     public static let opmlVersion = Attribute<String?>("opmlVersion")
+    /// Whether the item is a task, and done: `open`, `done` (``OutlineStatus``), or nil for an
+    /// item that is no task. Added in version 2.
+    public static let status = Attribute<String?>("status", indexed: true)
     /// The item this one is a child of; nil only for the root.
     public static let parent = ToOne("parent", to: entityName, inverse: "children")
     /// The items below this one (in no particular order: sort them by ``order``). Deleting
@@ -52,7 +59,7 @@ public enum OutlineSchema {
     public static let entity = EntityDescription(
         entityName,
         members: [
-            title, note, order, created, modified, attributes, head, opmlVersion, parent, children,
+            title, note, order, created, modified, attributes, head, opmlVersion, status, parent, children,
         ],
         // The children of an item, in order, read from the index alone: never a row, whose
         // order key lies after a long note.
@@ -60,4 +67,13 @@ public enum OutlineSchema {
 
     /// The entities an outline needs, to add to a document's ``ObjectModel``.
     public static let entities: [EntityDescription] = [entity]
+
+    /// The earlier versions of the outline model, for documents that do not record theirs
+    /// (written before poddoc recorded models): version 1, without ``status``.
+    public static func earlierVersions() throws -> [ObjectModel] {
+        let version1 = EntityDescription(
+            entityName, members: [title, note, order, created, modified, attributes, head, opmlVersion, parent, children],
+            indexes: [[parent.name, order.name]])
+        return [try ObjectModel(version: 1, entities: [version1])]
+    }
 }

@@ -57,6 +57,20 @@ extension OutlineStore {
         }
     }
 
+    /// Marks an item as a task, open or done, or (nil) as no task. Undo: `Mark "title" done`,
+    /// `Mark "title" open`, `Unmark "title"`. Nothing is recorded when it has that status.
+    ///
+    /// - Throws: ``OutlineError``: `notFound`, or `rootItem` for the root.
+    public func setStatus(_ id: ObjectID, to status: OutlineStatus?) throws(OutlineError) {
+        let object = try object(id)
+        guard !isRoot(object) else { throw OutlineError.rootItem("marked") }
+        guard object[OutlineSchema.status] != status?.rawValue else { return }
+        undoable(ActionName.mark(object[OutlineSchema.title], status)) {
+            object[OutlineSchema.status] = status?.rawValue
+            object[OutlineSchema.modified] = now()
+        }
+    }
+
     /// Sets or removes (nil) an item's note. Undo: `Set note of "title"` or
     /// `Remove note of "title"`. Nothing is recorded when the note is already `note`.
     ///

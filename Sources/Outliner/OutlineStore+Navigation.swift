@@ -153,16 +153,16 @@ extension OutlineStore {
     ///
     /// - Throws: ``OutlineError/Code/invalidArgument`` when `text` has no word or `limit`
     ///   is not positive.
-    public func find(_ text: String, limit: Int = 100) throws(OutlineError) -> [OutlineMatch] {
+    public func find(_ text: String, status: OutlineStatus? = nil, limit: Int = 100) throws(OutlineError) -> [OutlineMatch] {
         let words = text.split(whereSeparator: \.isWhitespace).map(String.init)
-        guard let first = words.first, limit > 0 else {
+        guard !words.isEmpty || status != nil, limit > 0 else {
             throw OutlineError(
                 .invalidArgument,
-                limit > 0 ? "Give at least one word to look for." : "The number of results must be at least 1, not \(limit).")
+                limit > 0 ? "Give at least one word to look for, or a status." : "The number of results must be at least 1, not \(limit).")
         }
-        let predicate = words.dropFirst().reduce(OutlineSchema.title.contains(first, caseInsensitive: true)) {
-            $0 && OutlineSchema.title.contains($1, caseInsensitive: true)
-        }
+        var conditions = words.map { OutlineSchema.title.contains($0, caseInsensitive: true) }
+        if let status { conditions.append(OutlineSchema.status == status.rawValue) }
+        let predicate = conditions.dropFirst().reduce(conditions[0]) { $0 && $1 }
         let request = FetchRequest(OutlineSchema.entityName, where: predicate, limit: limit)
         let context = self.context
         let (found, titles) = try OutlineStore.reading("searching titles") {

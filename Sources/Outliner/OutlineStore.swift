@@ -104,10 +104,13 @@ extension OutlineStore {
         let context = self.context
         return try OutlineStore.reading("reading the children of an item") {
             let ids = try context.fetchIDs(request)
-            let values = try context.values(of: ids, reading: [OutlineSchema.title], presenceOf: [OutlineSchema.note])
+            let values = try context.values(
+                of: ids, reading: [OutlineSchema.title, OutlineSchema.status], presenceOf: [OutlineSchema.note])
             return zip(ids, values).enumerated().compactMap { index, pair in
                 pair.1.map {
-                    OutlineHeading(id: pair.0, index: index, title: String.fromStoreValue($0.values[0]) ?? "", hasNote: $0.present[0])
+                    OutlineHeading(
+                        id: pair.0, index: index, title: String.fromStoreValue($0.values[0]) ?? "", hasNote: $0.present[0],
+                        status: String.fromStoreValue($0.values[1]).flatMap(OutlineStatus.init(rawValue:)))
                 }
             }
         }
@@ -232,6 +235,7 @@ extension OutlineStore {
             object[OutlineSchema.created] = date
             object[OutlineSchema.modified] = date
             object[OutlineSchema.attributes] = StoredAttributes.encode(item.attributes)
+            object[OutlineSchema.status] = item.status?.rawValue
             object[OutlineSchema.parent] = parent
         }
         if let undoManager = context.undoManager { undoManager.withoutRegistration(fill) } else { fill() }

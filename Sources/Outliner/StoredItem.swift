@@ -38,6 +38,8 @@ public struct OutlineHeading: Sendable, Equatable {
     public let title: String
     /// Whether the item has a note (which was not read).
     public let hasNote: Bool
+    /// Whether the item is a task, open or done (nil: no task).
+    public let status: OutlineStatus?
 }
 
 // MARK: - Reading an object
@@ -58,6 +60,7 @@ extension OutlineItem {
     init(_ object: ManagedObject) throws(OutlineError) {
         self.init(
             title: object[OutlineSchema.title], note: object[OutlineSchema.note],
-            attributes: try StoredAttributes.decode(object[OutlineSchema.attributes], "attributes of \(object.objectID)"))
+            attributes: try StoredAttributes.decode(object[OutlineSchema.attributes], "attributes of \(object.objectID)"),
+            status: object[OutlineSchema.status].flatMap(OutlineStatus.init(rawValue:)))
     }
 }

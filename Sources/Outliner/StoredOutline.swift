@@ -33,14 +33,15 @@ public struct StoredOutline: OutlineWalk, Sendable {
         do {
             try store.walkSavedTree(
                 below: start, following: OutlineSchema.parent, siblingOrder: OutlineSchema.order,
-                reading: [OutlineSchema.title, OutlineSchema.note, OutlineSchema.attributes]
+                reading: [OutlineSchema.title, OutlineSchema.note, OutlineSchema.attributes, OutlineSchema.status]
             ) { depth, values in
                 let item: OutlineItem
                 do {
                     item = OutlineItem(
                         title: String.fromStoreValue(values[0]) ?? "", note: String.fromStoreValue(values[1]),
                         attributes: try StoredAttributes.decode(
-                            String.fromStoreValue(values[2]).map(JSONText.init), "attributes of an item"))
+                            String.fromStoreValue(values[2]).map(JSONText.init), "attributes of an item"),
+                        status: String.fromStoreValue(values[3]).flatMap(OutlineStatus.init(rawValue:)))
                 } catch {
                     failure = error
                     throw error

@@ -14,8 +14,12 @@ extension DocumentKind {
 
 /// The models, built once: both are fixed at compile time and valid (a test builds them).
 enum ContentModels {
-    static let pods: ObjectModel = build(PodSpecsSchema.entities)
-    static let outline: ObjectModel = build(OutlineSchema.entities)
+    static let pods: ObjectModel = build(version: PodSpecsSchema.version, PodSpecsSchema.entities, migrations: PodSpecsSchema.migrations) {
+        try PodSpecsSchema.earlierVersions()
+    }
+    static let outline: ObjectModel = build(version: OutlineSchema.version, OutlineSchema.entities) {
+        try OutlineSchema.earlierVersions()
+    }
 
     static func model(for kind: DocumentKind) -> ObjectModel {
         switch kind {
@@ -24,9 +28,11 @@ enum ContentModels {
         }
     }
 
-    private static func build(_ entities: [EntityDescription]) -> ObjectModel {
+    private static func build(
+        version: Int, _ entities: [EntityDescription], migrations: [SchemaMigration] = [], earlier: () throws -> [ObjectModel] = { [] }
+    ) -> ObjectModel {
         do {
-            return try ObjectModel(version: 1, entities: entities)
+            return try ObjectModel(version: version, entities: entities, migrations: migrations, earlierVersions: earlier())
         } catch {
             preconditionFailure("poddoc's built-in model is invalid: \(error)")
         }

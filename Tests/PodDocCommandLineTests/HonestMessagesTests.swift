@@ -96,7 +96,8 @@ final class LossyExportTests: CommandLineTestCase {
         let text = try succeed("export", doc, path("l.txt"), "--format", "text")
         XCTAssertTrue(text.stderr.contains("indented text keeps titles only; left out: 2 notes, the attributes of 1 item"), text.stderr)
         let markdown = try succeed("export", doc, path("l.md"), "--format", "markdown")
-        XCTAssertTrue(markdown.stderr.contains("Markdown keeps titles and notes; left out: the attributes of 1 item"), markdown.stderr)
+        XCTAssertTrue(
+            markdown.stderr.contains("Markdown keeps titles, notes and tasks; left out: the attributes of 1 item"), markdown.stderr)
         let opml = try succeed("export", doc, path("l.opml"), "--format", "opml")
         XCTAssertFalse(opml.stderr.contains("left out"), opml.stderr)
     }

@@ -211,6 +211,37 @@ final class InferredMigrationTests: StoreTestCase {
         XCTAssertEqual(id, 3)
     }
 
+    func testARenamedEntityKeepsTheRelationshipsThatLeadToIt() throws {
+        let v1 = try ObjectModel(
+            version: 1,
+            entities: [
+                EntityDescription("Shelf", members: [Shelf.name, Shelf.books]),
+                EntityDescription("Book", members: [Book.title, Book.shelf]),
+            ])
+        let store = try PersistentStore(url: storeURL, model: v1)
+        try ObjectContext(store: store).performAndWait { ctx in
+            let shelf = ctx.insert("Shelf")
+            shelf.setValue(.text("Poems"), forKey: "name")
+            let book = ctx.insert("Book")
+            book.setValue(.text("Odes"), forKey: "title")
+            book[Book.shelf] = shelf
+            try ctx.save()
+        }
+        try store.close()
+        let v2 = try ObjectModel(
+            version: 2,
+            entities: [
+                EntityDescription("Shelf", members: [Shelf.name, ToMany("books", to: "Volume", inverse: "shelf")]),
+                EntityDescription("Volume", members: [Book.title, ToOne("shelf", to: "Shelf", inverse: "books")], renamedFrom: ["Book"]),
+            ])
+        let migrated = try PersistentStore(url: storeURL, model: v2)
+        let titles = try ObjectContext(store: migrated).performAndWait { ctx in
+            try ctx.fetch(FetchRequest("Shelf")).flatMap { $0[ToMany("books", to: "Volume", inverse: "shelf")] }.map { $0[Book.title] }
+        }
+        XCTAssertEqual(titles, ["Odes"])
+        XCTAssertEqual(try migrated.unsafeRead { try Row.fetchAll($0, sql: "PRAGMA foreign_key_check") }.count, 0)
+    }
+
     func testAToOneMadeToManyCarriesItsLinksToTheTableThatHoldsThemNow() throws {
         // One-to-one, the key held by `Person.desk` (Desk < Person: the key goes to `Desk.owner`).
         let v1 = try ObjectModel(

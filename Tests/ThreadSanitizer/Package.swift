@@ -8,7 +8,8 @@ let package = Package(
     name: "poddoc-tsan",
     platforms: [.macOS(.v14)],
     dependencies: [
-        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0")
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         .target(
@@ -17,6 +18,7 @@ let package = Package(
                 "PodDocJSON",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]),
         .target(name: "PodDocJSON", swiftSettings: [.enableUpcomingFeature("ExistentialAny")]),

@@ -4,7 +4,7 @@
 ///
 /// ```
 /// document = {"opmlVersion": string|null, "head": pairs, "bodyAttributes": pairs, "children": [item…]}
-/// item     = {"title": string, "note": string|null, "attributes": pairs, "children": [item…]}
+/// item     = {"title": string, "note": string|null, "status"?: "open"|"done", "attributes": pairs, "children": [item…]}
 /// pairs    = [[name, value]…]
 /// ```
 enum JSONOutlineKeys {
@@ -14,5 +14,6 @@ enum JSONOutlineKeys {
     static let children = "children"
     static let title = "title"
     static let note = "note"
+    static let status = "status"
     static let attributes = "attributes"
 }

@@ -26,6 +26,7 @@ package struct JSONOutlineReader {
         static let note = ItemKeys(rawValue: 2)
         static let attributes = ItemKeys(rawValue: 4)
         static let children = ItemKeys(rawValue: 8)
+        static let status = ItemKeys(rawValue: 16)
 
         init(rawValue: UInt8) {
             self.rawValue = rawValue
@@ -38,6 +39,7 @@ package struct JSONOutlineReader {
             case JSONOutlineKeys.note: self = .note
             case JSONOutlineKeys.attributes: self = .attributes
             case JSONOutlineKeys.children: self = .children
+            case JSONOutlineKeys.status: self = .status
             default: return nil
             }
         }
@@ -153,7 +155,7 @@ package struct JSONOutlineReader {
             return
         }
         guard let bit = ItemKeys(key: key) else {
-            throw structure(at: offset, "unknown key '\(key)' in an item; expected title, note, attributes or children")
+            throw structure(at: offset, "unknown key '\(key)' in an item; expected title, note, status, attributes or children")
         }
         guard !keys.contains(bit) else { throw repeated(key, at: offset) }
         frames[frames.count - 1] = .item(id, keys: keys.union(bit), start: start)
@@ -164,6 +166,12 @@ package struct JSONOutlineReader {
             tree[id].note = try readOptionalString(for: key)
         case .attributes:
             tree[id].attributes = try readPairs(for: key)
+        case .status:
+            let value = try readOptionalString(for: key)
+            guard value == nil || OutlineStatus(rawValue: value!) != nil else {
+                throw structure(at: offset, "'status' must be \"open\", \"done\" or null, not \"\(value!)\"")
+            }
+            tree[id].status = value.flatMap(OutlineStatus.init(rawValue:))
         default:
             try expect(.beginArray, "as the value of 'children'")
             frames.append(.children(parent: id, hasElements: false))

@@ -31,6 +31,9 @@ package enum JSONOutlineWriter {
                 appendString(item.title, to: &output, chunks: chunks)
                 output.append(contentsOf: ",\"\(JSONOutlineKeys.note)\":".utf8)
                 appendOptionalString(item.note, to: &output, chunks: chunks)
+                if let status = item.status {
+                    output.append(contentsOf: ",\"\(JSONOutlineKeys.status)\":\"\(status.rawValue)\"".utf8)
+                }
                 output.append(contentsOf: ",\"\(JSONOutlineKeys.attributes)\":".utf8)
                 appendPairs(item.attributes, to: &output)
                 output.append(contentsOf: ",\"\(JSONOutlineKeys.children)\":[".utf8)

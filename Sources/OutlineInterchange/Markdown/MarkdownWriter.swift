@@ -8,7 +8,9 @@
 /// `-`. Titles and notes use the escapes of ``LineEscaping``, so a multi-line note is one line
 /// with `\n`, an empty note is a lone `\`, and a note line that would read as a list marker
 /// gets a backslash before the marker's punctuation (`\- not an item`, `1\. not an item`).
-/// Attributes, the other head fields and the OPML version are not written.
+/// An item with a status is a task list item (`- [ ] Title`, `- [x] Title`); the title of
+/// an item without one that would read as a checkbox starts with `\[`. Attributes, the other head fields and the OPML version
+/// are not written.
 enum MarkdownWriter {
     /// The Markdown text for `tree`.
     static func write(_ tree: some OutlineWalk, chunks: OutputChunks? = nil) throws -> String {
@@ -23,7 +25,15 @@ enum MarkdownWriter {
             let indentation = 2 * (depth - 1)
             output.appendRepeated(ASCII.space, count: indentation)
             output.append(ASCII.hyphen)
-            appendText(LineEscaping.escape(item.title), to: &output)
+            if let status = item.status {
+                output.append(contentsOf: (status == .done ? " [x]" : " [ ]").utf8)
+            }
+            var title = LineEscaping.escape(item.title)
+            if item.status == nil, MarkdownReader.taskStatus(title[...]).0 != nil {
+                // A title that would read as a checkbox.
+                title.insert(ASCII.backslash, at: 0)
+            }
+            appendText(title, to: &output)
             output.append(ASCII.lineFeed)
             if let note = item.note {
                 output.appendRepeated(ASCII.space, count: indentation + 2)

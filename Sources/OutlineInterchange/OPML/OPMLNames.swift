@@ -11,6 +11,7 @@ enum OPMLNames {
     static let title = "text"
     /// The outline attribute that holds an item's note (the WorkFlowy convention).
     static let note = "_note"
+    static let status = "_status"
     /// The version written when the tree records none.
     static let defaultVersion = "2.0"
 

@@ -122,6 +122,8 @@ struct OPMLTreeBuilder {
             switch attribute.name {
             case OPMLNames.title: item.title = attribute.value
             case OPMLNames.note: item.note = attribute.value
+            case OPMLNames.status where item.status == nil && OutlineStatus(opmlValue: attribute.value) != nil:
+                item.status = OutlineStatus(opmlValue: attribute.value)
             default: item.attributes.append(OutlineAttribute(attribute.name, attribute.value))
             }
         }

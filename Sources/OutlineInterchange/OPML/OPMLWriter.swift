@@ -90,7 +90,13 @@ enum OPMLWriter {
             try append(note, as: .attributeValue, to: &output, chunks: chunks, what: "the note of '\(item.title)'")
             output.append(ASCII.quote)
         }
-        try writeAttributes(item.attributes, reserved: [OPMLNames.title, OPMLNames.note], of: "'\(item.title)'", to: &output)
+        if let status = item.status {
+            output.append(contentsOf: " \(OPMLNames.status)=\"\(status.opmlValue)\"".utf8)
+        }
+        try writeAttributes(
+            item.attributes,
+            reserved: item.status == nil ? [OPMLNames.title, OPMLNames.note] : [OPMLNames.title, OPMLNames.note, OPMLNames.status],
+            of: "'\(item.title)'", to: &output)
         output.append(contentsOf: (selfClosing ? "/>\n" : ">\n").utf8)
     }
 

@@ -30,17 +30,21 @@ public struct OutlineSize: Sendable, Equatable {
     public var notes = 0
     /// How many items hold attributes besides their title and note.
     public var itemsWithAttributes = 0
+    /// How many items are tasks (open or done).
+    public var tasks = 0
 
     /// What writing an outline of this size in `format` leaves out: Markdown drops attributes
     /// and the head fields but its title; indented text keeps titles only. Zero for OPML and
     /// JSON.
     ///
     /// - Parameter head: The outline's head fields.
-    public func dropped(by format: OutlineFormat, head: [OutlineAttribute]) -> (notes: Int, itemsWithAttributes: Int, headFields: Int) {
+    public func dropped(
+        by format: OutlineFormat, head: [OutlineAttribute]
+    ) -> (notes: Int, itemsWithAttributes: Int, tasks: Int, headFields: Int) {
         switch format {
-        case .markdown: return (0, itemsWithAttributes, head.filter { $0.name != "title" }.count)
-        case .plainText: return (notes, itemsWithAttributes, head.count)
-        case .opml, .json: return (0, 0, 0)
+        case .markdown: return (0, itemsWithAttributes, 0, head.filter { $0.name != "title" }.count)
+        case .plainText: return (notes, itemsWithAttributes, tasks, head.count)
+        case .opml, .json: return (0, 0, 0, 0)
         }
     }
 }
@@ -85,6 +89,7 @@ extension OutlineWalk {
             size.maxDepth = max(size.maxDepth, depth)
             if item.note != nil { size.notes += 1 }
             if !item.attributes.isEmpty { size.itemsWithAttributes += 1 }
+            if item.status != nil { size.tasks += 1 }
         }
         return size
     }

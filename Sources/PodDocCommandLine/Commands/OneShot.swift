@@ -85,7 +85,7 @@ extension DocumentOperation {
 enum OperationSets {
     static let outline: [any DocumentOperation.Type] = [
         ListItems.self, PrintTree.self, FindItems.self, AddItem.self, InsertItem.self, MoveItem.self,
-        RenameItem.self, SetNote.self, IndentItem.self, OutdentItem.self, RemoveItem.self,
+        RenameItem.self, SetNote.self, MarkDone.self, MarkUndone.self, IndentItem.self, OutdentItem.self, RemoveItem.self,
     ]
     static let pods: [any DocumentOperation.Type] = [ListSpecs.self, SearchSpecs.self, ShowSpec.self, CountSpecs.self]
     /// Operations for documents of both kinds.

@@ -164,16 +164,17 @@ struct ExportContent: DocumentOperation {
 
     /// Says, in one line, what a lossy format left out (notes, attributes, head fields).
     private static func sayWhatWasDropped(
-        _ dropped: (notes: Int, itemsWithAttributes: Int, headFields: Int), _ format: OutlineFormat, output: Output
+        _ dropped: (notes: Int, itemsWithAttributes: Int, tasks: Int, headFields: Int), _ format: OutlineFormat, output: Output
     ) {
         var parts: [String] = []
         if dropped.notes > 0 { parts.append("\(dropped.notes) note\(dropped.notes == 1 ? "" : "s")") }
         if dropped.itemsWithAttributes > 0 {
             parts.append("the attributes of \(dropped.itemsWithAttributes) item\(dropped.itemsWithAttributes == 1 ? "" : "s")")
         }
+        if dropped.tasks > 0 { parts.append("whether \(dropped.tasks) task\(dropped.tasks == 1 ? " is" : "s are") done") }
         if dropped.headFields > 0 { parts.append("\(dropped.headFields) head field\(dropped.headFields == 1 ? "" : "s")") }
         guard !parts.isEmpty else { return }
-        let kept = format == .markdown ? "Markdown keeps titles and notes" : "indented text keeps titles only"
+        let kept = format == .markdown ? "Markdown keeps titles, notes and tasks" : "indented text keeps titles only"
         output.message("poddoc: \(kept); left out: \(parts.joined(separator: ", ")) (opml or json keep everything).")
     }
 

@@ -13,6 +13,15 @@ enum ContentDigest {
         return "sha256:" + hex(hasher.finalize())
     }
 
+    /// `sha256:<hex>` of a store's logical content as it is on disk: for a read-only store
+    /// reading a private upgraded copy of an older store, the older store's, under the model it
+    /// was written with (what its document's recorded hash describes).
+    static func storeOnDisk(_ store: PersistentStore) throws -> String {
+        var hasher = SHA256()
+        try store.streamLogicalContentOnDisk { hasher.update(bufferPointer: $0) }
+        return "sha256:" + hex(hasher.finalize())
+    }
+
     /// The files of an additional-content folder and `sha256:<hex>` of their manifest (the
     /// digest the store records when it commits that content). A missing folder is empty.
     static func additionalContent(_ folder: URL, fileSystem: FileSystem) throws -> (files: [DocumentMetadata.File], digest: String) {

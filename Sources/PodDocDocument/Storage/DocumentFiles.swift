@@ -168,7 +168,11 @@ struct DocumentFiles: Sendable {
             }
         }
         let sequence = try store.metadataValue(forKey: StoreKey.saveSequence).flatMap(Int.init) ?? metadata.saveSequence
-        guard !migrated, metadata.isStoreHashCurrent, sequence == metadata.saveSequence else { return }
+        // A hash recorded under an older model describes the store before its upgrade (cut
+        // off before the metadata caught up): nothing to compare.
+        guard !migrated, metadata.isStoreHashCurrent, sequence == metadata.saveSequence,
+            metadata.schemaVersion == store.modelVersionOnDisk
+        else { return }
         let actual: String
         do {
             actual = try ContentDigest.store(store)
@@ -193,6 +197,34 @@ struct DocumentFiles: Sendable {
                 "\(layout.root.path): its store no longer matches the hash recorded at save \(sequence) (it changed on disk since)\(note); \(advice)",
                 path: layout.store.path)
         }
+    }
+
+    /// Refuses to upgrade a damaged store: one whose content, read as it was written (under
+    /// its own model), no longer matches the hash its last save recorded. The check
+    /// ``verifyBeforeWriting(store:metadata:quickChecked:migrated:)`` makes, before the
+    /// upgrade changes the content it compares.
+    ///
+    /// - Throws: ``DocumentError`` (`.corrupt`) saying how to save what can be read.
+    func verifyBeforeUpgrading(metadata: DocumentMetadata, model: ObjectModel) throws {
+        guard metadata.isStoreHashCurrent else { return }
+        let advice =
+            "poddoc will not upgrade it. Open it read-only (`poddoc open \(layout.root.path) --read-only`, or `poddoc export`) to save what can still be read, or restore another copy."
+        let (hash, sequence): (String, Int?)
+        do {
+            let older = try PersistentStore.openAsWritten(layout.store, readBy: model)
+            defer { try? older.close() }
+            hash = try ContentDigest.store(older)
+            sequence = try older.metadataValue(forKey: StoreKey.saveSequence).flatMap(Int.init)
+        } catch {
+            throw DocumentError(
+                .corrupt, "\(layout.root.path): its store cannot be read in full (\(error)); \(advice)", path: layout.store.path,
+                cause: error)
+        }
+        guard (sequence ?? metadata.saveSequence) == metadata.saveSequence, hash != metadata.storeHash else { return }
+        throw DocumentError(
+            .corrupt,
+            "\(layout.root.path): its store no longer matches the hash recorded at save \(metadata.saveSequence) (it changed on disk since); \(advice)",
+            path: layout.store.path)
     }
 
     // MARK: - Consistency after a crash
@@ -327,11 +359,14 @@ struct DocumentFiles: Sendable {
         }
         var metadata = try readMetadata()
         let sequence = try snapshot.metadataValue(forKey: StoreKey.saveSequence).flatMap(Int.init) ?? metadata.saveSequence
-        if sequence != metadata.saveSequence || !metadata.isStoreHashCurrent {
+        // A copy of an older store read through its upgraded copy holds the upgraded store:
+        // its hash and model version are that store's.
+        if sequence != metadata.saveSequence || !metadata.isStoreHashCurrent || store.readsUpgradedCopy {
             metadata.saveSequence = sequence
             metadata.storeHash = try ContentDigest.store(snapshot)
             metadata.storeHashSaveSequence = sequence
         }
+        metadata.schemaVersion = snapshot.model.version
         metadata.additionalContent = additional.files
         let data = metadata.encoded()
         try fileSystem.createFile(at: copy.metadata) { try $0.write(data) }

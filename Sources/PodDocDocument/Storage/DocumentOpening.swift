@@ -133,6 +133,10 @@ enum DocumentOpening {
         let store: PersistentStore
         let migrated: Bool
         do {
+            if !readOnly, let found = SQLiteHeader.userVersion(of: layout.store), found < (try model(metadata.kind).version) {
+                // A writing open upgrades the store: checked first, as it is on disk.
+                try files.verifyBeforeUpgrading(metadata: metadata, model: try model(metadata.kind))
+            }
             (store, migrated) = try files.openStore(
                 model: model(metadata.kind), readOnly: readOnly, untrusted: untrusted,
                 ledger: readOnly ? nil : StateReplicaLedger(environment: options.environment))
@@ -155,6 +159,12 @@ enum DocumentOpening {
         do {
             if !readOnly {
                 try files.verifyBeforeWriting(store: store, metadata: metadata, quickChecked: untrusted != nil, migrated: migrated)
+                if (migrated || metadata.schemaVersion != store.model.version) && metadata.isStoreHashCurrent {
+                    // The upgrade changed the store's content (now, or at an open cut off
+                    // before it recorded so): the metadata describes it now.
+                    metadata = try files.writeMetadata(
+                        after: metadata, saveSequence: metadata.saveSequence, store: store, hashingStore: true)
+                }
             }
             metadata = try files.reconcile(store: store, metadata: metadata, writable: !readOnly)
         } catch let error as DocumentError {

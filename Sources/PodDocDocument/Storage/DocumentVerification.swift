@@ -28,10 +28,15 @@ extension DocumentFiles {
         let integrity = integrityProblems.isEmpty ? ["ok"] : integrityProblems
         problems += try store.fullTextProblems()
         problems += store.mergeRecordProblems().map { $0 + " Merges of this copy stop until it is restored from another copy." }
-        let hash = try ContentDigest.store(store)
+        // An older store read through its upgraded copy is checked as it is on disk, under the
+        // model it was written with: what its recorded hash describes.
+        let hash = try store.readsUpgradedCopy ? ContentDigest.storeOnDisk(store) : ContentDigest.store(store)
         // The metadata's hash describes save `storeHashSaveSequence` (autosaves leave it behind).
         let kept = SyncConflictFiles(inPackage: layout.root)
-        if metadata.isStoreHashCurrent, hash != metadata.storeHash {
+        // A hash recorded under another model version describes the store before an upgrade
+        // cut off before the metadata caught up: nothing to compare (the next writing open
+        // records the upgraded store's).
+        if metadata.isStoreHashCurrent, metadata.schemaVersion == store.modelVersionOnDisk, hash != metadata.storeHash {
             if let other = kept.store(hashing: metadata.storeHash, model: store.model) {
                 problems.append(
                     "The metadata was saved with another machine's store, which a sync tool kept as StoreContent/\(other.lastPathComponent); this store is intact but not the one the metadata describes (the next save fixes that)."

@@ -1,4 +1,5 @@
 internal import GRDB
+internal import GRDBSQLite
 
 /// A custom stage of a migration: work that inference cannot do (split a field, compute a
 /// value), run when a store written with an older model version is opened (Core Data's
@@ -53,6 +54,31 @@ public struct SchemaMigration: Sendable {
         /// - Throws: SQLite's error; the migration fails and the store keeps its old model.
         public func execute(sql: String) throws {
             try db.execute(sql: sql)
+        }
+
+        /// Executes one statement with `?` arguments.
+        ///
+        /// - Throws: SQLite's error; the migration fails and the store keeps its old model.
+        public func execute(sql: String, arguments: [StoreValue]) throws {
+            let statement = try RawStatement(db, sql)
+            defer { statement.reset() }
+            statement.bind(arguments, startingAt: 1)
+            while try statement.step() {}
+        }
+
+        /// Runs a query and hands each row's values to `body`, in the query's order (for work
+        /// SQL cannot do alone: read, compute in Swift, then ``execute(sql:arguments:)``).
+        ///
+        /// - Throws: SQLite's error, or `body`'s; the migration fails and the store keeps its
+        ///   old model.
+        public func forEachRow(sql: String, arguments: [StoreValue] = [], _ body: ([StoreValue]) throws -> Void) throws {
+            let statement = try RawStatement(db, sql)
+            defer { statement.reset() }
+            statement.bind(arguments, startingAt: 1)
+            let columns = sqlite3_column_count(statement.handle)
+            while try statement.step() {
+                try body((0..<columns).map { statement.value($0) })
+            }
         }
     }
 }

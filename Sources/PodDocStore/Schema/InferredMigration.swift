@@ -35,14 +35,15 @@ struct InferredMigration {
         self.source = source
         self.destination = destination
         var origins: [String: EntityLayout] = [:]
-        var problems: [String] = []
         for entity in destination.entities {
             let names = [entity.name] + entity.renamedFrom.reversed()
             guard let old = names.lazy.compactMap({ source.entity(named: $0) }).first else { continue }
             origins[entity.name] = source.layout(old.name)
-            problems += Self.problems(from: source.layout(old.name), to: destination.layout(entity.name))
         }
         self.origins = origins
+        let problems = origins.sorted { $0.key < $1.key }.flatMap { name, old in
+            Self.problems(from: old, to: destination.layout(name), origins: origins)
+        }
         if !problems.isEmpty {
             throw StoreError(
                 .migrationFailed,
@@ -58,7 +59,7 @@ struct InferredMigration {
         }.first
     }
 
-    private static func problems(from old: EntityLayout, to new: EntityLayout) -> [String] {
+    private static func problems(from old: EntityLayout, to new: EntityLayout, origins: [String: EntityLayout]) -> [String] {
         var problems: [String] = []
         for attribute in new.attributes {
             guard let before = origin(of: attribute, in: old) else { continue }
@@ -68,7 +69,8 @@ struct InferredMigration {
         }
         for relationship in new.description.relationships {
             guard let before = old.description.relationships.first(where: { $0.name == relationship.name }) else { continue }
-            if before.destination != relationship.destination && before.destination != relationship.destination {
+            // The destination, by its old name when it was renamed.
+            if origins[relationship.destination]?.name != before.destination {
                 problems.append("'\(new.name).\(relationship.name)' leads to '\(relationship.destination)', not '\(before.destination)'")
             } else if before.isToMany && !relationship.isToMany {
                 problems.append("'\(new.name).\(relationship.name)' changed from to-many to to-one")

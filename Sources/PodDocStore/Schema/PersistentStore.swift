@@ -73,6 +73,12 @@ public final class PersistentStore: Sendable {
     /// when a read-only open reads it through a private upgraded copy, above it when a newer
     /// poddoc wrote it.
     public let modelVersionOnDisk: Int
+    /// For a read-only open of an older store read through a private upgraded copy: the
+    /// file on disk.
+    private let olderOnDisk: URL?
+
+    /// Whether this read-only store reads a private upgraded copy of an older store on disk.
+    public var readsUpgradedCopy: Bool { olderOnDisk != nil }
     /// The connection and its file. Only ``continueOnCopy(at:)`` replaces them, with an exact
     /// copy, so every reader sees the same objects before and after.
     private let connection: Mutex<(database: DatabaseQueue, url: URL?)>
@@ -147,10 +153,13 @@ public final class PersistentStore: Sendable {
         if options.readOnly, let url, onDisk > 0, onDisk < model.version {
             // A read never writes: an older store is read through a private upgraded copy.
             do {
+                olderOnDisk = url
                 database = try Self.privateUpgradedCopy(of: database, url: url, model: model, options: options)
             } catch {
                 throw PersistentStore.openError(error, url: url)
             }
+        } else {
+            olderOnDisk = nil
         }
         connection = Mutex((database, url))
         // SQLite falls back to reading a file it cannot open for writing; a writable open
@@ -171,6 +180,53 @@ public final class PersistentStore: Sendable {
         } catch {
             throw PersistentStore.openError(error, url: url)
         }
+    }
+
+    /// Opens an older store read-only under the model it was written with (the one it
+    /// records, or the one of its version among `model`'s ``ObjectModel/earlierVersions``), as
+    /// it is on disk: nothing is migrated. For checking it before a writing open upgrades it.
+    ///
+    /// - Throws: ``StoreError``; `.schemaMismatch` when that model is unknown.
+    public static func openAsWritten(_ url: URL, readBy model: ObjectModel) throws -> PersistentStore {
+        let probe = try PersistentStore.probe(url)
+        defer { try? probe.close() }
+        let found = (try? probe.read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") }) ?? 0
+        guard found < model.version else { return try PersistentStore(url: url, model: model, options: Options(readOnly: true)) }
+        guard
+            let source = try probe.read({ db in try SchemaManager.recordedModel(db) })
+                ?? model.earlierVersions.first(where: { $0.version == found })
+        else {
+            throw StoreError(
+                .schemaMismatch,
+                "\(url.path) records no model and its version \(found) is not among the earlier versions this poddoc knows, so its content cannot be read as written."
+            )
+        }
+        return try PersistentStore(url: url, model: source, options: Options(readOnly: true))
+    }
+
+    /// A read-only connection to look at a store file's header and records.
+    private static func probe(_ url: URL) throws -> DatabaseQueue {
+        let options = Options(readOnly: true)
+        let access = ReadAccess.choose(for: url)
+        do {
+            return try DatabaseQueue(
+                path: access.sqlitePath(for: url),
+                configuration: configuration(options, readOnlyConnection: access != .writableFile, usesWAL: false))
+        } catch {
+            throw PersistentStore.openError(error, url: url)
+        }
+    }
+
+    /// Streams the logical content (``streamLogicalContent(_:)``) of the store as it is on
+    /// disk, under the model it was written with: for a store that ``readsUpgradedCopy``, the
+    /// older file's (what its document's recorded hash describes); otherwise this store's.
+    ///
+    /// - Throws: ``StoreError``; `.schemaMismatch` when the older store's model is unknown.
+    public func streamLogicalContentOnDisk(_ consume: (UnsafeRawBufferPointer) -> Void) throws {
+        guard let olderOnDisk else { return try streamLogicalContent(consume) }
+        let original = try Self.openAsWritten(olderOnDisk, readBy: model)
+        defer { try? original.close() }
+        try original.streamLogicalContent(consume)
     }
 
     /// A copy of an older store, brought to `model`, that no one else sees: read-only opens

@@ -41,6 +41,7 @@ extension PodSpec {
         object[E.isDeprecated] = isDeprecated
         object[E.deprecatedInFavorOf] = deprecatedInFavorOf
         object[E.requiresARC] = requiresARC
+        object[E.swiftVersions] = PodSpecsSchema.PodSpecEntity.storedSwiftVersions(swiftVersions)
         object[E.json] = json
     }
 
@@ -75,6 +76,7 @@ extension PodSpec {
             platforms: try decode([PodPlatform].self, object[E.platforms], "platforms"),
             socialMediaURL: object[E.socialMediaURL],
             isDeprecated: object[E.isDeprecated], deprecatedInFavorOf: object[E.deprecatedInFavorOf],
-            requiresARC: object[E.requiresARC], json: object[E.json])
+            requiresARC: object[E.requiresARC],
+            swiftVersions: PodSpecsSchema.PodSpecEntity.swiftVersions(stored: object[E.swiftVersions]), json: object[E.json])
     }
 }

@@ -44,6 +44,9 @@ public struct PodSpec: Sendable, Hashable {
     /// Whether the code needs ARC: nil when the spec does not say. A file pattern, `"true"`,
     /// `"yes"` or an array holding `true` count as true.
     public var requiresARC: Bool?
+    /// The Swift versions the spec declares (`swift_versions`, then `swift_version`), in order,
+    /// each once; only versions made of letters, digits and `.+_-` are kept.
+    public var swiftVersions: [String]
     /// The original spec JSON, byte for byte.
     public var json: JSONText
 
@@ -61,8 +64,9 @@ public struct PodSpec: Sendable, Hashable {
         homepage: String? = nil, license: PodLicense? = nil, authors: [PodAuthor] = [],
         source: PodSource? = nil, platforms: [PodPlatform] = [], socialMediaURL: String? = nil,
         isDeprecated: Bool = false, deprecatedInFavorOf: String? = nil, requiresARC: Bool? = nil,
-        json: JSONText
+        swiftVersions: [String] = [], json: JSONText
     ) {
+        self.swiftVersions = swiftVersions
         self.name = name
         self.version = version
         self.summary = summary

@@ -3,23 +3,63 @@ import PodDocStore
 /// The entities pod specs live in, and their typed keys, for composing a document's model.
 ///
 /// ```swift
-/// let model = try ObjectModel(version: 1, entities: PodSpecsSchema.entities + otherEntities)
+/// let model = try ObjectModel(
+///     version: PodSpecsSchema.version, entities: PodSpecsSchema.entities + otherEntities,
+///     migrations: PodSpecsSchema.migrations, earlierVersions: try PodSpecsSchema.earlierVersions())
 /// let request = FetchRequest(PodSpecsSchema.PodSpecEntity.name, where: PodSpecsSchema.PodSpecEntity.nameKey.hasPrefix("AF"))
 /// ```
 ///
 /// Authors, license, source and platforms are columns of the spec, not entities of their
 /// own: see `docs/DESIGN.md`, "Content kinds", for why.
 public enum PodSpecsSchema {
+    /// The version of the pods model: 2 added ``PodSpecEntity/swiftVersions``.
+    public static let version = 2
+
     /// Every entity pod specs need: ``PodSpecEntity`` and ``ImportCheckpointEntity``.
     public static let entities: [EntityDescription] = [PodSpecEntity.entity, ImportCheckpointEntity.entity]
 
-    /// A model of these entities alone (schema version 1), for tools and tests that hold
+    /// A model of these entities alone (version ``version``), for tools and tests that hold
     /// nothing else.
     ///
     /// - Throws: ``PodDocStore/StoreError`` if the model is invalid (it is not).
     public static func makeModel() throws -> ObjectModel {
-        try ObjectModel(version: 1, entities: entities)
+        try ObjectModel(version: version, entities: entities, migrations: migrations, earlierVersions: earlierVersions())
     }
+
+    /// The earlier versions of the pods model, for documents that do not record theirs
+    /// (written before poddoc recorded models): version 1, without the Swift versions.
+    public static func earlierVersions() throws -> [ObjectModel] {
+        typealias E = PodSpecEntity
+        let version1 = EntityDescription(
+            E.name,
+            members: [
+                E.key, E.nameKey, E.version, E.summary, E.description, E.homepage, E.licenseType, E.licenseFile, E.licenseText,
+                E.authors, E.sourceKind, E.sourceURL, E.sourceTag, E.sourceCommit, E.sourceBranch, E.platforms,
+                E.socialMediaURL, E.isDeprecated, E.deprecatedInFavorOf, E.requiresARC, E.json,
+            ],
+            fullTextAttributes: [E.nameKey.name, E.summary.name, E.description.name], fullTextWeights: [10, 2, 1])
+        return [try ObjectModel(version: 1, entities: [version1, ImportCheckpointEntity.entity])]
+    }
+
+    /// The custom stages of the pods model's migrations: version 2 reads the Swift versions
+    /// of the specs a document already holds from their JSON, as an import would.
+    public static let migrations: [SchemaMigration] = [
+        SchemaMigration(to: 2) { db in
+            typealias E = PodSpecEntity
+            // Only specs that mention them are parsed (a scan SQLite does in C).
+            var found: [(Int64, String)] = []
+            try db.forEachRow(
+                sql: #"SELECT "id", "json" FROM "PodSpec" WHERE instr("json", '"swift_version') > 0"#
+            ) { row in
+                guard case .integer(let id) = row[0], case .text(let json) = row[1] else { return }
+                let versions = SpecReader.swiftVersions(inSpecJSON: json)
+                if let stored = E.storedSwiftVersions(versions) { found.append((id, stored)) }
+            }
+            for (id, stored) in found {
+                try db.execute(sql: #"UPDATE "PodSpec" SET "swiftVersions" = ? WHERE "id" = ?"#, arguments: [.text(stored), .integer(id)])
+            }
+        }
+    ]
 
     // MARK: - PodSpec
 
@@ -72,8 +112,28 @@ public enum PodSpecsSchema {
         public static let deprecatedInFavorOf = Attribute<String?>("deprecatedInFavorOf")
         /// Whether ARC is required (nil: the spec does not say).
         public static let requiresARC = Attribute<Bool?>("requiresARC")
+        /// The Swift versions the spec declares, as a JSON array of strings (`["4.2","5.0"]`;
+        /// nil for none): ``storedSwiftVersions(_:)``. Added in version 2.
+        public static let swiftVersions = Attribute<String?>("swiftVersions")
         /// The original JSON, verbatim.
         public static let json = Attribute<JSONText>("json")
+
+        /// How ``swiftVersions`` keeps a spec's versions: a JSON array of strings; nil for none.
+        /// The versions hold no character JSON escapes (``PodSpec/swiftVersions``).
+        public static func storedSwiftVersions(_ versions: [String]) -> String? {
+            versions.isEmpty ? nil : "[" + versions.map { "\"\($0)\"" }.joined(separator: ",") + "]"
+        }
+
+        /// The versions ``storedSwiftVersions(_:)`` kept.
+        public static func swiftVersions(stored: String?) -> [String] {
+            guard let stored, stored.count > 2 else { return [] }
+            return stored.dropFirst(2).dropLast(2).components(separatedBy: "\",\"")
+        }
+
+        /// Specs that declare Swift version `version` (exactly as written in the spec).
+        public static func declaresSwift(_ version: String) -> ObjectPredicate {
+            swiftVersions.contains("\"\(version)\"")
+        }
 
         /// The entity declaration.
         public static let entity = EntityDescription(
@@ -81,7 +141,7 @@ public enum PodSpecsSchema {
             members: [
                 key, nameKey, version, summary, description, homepage, licenseType, licenseFile, licenseText,
                 authors, sourceKind, sourceURL, sourceTag, sourceCommit, sourceBranch, platforms,
-                socialMediaURL, isDeprecated, deprecatedInFavorOf, requiresARC, json,
+                socialMediaURL, isDeprecated, deprecatedInFavorOf, requiresARC, swiftVersions, json,
             ],
             fullTextAttributes: [nameKey.name, summary.name, description.name], fullTextWeights: [10, 2, 1])
     }

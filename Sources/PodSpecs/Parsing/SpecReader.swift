@@ -25,6 +25,8 @@ enum SpecReader {
         var deprecated: JSONValue?
         var deprecatedInFavorOf: JSONValue?
         var requiresARC: JSONValue?
+        var swiftVersions: JSONValue?
+        var swiftVersion: JSONValue?
     }
 
     /// Reads the object at the scanner: a spec, or the reason it is not one. Syntax errors throw.
@@ -55,6 +57,8 @@ enum SpecReader {
             case "deprecated": m.deprecated = try scanner.parseValue(depth: next)
             case "deprecated_in_favor_of": m.deprecatedInFavorOf = try scanner.parseValue(depth: next)
             case "requires_arc": m.requiresARC = try scanner.parseValue(depth: next)
+            case "swift_versions": m.swiftVersions = try scanner.parseValue(depth: next)
+            case "swift_version": m.swiftVersion = try scanner.parseValue(depth: next)
             default: try scanner.skipValue(depth: next)
             }
         }
@@ -81,7 +85,7 @@ enum SpecReader {
             source: try source(m.source), platforms: try platforms(m.platforms),
             socialMediaURL: try string(m.socialMediaURL, "social_media_url"),
             isDeprecated: m.deprecated == .bool(true) || inFavorOf != nil, deprecatedInFavorOf: inFavorOf,
-            requiresARC: requiresARC(m.requiresARC), json: json)
+            requiresARC: requiresARC(m.requiresARC), swiftVersions: swiftVersions(m.swiftVersions, m.swiftVersion), json: json)
     }
 
     /// The name or version: a string, not empty, without the key separator.
@@ -144,7 +148,9 @@ enum SpecReader {
     private static func authors(_ value: JSONValue?, _ field: String) throws(SpecProblem) -> [PodAuthor] {
         func fromObject(_ members: [(key: String, value: JSONValue)]) throws(SpecProblem) -> [PodAuthor] {
             var authors: [PodAuthor] = []
-            for member in try distinct(members, field) { authors.append(PodAuthor(name: member.key, email: try email(member.value, field))) }
+            for member in try distinct(members, field) {
+                authors.append(PodAuthor(name: member.key, email: try email(member.value, field)))
+            }
             return authors
         }
         switch value {
@@ -199,8 +205,54 @@ enum SpecReader {
     private static func platforms(_ value: JSONValue?) throws(SpecProblem) -> [PodPlatform] {
         switch value {
         case nil, .null?: return []
-        case .object(let members)?: return try distinct(members, "platforms").map { PodPlatform(name: $0.key, deploymentTarget: $0.value.text) }
+        case .object(let members)?:
+            return try distinct(members, "platforms").map { PodPlatform(name: $0.key, deploymentTarget: $0.value.text) }
         case let other?: throw wrongKind(other, "platforms", "an object")
+        }
+    }
+
+    /// The Swift versions of `swift_versions` (a string or an array of strings), then
+    /// `swift_version`, each once; other values, and versions with characters other than
+    /// letters, digits and `.+_-`, are left out (they never refuse a spec).
+    private static func swiftVersions(_ versions: JSONValue?, _ version: JSONValue?) -> [String] {
+        var found: [String] = []
+        func add(_ value: JSONValue?) {
+            guard case .string(let text)? = value, !text.isEmpty,
+                text.unicodeScalars.allSatisfy({
+                    $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || ".+_-".unicodeScalars.contains($0))
+                }),
+                !found.contains(text)
+            else { return }
+            found.append(text)
+        }
+        switch versions {
+        case .array(let elements)?: elements.forEach(add)
+        default: add(versions)
+        }
+        add(version)
+        return found
+    }
+
+    /// The Swift versions of a spec's JSON (``PodSpec/swiftVersions``); none when it is not a
+    /// JSON object.
+    static func swiftVersions(inSpecJSON json: String) -> [String] {
+        var bytes = Array(json.utf8)
+        return bytes.withUnsafeMutableBufferPointer { buffer in
+            var scanner = JSONScanner(UnsafeBufferPointer(buffer))
+            var versions: JSONValue?
+            var version: JSONValue?
+            do {
+                try scanner.forEachMember { key, scanner in
+                    switch key {
+                    case "swift_versions": versions = try scanner.parseValue(depth: 1)
+                    case "swift_version": version = try scanner.parseValue(depth: 1)
+                    default: try scanner.skipValue(depth: 1)
+                    }
+                }
+            } catch {
+                return []
+            }
+            return swiftVersions(versions, version)
         }
     }
 

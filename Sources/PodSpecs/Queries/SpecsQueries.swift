@@ -16,11 +16,14 @@ public enum SpecsQueries {
     /// Specs sorted by name whatever its case (`AFNetworking`, `afnetworking-extras`,
     /// `Alamofire`), names that fold alike by their bytes, then by version in version order
     /// (`0.5.1` before `0.10.0`, pre-releases before releases); optionally only names starting
-    /// with `namePrefix` (case-insensitive with Unicode case folding). The folded name index
-    /// serves the order and the prefix.
-    public static func listRequest(namePrefix: String? = nil, limit: Int? = nil, offset: Int = 0) -> FetchRequest {
-        FetchRequest(
-            E.name, where: namePrefix.map { E.nameKey.hasPrefix($0, caseInsensitive: true) } ?? .all,
+    /// with `namePrefix` (case-insensitive with Unicode case folding), and only those that
+    /// declare Swift version `swift` (exactly as written: `5.9`). The folded name index serves
+    /// the order and the prefix.
+    public static func listRequest(namePrefix: String? = nil, swift: String? = nil, limit: Int? = nil, offset: Int = 0) -> FetchRequest {
+        var predicate = namePrefix.map { E.nameKey.hasPrefix($0, caseInsensitive: true) } ?? .all
+        if let swift { predicate = predicate && E.declaresSwift(swift) }
+        return FetchRequest(
+            E.name, where: predicate,
             sortBy: [FetchSort(E.nameKey, collation: .folded), FetchSort(E.nameKey), FetchSort(E.version, collation: .version)],
             limit: limit, offset: offset)
     }
@@ -28,9 +31,12 @@ public enum SpecsQueries {
     /// The specs of ``listRequest(namePrefix:limit:offset:)``.
     ///
     /// - Throws: ``PodSpecsError`` (`.store`).
-    public static func list(in context: ObjectContext, namePrefix: String? = nil, limit: Int? = nil, offset: Int = 0) throws -> [PodSpec] {
+    public static func list(
+        in context: ObjectContext, namePrefix: String? = nil, swift: String? = nil, limit: Int? = nil, offset: Int = 0
+    ) throws -> [PodSpec] {
         do {
-            return try context.fetch(listRequest(namePrefix: namePrefix, limit: limit, offset: offset)).map(PodSpec.init(object:))
+            return try context.fetch(listRequest(namePrefix: namePrefix, swift: swift, limit: limit, offset: offset)).map(
+                PodSpec.init(object:))
         } catch {
             throw PodSpecsError.wrapping(error, while: "list specs")
         }

@@ -149,4 +149,25 @@ final class OutlineEditingTests: OutlineStoreTestCase {
         try doc.outline.add(OutlineItem(title: "two\nlines"), under: doc.outline.rootID)
         XCTAssertEqual(doc.undo.undoActionName, "Add \"two\\nlines\"")
     }
+
+    func testStatusMarksATaskOpenOrDoneUndoablyAndFindsByIt() throws {
+        let doc = try makeDocument()
+        let outline = doc.outline
+        let milk = try outline.add(OutlineItem(title: "Milk"), under: outline.rootID)
+        let eggs = try outline.add(OutlineItem(title: "Eggs", status: .open), under: outline.rootID)
+        try outline.add(OutlineItem(title: "Bread"), under: outline.rootID)
+        try outline.setStatus(milk, to: .done)
+        XCTAssertEqual(doc.undo.undoActionName, #"Mark "Milk" done"#)
+        try outline.setStatus(eggs, to: .open)
+        XCTAssertEqual(doc.undo.undoActionName, #"Mark "Milk" done"#, "already open: nothing recorded")
+        try doc.save()
+        XCTAssertEqual(try outline.headings(under: outline.rootID).map(\.status), [.done, .open, nil])
+        XCTAssertEqual(try outline.find("", status: .open).map(\.title), ["Eggs"])
+        XCTAssertEqual(try outline.find("milk", status: .done).map(\.title), ["Milk"])
+        XCTAssertEqual(try outline.find("eggs", status: .done).map(\.title), [])
+        doc.undo.undo()
+        try doc.save()
+        XCTAssertEqual(try outline.children(of: outline.rootID).map(\.item.status), [nil, .open, nil])
+        XCTAssertThrowsError(try outline.setStatus(outline.rootID, to: .done))
+    }
 }

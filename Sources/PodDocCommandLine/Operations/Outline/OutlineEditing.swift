@@ -73,6 +73,40 @@ struct RenameItem: DocumentOperation {
     }
 }
 
+/// `done PATH`: mark an item a task done.
+struct MarkDone: DocumentOperation {
+    static let name = "done"
+    static let abstract = "Mark an item done (a task; `undone` marks it open again)."
+    static let kind: DocumentKind? = .outline
+    static let changesDocument = true
+
+    @Argument(help: "The item.")
+    var path: String
+
+    func perform(in session: DocumentSession) async throws {
+        let id = try session.item(at: path)
+        try session.outline().setStatus(id, to: .done)
+        try session.reportEdit(at: id)
+    }
+}
+
+/// `undone PATH`: mark an item a task still open.
+struct MarkUndone: DocumentOperation {
+    static let name = "undone"
+    static let abstract = "Mark an item a task still open (`- [ ]`); `find --open` lists them."
+    static let kind: DocumentKind? = .outline
+    static let changesDocument = true
+
+    @Argument(help: "The item.")
+    var path: String
+
+    func perform(in session: DocumentSession) async throws {
+        let id = try session.item(at: path)
+        try session.outline().setStatus(id, to: .open)
+        try session.reportEdit(at: id)
+    }
+}
+
 /// `note PATH [TEXT]`: set or remove an item's note.
 struct SetNote: DocumentOperation {
     static let name = "note"

@@ -18,6 +18,8 @@ struct ListItems: DocumentOperation {
             let path: String
             let title: String
             let note: String?
+            /// `open` or `done` for a task; left out otherwise.
+            let status: String?
         }
         let path: String
         let items: [Entry]
@@ -32,14 +34,25 @@ struct ListItems: DocumentOperation {
         let paths = headings.map { base.isEmpty ? "\($0.index + 1)" : "\(base).\($0.index + 1)" }
         guard session.output.json else {
             session.output.line(
-                zip(paths, headings).map { "\($0). \(TerminalText.oneLine($1.title))\($1.hasNote ? "  [note]" : "")" }.joined(separator: "\n"))
+                zip(paths, headings).map {
+                    "\($0). \(Self.checkbox($1.status))\(TerminalText.oneLine($1.title))\($1.hasNote ? "  [note]" : "")"
+                }
+                .joined(separator: "\n"))
             return
         }
         var entries: [Shape.Entry] = []
         for (path, heading) in zip(paths, headings) {
-            entries.append(Shape.Entry(path: path, title: heading.title, note: heading.hasNote ? try outline.note(of: heading.id) : nil))
+            entries.append(
+                Shape.Entry(
+                    path: path, title: heading.title, note: heading.hasNote ? try outline.note(of: heading.id) : nil,
+                    status: heading.status?.rawValue))
         }
         session.output.emit(Shape(path: base, items: entries), text: "")
+    }
+
+    /// `[ ] ` for an open task, `[x] ` for a done one, nothing for an item that is no task.
+    static func checkbox(_ status: OutlineStatus?) -> String {
+        status.map { $0 == .done ? "[x] " : "[ ] " } ?? ""
     }
 }
 
@@ -74,11 +87,22 @@ struct FindItems: DocumentOperation {
     static let kind: DocumentKind? = .outline
     static let changesDocument = false
 
-    @Argument(help: "Words to look for.")
-    var words: [String]
+    @Argument(help: "Words to look for (none: every item with the status asked for).")
+    var words: [String] = []
+
+    @Flag(help: "Only tasks still open (`outline undone`, Markdown `- [ ]`, OPML `_status=\"unchecked\"`).")
+    var open = false
+
+    @Flag(help: "Only tasks done (`outline done`).")
+    var done = false
 
     @Option(help: "Show at most this many items.")
     var limit = 100
+
+    func validate() throws {
+        if open && done { throw ValidationError("--open and --done cannot go together: a task is one or the other.") }
+        if words.isEmpty && !open && !done { throw ValidationError("Give words to look for, or --open or --done.") }
+    }
 
     struct Shape: Encodable {
         struct Match: Encodable {
@@ -89,7 +113,8 @@ struct FindItems: DocumentOperation {
     }
 
     func perform(in session: DocumentSession) async throws {
-        let matches = try session.outline().find(words.joined(separator: " "), limit: limit).map {
+        let status: OutlineStatus? = open ? .open : done ? .done : nil
+        let matches = try session.outline().find(words.joined(separator: " "), status: status, limit: limit).map {
             Shape.Match(path: OutlinePath.indexes($0.indexPath).description, title: $0.title)
         }
         session.output.emit(

@@ -41,14 +41,20 @@ struct ListSpecs: DocumentOperation {
     @Argument(help: "Only names starting with this (case-insensitive).")
     var prefix: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Only specs that declare this Swift version (swift_versions or swift_version), as written: 5.9.", valueName: "version"))
+    var swift: String?
+
     @Option(help: "Show at most this many specs.")
     var limit = 50
 
     func perform(in session: DocumentSession) async throws {
         let prefix = self.prefix
+        let swift = self.swift
         let limit = self.limit
-        let specs = try await session.reader().perform { try SpecsQueries.list(in: $0, namePrefix: prefix, limit: limit) }
-        SpecShape.emit(specs, empty: "No spec.", to: session.output)
+        let specs = try await session.reader().perform { try SpecsQueries.list(in: $0, namePrefix: prefix, swift: swift, limit: limit) }
+        SpecShape.emit(specs, empty: swift.map { "No spec declares Swift \($0)." } ?? "No spec.", to: session.output)
     }
 }
 
@@ -113,6 +119,7 @@ struct ShowSpec: DocumentOperation {
             lines.append(
                 "  platforms: \(spec.platforms.map { $0.name + ($0.deploymentTarget.map { " \($0)" } ?? "") }.joined(separator: ", "))")
         }
+        if !spec.swiftVersions.isEmpty { lines.append("  swift:    \(spec.swiftVersions.joined(separator: ", "))") }
         session.output.line(lines.joined(separator: "\n"))
     }
 }
