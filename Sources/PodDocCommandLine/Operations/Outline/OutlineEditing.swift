@@ -73,38 +73,43 @@ struct RenameItem: DocumentOperation {
     }
 }
 
-/// `done PATH`: mark an item a task done.
-struct MarkDone: DocumentOperation {
-    static let name = "done"
-    static let abstract = "Mark an item done (a task; `undone` marks it open again)."
-    static let kind: DocumentKind? = .outline
-    static let changesDocument = true
+/// `done PATH` and `undone PATH`: mark an item a task, done or still open.
+protocol MarkStatus: DocumentOperation {
+    /// The status the operation gives the item.
+    static var status: OutlineStatus { get }
+    /// The item.
+    var path: String { get }
+}
 
-    @Argument(help: "The item.")
-    var path: String
+extension MarkStatus {
+    static var kind: DocumentKind? { .outline }
+    static var changesDocument: Bool { true }
 
-    func perform(in session: DocumentSession) async throws {
+    @MainActor func perform(in session: DocumentSession) async throws {
         let id = try session.item(at: path)
-        try session.outline().setStatus(id, to: .done)
+        try session.outline().setStatus(id, to: Self.status)
         try session.reportEdit(at: id)
     }
 }
 
-/// `undone PATH`: mark an item a task still open.
-struct MarkUndone: DocumentOperation {
-    static let name = "undone"
-    static let abstract = "Mark an item a task still open (`- [ ]`); `find --open` lists them."
-    static let kind: DocumentKind? = .outline
-    static let changesDocument = true
+/// `done PATH`: mark an item a task done.
+struct MarkDone: MarkStatus {
+    static let name = "done"
+    static let abstract = "Mark an item done (a task; `undone` marks it open again)."
+    static let status = OutlineStatus.done
 
     @Argument(help: "The item.")
     var path: String
+}
 
-    func perform(in session: DocumentSession) async throws {
-        let id = try session.item(at: path)
-        try session.outline().setStatus(id, to: .open)
-        try session.reportEdit(at: id)
-    }
+/// `undone PATH`: mark an item a task still open.
+struct MarkUndone: MarkStatus {
+    static let name = "undone"
+    static let abstract = "Mark an item a task still open (`- [ ]`); `find --open` lists them."
+    static let status = OutlineStatus.open
+
+    @Argument(help: "The item.")
+    var path: String
 }
 
 /// `note PATH [TEXT]`: set or remove an item's note.
