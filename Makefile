@@ -45,6 +45,8 @@ test-fuzz fuzz: build-tests
 ## seeds in turn; each JSON report goes to .build/crash-reports/.
 CRASH_CYCLES ?= 200
 CRASH_SEEDS ?= 1 2
+## Upgrades of a model-1 outline killed, per format (`crash-test --kind migration`).
+MIGRATION_CRASH_CYCLES ?= 40
 test-crash: build-tests
 	@rm -rf .build/crash-reports; mkdir -p .build/crash-reports
 	@status=0; pids=""; \
@@ -55,6 +57,10 @@ test-crash: build-tests
 		done ) & pids="$$pids $$!"; \
 	done; done; \
 	for pid in $$pids; do wait $$pid || status=1; done; \
+	for format in package archive; do \
+		.build/debug/poddoc crash-test --kind migration --format $$format --cycles $(MIGRATION_CRASH_CYCLES) --seed 1 --json \
+			> .build/crash-reports/crash-migration-$$format-1.json || status=1; \
+	done; \
 	cat .build/crash-reports/*.json; echo; exit $$status
 
 ## Two hosts in network namespaces sharing documents (root only; skipped otherwise).

@@ -976,7 +976,7 @@ _poddoc_crash-test() {
         return
         ;;
     '--kind')
-        __poddoc_add_completions -W 'pods'$'\n''outline'
+        __poddoc_add_completions -W 'outline'$'\n''pods'$'\n''migration'
         return
         ;;
     '--format')

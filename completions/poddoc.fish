@@ -458,7 +458,7 @@ complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddo
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc textconv" version' -l 'version' -d 'Show the version.'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc textconv" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc crash-test" cycles' -l 'cycles' -d 'How many kills.' -rfka ''
-complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc crash-test" kind' -l 'kind' -d 'What the document holds: pods or outline.' -rfka 'pods outline'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc crash-test" kind' -l 'kind' -d 'What the children do: edit an outline or import pods with autosave on; or (migration) upgrade an outline document of model 1 with `poddoc outline add`, killed at random moments: the document must come back old or upgraded, never a mix.' -rfka 'outline pods migration'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc crash-test" format' -l 'format' -d 'A package, or an archive (autosaved in its working copy).' -rfka 'package archive'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc crash-test" seed' -l 'seed' -d 'The seed of every random choice; the same seed repeats the same test.' -rfka ''
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc crash-test" autosave-interval' -l 'autosave-interval' -d 'The child\'s autosave interval, in milliseconds.' -rfka ''

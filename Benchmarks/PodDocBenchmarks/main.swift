@@ -5,7 +5,7 @@ import PodDocBenchmarkSupport
 // Build in release: `make bench` (or `make bench BENCHMARKS="autosave archive"`).
 let available = [
     "find-or-create", "autosave", "archive", "specs-import", "specs-index", "outline", "outline-cli", "siblings", "serve-load", "versions",
-    "merge",
+    "merge", "migration",
 ]
 if CommandLine.arguments.count == 3, CommandLine.arguments[1] == OutlineBenchmark.openCommand {
     // One open-and-print of the outline benchmark, in the fresh process it started.
@@ -41,6 +41,8 @@ func runChosen() async throws {
             for items in [20_000, 200_000] {
                 for row in try await MergeBenchmark.run(items: items) { print(row) }
             }
+        case "migration":
+            for row in try await MigrationBenchmark.run() { print(row) }
         case "outline-cli":
             for row in try OutlineCommandLineBenchmark.run() { print(row) }
         case "siblings":

@@ -48,7 +48,7 @@ public enum OutlineSchema {
     public static let opmlVersion = Attribute<String?>("opmlVersion")
     /// Whether the item is a task, and done: `open`, `done` (``OutlineStatus``), or nil for an
     /// item that is no task. Added in version 2.
-    public static let status = Attribute<String?>("status", indexed: true)
+    public static let status = Attribute<String?>("status")
     /// The item this one is a child of; nil only for the root.
     public static let parent = ToOne("parent", to: entityName, inverse: "children")
     /// The items below this one (in no particular order: sort them by ``order``). Deleting

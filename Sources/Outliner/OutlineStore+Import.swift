@@ -152,7 +152,7 @@ extension OutlineStore {
                 row[OutlineSchema.created] = date
                 row[OutlineSchema.modified] = date
                 row[OutlineSchema.attributes] = StoredAttributes.encode(visit.item.attributes)
-                row[OutlineSchema.status] = visit.item.status?.rawValue
+                if let status = visit.item.status { row[OutlineSchema.status] = status.rawValue }
                 row[OutlineSchema.parent] = level.row.map(BatchReference.row) ?? .object(parent)
             }
             if visit.depth == 1 { topLevel.append(index) }

@@ -32,6 +32,24 @@ final class CrashTestCommandTests: CommandLineTestCase {
         XCTAssertTrue(table.contains("result                        PASS"), table)
     }
 
+    func testAMigrationCrashTestKillsUpgradesAndFindsEveryDocumentOldOrUpgraded() throws {
+        for format in ["package", "archive"] {
+            let report = try succeed(
+                "crash-test", "--kind", "migration", "--format", format, "--cycles", "12", "--seed", "5", "--json"
+            ).json(ReportShape.self)
+            XCTAssertEqual(report.kind, "migration")
+            XCTAssertEqual(report.format, format)
+            XCTAssertEqual(report.cycles, 12)
+            XCTAssertEqual(report.recovered, 12)
+            XCTAssertEqual(report.corrupt, 0)
+            XCTAssertEqual(report.savedWorkLost, 0)
+            XCTAssertEqual(report.failures, [])
+        }
+        let table = try succeed("crash-test", "--kind", "migration", "--cycles", "2").stdout
+        XCTAssertTrue(table.contains("killed after the upgrade") && table.contains("result                    PASS"), table)
+        XCTAssertEqual(try run(["crash-test", "--kind", "migration", "--specs", Self.sampleSpecs]).status, 64)
+    }
+
     /// The installed binary runs a pods crash test from any folder: with no `--specs` it
     /// imports made-up specs instead of reading the repository's sample by a relative path.
     func testPodsCrashTestRunsFromAnyFolderWithoutASpecsFile() throws {

@@ -25,8 +25,16 @@ struct CrashTestCommand: PodDocCommand {
     @Option(help: "How many kills.")
     var cycles = 200
 
-    @Option(help: "What the document holds: pods or outline.")
-    var kind: DocumentKind = .outline
+    /// What a crash test kills.
+    enum Kind: String, ExpressibleByArgument, CaseIterable {
+        case outline, pods, migration
+    }
+
+    @Option(
+        help:
+            "What the children do: edit an outline or import pods with autosave on; or (migration) upgrade an outline document of model 1 with `poddoc outline add`, killed at random moments: the document must come back old or upgraded, never a mix."
+    )
+    var kind: Kind = .outline
 
     @Option(help: "A package, or an archive (autosaved in its working copy).")
     var format: CrashTest.Format = .package
@@ -59,10 +67,38 @@ struct CrashTestCommand: PodDocCommand {
         guard cycles > 0 else { throw ValidationError("--cycles must be at least 1.") }
         guard autosaveInterval > 0 else { throw ValidationError("--autosave-interval must be at least 1 ms.") }
         if force, workFolder == nil { throw ValidationError("--force goes with --work-folder (the folder it lets the test use).") }
+        if kind == .migration, specs != nil { throw ValidationError("--specs goes with --kind pods, not migration.") }
+    }
+
+    /// `--kind migration`: ``MigrationCrashTest``.
+    @MainActor private func runMigration() async throws {
+        var options = MigrationCrashTest.Options(format: format)
+        options.cycles = cycles
+        options.seed = seed
+        options.workFolder = workFolder.map { URL(fileURLWithPath: $0, isDirectory: true) }
+        Interrupts.shared.stopOnTermination()
+        Interrupts.shared.allowsForcedExit = false
+        let output = outputOptions.output
+        let cycles = self.cycles
+        let report: CrashTestReport
+        do {
+            report = try await MigrationCrashTest.run(options, poddoc: Self.executable) { report in
+                if report.cycles % 25 == 0 {
+                    output.message("crash-test: \(report.cycles)/\(cycles) upgrades killed, \(report.recovered) recovered")
+                }
+            }
+        } catch let error as CrashTestError {
+            throw CommandFailure(error.code == .childFailed ? .failure : .usage, code: "crashTestSetup", error.message)
+        }
+        output.emit(report, text: report.table)
+        guard report.passed else {
+            throw CommandFailure(.integrity, code: "crashTestFailed", "The crash test failed: \(report.failures.first ?? "no cycle ran").")
+        }
     }
 
     func execute() async throws {
-        var options = CrashTest.Options(kind: kind, format: format)
+        if kind == .migration { return try await runMigration() }
+        var options = CrashTest.Options(kind: kind == .pods ? .pods : .outline, format: format)
         options.cycles = cycles
         options.seed = seed
         options.autosaveInterval = .milliseconds(autosaveInterval)

@@ -121,7 +121,7 @@ public enum CrashTest {
     }
 
     /// Runs blocking work on a thread of its own, off the main actor and the shared pool.
-    private static func onThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+    static func onThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { continuation in
             Thread.detachNewThread { continuation.resume(returning: work()) }
         }

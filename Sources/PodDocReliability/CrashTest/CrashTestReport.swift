@@ -5,7 +5,7 @@ import Foundation
 /// What a crash test found: how often the child was killed and where, and what every reopen
 /// showed. Print ``table`` for people; encode it (it is `Codable`) for machines.
 public struct CrashTestReport: Sendable, Codable, Hashable {
-    /// `pods` or `outline`.
+    /// `pods` or `outline` (``CrashTest``), or `migration` (``MigrationCrashTest``).
     public var kind: String
     /// `package` or `archive`.
     public var format: String
@@ -45,7 +45,31 @@ public struct CrashTestReport: Sendable, Codable, Hashable {
 
     /// A table for people, one figure a line.
     public var table: String {
-        let rows: [(String, String)] = [
+        let rows: [(String, String)] = kind == "migration" ? migrationRows : editingRows
+        let width = rows.map(\.0.count).max() ?? 0
+        var text = rows.map { $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 }.joined(separator: "\n")
+        for failure in failures.prefix(20) { text += "\n  ! " + failure }
+        return text + "\n"
+    }
+
+    /// The rows of a run of ``MigrationCrashTest``.
+    private var migrationRows: [(String, String)] {
+        [
+            ("document", "outline \(format) of model 1, upgraded by `poddoc outline add`, seed \(seed)"),
+            ("cycles", "\(cycles)"),
+            ("commands that finished", "\(savesReported)"),
+            ("killed after the upgrade", "\(killsInsideSave) (upgraded, the item not added)"),
+            ("recovered", "\(recovered)"),
+            ("corrupt", "\(corrupt)"),
+            ("mixed or lost", "\(savedWorkLost)"),
+            ("time", String(format: "%.1f s (%.2f s per cycle)", seconds, cycles > 0 ? seconds / Double(cycles) : 0)),
+            ("result", passed ? "PASS" : "FAIL"),
+        ]
+    }
+
+    /// The rows of a run of ``CrashTest``.
+    private var editingRows: [(String, String)] {
+        [
             ("document", "\(kind) \(format), autosave every \(autosaveMilliseconds) ms, seed \(seed)"),
             ("cycles", "\(cycles)"),
             (
@@ -60,10 +84,6 @@ public struct CrashTestReport: Sendable, Codable, Hashable {
             ("time", String(format: "%.1f s (%.2f s per cycle)", seconds, cycles > 0 ? seconds / Double(cycles) : 0)),
             ("result", passed ? "PASS" : "FAIL"),
         ]
-        let width = rows.map(\.0.count).max() ?? 0
-        var text = rows.map { $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 }.joined(separator: "\n")
-        for failure in failures.prefix(20) { text += "\n  ! " + failure }
-        return text + "\n"
     }
 
     /// The report as pretty-printed JSON.

@@ -79,6 +79,19 @@ struct InferredMigration {
         return problems
     }
 
+    /// The tables whose foreign keys the steps may break (keys added, removed or moved, or the
+    /// table or a destination renamed): the ones to check before the commit. The others' keys
+    /// are as they were.
+    var tablesToCheck: [String] {
+        destination.entities.compactMap { entity -> String? in
+            let layout = destination.layout(entity.name)
+            guard !layout.foreignKeys.isEmpty, let old = origins[entity.name] else { return nil }
+            let before = old.foreignKeys.map { "\($0.name)>\($0.destination)" }
+            let now = layout.foreignKeys.map { "\($0.name)>\(origins[$0.destination]?.name ?? "")" }
+            return old.name != layout.name || before != now ? entity.name : nil
+        }
+    }
+
     // MARK: - Running
 
     /// Runs the steps on `db`, inside the caller's transaction, with foreign keys not
@@ -111,9 +124,10 @@ struct InferredMigration {
         for entity in destination.entities {
             let layout = destination.layout(entity.name)
             guard let old = origins[entity.name] else { continue }
-            let rows = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(layout.table)") ?? 0
             for attribute in layout.attributes where Self.origin(of: attribute, in: old) == nil {
-                if !attribute.isOptional && attribute.defaultValue == .null && rows > 0 {
+                if !attribute.isOptional && attribute.defaultValue == .null,
+                    let rows = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(layout.table)"), rows > 0
+                {
                     problems.append(
                         "'\(entity.name).\(attribute.name)' is new and required, with no default for the \(rows) objects that exist")
                 }
@@ -178,8 +192,13 @@ struct InferredMigration {
                         "'\(entity.name).\(attribute.name)' is required now, with no default for the \(missing) objects without one")
                 }
             }
-            // 6. A uniqueness the rows break is named, with its values.
-            for key in Self.uniqueKeys(of: layout) {
+            // 6. A new uniqueness the rows break is named, with its values (one the old model
+            // had, the rows keep).
+            let oldKeys = Set(
+                Self.uniqueKeys(of: old).map { key in
+                    key.map { name in layout.attributes.first { Self.origin(of: $0, in: old)?.name == name }?.name ?? "" }
+                })
+            for key in Self.uniqueKeys(of: layout) where !oldKeys.contains(key) {
                 let columns = key.map(SQL.quote).joined(separator: ", ")
                 let duplicates = try Row.fetchAll(
                     db,

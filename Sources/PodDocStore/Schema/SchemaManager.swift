@@ -263,7 +263,13 @@ struct SchemaManager {
                     for stage in stages { try stage.before?(SchemaMigration.Transaction(db)) }
                     try inferred?.run(db, path: path)
                     for stage in stages { try stage.after?(SchemaMigration.Transaction(db)) }
-                    if let broken = try Row.fetchOne(db, sql: "SELECT \"table\", parent FROM pragma_foreign_key_check") {
+                    // The tables the steps may have broken; every table after a custom stage.
+                    let checked = stages.isEmpty ? (inferred?.tablesToCheck ?? []).map { Optional($0) } : [nil]
+                    for table in checked {
+                        let broken = try Row.fetchOne(
+                            db, sql: "SELECT \"table\", parent FROM pragma_foreign_key_check\(table == nil ? "" : "(?)")",
+                            arguments: StatementArguments(table.map { [$0] } ?? []))
+                        guard let broken else { continue }
                         throw StoreError(
                             .migrationFailed,
                             "\(path): after migrating, objects of '\(broken["table"] as String)' point at '\(broken["parent"] as String)' objects that do not exist; nothing changed."
