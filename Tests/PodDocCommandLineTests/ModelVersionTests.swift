@@ -210,6 +210,7 @@ final class ModelVersionTests: CommandLineTestCase {
         XCTAssertEqual(try succeed("pods", "ls", doc, "--swift", "4.2").stdout, "Older 1.0\n")
         XCTAssertEqual(try succeed("pods", "ls", doc, "--swift", "6.0").stdout, "No spec declares Swift 6.0.\n")
         XCTAssertTrue(try succeed("pods", "show", doc, "Modern").stdout.contains("  swift:    5.0, 5.9"))
+        XCTAssertTrue(try fail(64, "pods", "ls", doc, "--swift", " ").stderr.contains("--swift needs a Swift version"))
     }
 
     func testCopiesOfDifferentModelVersionsMerge() throws {

@@ -49,6 +49,12 @@ struct ListSpecs: DocumentOperation {
     @Option(help: "Show at most this many specs.")
     var limit = 50
 
+    func validate() throws {
+        if let swift, swift.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw ValidationError("--swift needs a Swift version as specs write it, such as 5.9.")
+        }
+    }
+
     func perform(in session: DocumentSession) async throws {
         let prefix = self.prefix
         let swift = self.swift
