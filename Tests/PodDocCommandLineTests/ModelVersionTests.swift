@@ -231,4 +231,19 @@ final class ModelVersionTests: CommandLineTestCase {
         XCTAssertTrue(try succeed("outline", "ls", a, "1").stdout.hasPrefix("1.1. [x] July 2013\n"))
         for doc in [a, b, c] { try succeed("check", doc) }
     }
+
+    func testReadingAnOlderDocumentWithAFullTemporaryFolderSaysWhatToDo() throws {
+        let doc = try copyModelOneDocuments()[0]
+        let full = path("tmp")
+        try mount(["-t", "tmpfs", "-o", "size=100k", "tmpfs"], at: full, why: "a temporary folder too small for the upgraded copy")
+        environment["TMPDIR"] = full
+        let before = try hashes(doc)
+        let result = try run(["outline", "ls", doc])
+        XCTAssertEqual(result.status, 66, result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains("was written with model 1; reading it takes an upgraded copy in the temporary folder \(full)")
+                && result.stderr.contains("(the folder is full). Set TMPDIR to a folder with room"), result.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: full), [], "nothing left in the temporary folder")
+        XCTAssertEqual(try hashes(doc), before)
+    }
 }

@@ -155,8 +155,14 @@ public final class PersistentStore: Sendable {
             do {
                 olderOnDisk = url
                 database = try Self.privateUpgradedCopy(of: database, url: url, model: model, options: options)
+            } catch let error as StoreError where error.code != .sqlite {
+                throw error
             } catch {
-                throw PersistentStore.openError(error, url: url)
+                let full = (error as? DatabaseError)?.resultCode == .SQLITE_FULL
+                throw StoreError(
+                    .sqlite,
+                    "\(url.path) was written with model \(onDisk); reading it takes an upgraded copy in the temporary folder \(FileManager.default.temporaryDirectory.path), which could not be made (\(full ? "the folder is full" : "\(error)")). Set TMPDIR to a folder with room, or open it for writing once to upgrade it.",
+                    cause: error)
             }
         } else {
             olderOnDisk = nil
