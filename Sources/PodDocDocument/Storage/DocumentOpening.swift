@@ -133,9 +133,11 @@ enum DocumentOpening {
         let store: PersistentStore
         let migrated: Bool
         do {
-            if !readOnly, let found = SQLiteHeader.userVersion(of: layout.store), found < (try model(metadata.kind).version) {
+            if !readOnly, let found = SQLiteHeader.userVersion(of: layout.store), case let current = try model(metadata.kind),
+                found < current.version
+            {
                 // A writing open upgrades the store: checked first, as it is on disk.
-                try files.verifyBeforeUpgrading(metadata: metadata, model: try model(metadata.kind))
+                try files.verifyBeforeUpgrading(metadata: metadata, model: current)
             }
             (store, migrated) = try files.openStore(
                 model: model(metadata.kind), readOnly: readOnly, untrusted: untrusted,

@@ -198,10 +198,7 @@ public final class PersistentStore: Sendable {
         defer { try? probe.close() }
         let found = (try? probe.read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") }) ?? 0
         guard found < model.version else { return try PersistentStore(url: url, model: model, options: Options(readOnly: true)) }
-        guard
-            let source = try probe.read({ db in try SchemaManager.recordedModel(db) })
-                ?? model.earlierVersions.first(where: { $0.version == found })
-        else {
+        guard let source = try probe.read({ db in try SchemaManager.sourceModel(db, version: found, readBy: model) }) else {
             throw StoreError(
                 .schemaMismatch,
                 "\(url.path) records no model and its version \(found) is not among the earlier versions this poddoc knows, so its content cannot be read as written."

@@ -26,13 +26,17 @@ struct SchemaManager {
                 .notAStore,
                 "\(path) is an SQLite database of another application (application_id \(applicationID)); it is not a poddoc store.")
         }
-        // The model the store was written with, by its hash: an up-to-date store costs one
-        // key lookup. Stores made before poddoc recorded models have none.
-        let recordedHash =
+        // The model the store was written with, by its hash (and its record, compared on a
+        // writable open): one read. Stores made before poddoc recorded models have none.
+        let recorded: [String: String] =
             hasTables
             ? try database.read { db in
-                try? String.fetchOne(db, sql: "SELECT value FROM _poddoc_store WHERE key = ?", arguments: [Self.modelHashKey])
-            } : nil
+                let rows = try? Row.fetchAll(
+                    db, sql: "SELECT key, value FROM _poddoc_store WHERE key IN (?, ?)", arguments: [Self.modelHashKey, Self.modelKey])
+                return Dictionary(
+                    (rows ?? []).map { ($0["key"] as String, $0["value"] as String) }, uniquingKeysWith: { first, _ in first })
+            } : [:]
+        let recordedHash = recorded[Self.modelHashKey]
         if version > model.version {
             // Read wherever the tables hold what this model reads (the check below).
             guard readOnly else {
@@ -63,7 +67,7 @@ struct SchemaManager {
         }
         try check(database, path: path)
         if !readOnly {
-            if version == model.version, try recordedHash == nil || recordedJSON(database) != model.recordJSON {
+            if version == model.version, recordedHash == nil || recorded[Self.modelKey] != model.recordJSON {
                 // A store made before models were recorded: its first writing open records
                 // it. A model whose indexes or defaults changed within a version: its record.
                 try database.write { db in try Self.recordModel(model, db) }
@@ -211,12 +215,6 @@ struct SchemaManager {
     /// The `_poddoc_store` key of that model's ``ObjectModel/versionHash``.
     static let modelHashKey = "model.hash"
 
-    private func recordedJSON(_ database: DatabaseQueue) throws -> String? {
-        try database.read { db in
-            try String.fetchOne(db, sql: "SELECT value FROM _poddoc_store WHERE key = ?", arguments: [Self.modelKey])
-        }
-    }
-
     /// Records `model` as the store's, with its version in `user_version`.
     static func recordModel(_ model: ObjectModel, _ db: Database) throws {
         for (key, value) in [(modelKey, model.recordJSON), (modelHashKey, model.versionHash)] {
@@ -230,7 +228,7 @@ struct SchemaManager {
     /// The model a store records, or nil when it records none.
     ///
     /// - Throws: ``StoreError`` (`.corrupt`) when the record is damaged.
-    static func recordedModel(_ db: Database) throws -> ObjectModel? {
+    private static func recordedModel(_ db: Database) throws -> ObjectModel? {
         guard let json = try String.fetchOne(db, sql: "SELECT value FROM _poddoc_store WHERE key = ?", arguments: [modelKey]) else {
             return nil
         }
@@ -240,12 +238,21 @@ struct SchemaManager {
         return try record.model()
     }
 
+    /// The model a store at model `version` was written with, read by `model`: the one the
+    /// store records, else the one of that version among `model`'s earlier versions; nil when
+    /// neither is known.
+    ///
+    /// - Throws: ``StoreError`` (`.corrupt`) when the record is damaged.
+    static func sourceModel(_ db: Database, version: Int, readBy model: ObjectModel) throws -> ObjectModel? {
+        try recordedModel(db) ?? model.earlierVersions.first { $0.version == version }
+    }
+
     /// Brings a store at model `version` to ``model`` in one transaction: each custom stage's
     /// work before, the inferred steps, each stage's work after; or, for a store whose old
     /// model is unknown, the stages alone. A failure leaves the store as it was.
     private func migrate(_ database: DatabaseQueue, from version: Int, path: String) throws {
         let stages = model.migrations.filter { $0.version > version && $0.version <= model.version }
-        let source = try database.read { db in try Self.recordedModel(db) } ?? model.earlierVersions.first { $0.version == version }
+        let source = try database.read { db in try Self.sourceModel(db, version: version, readBy: model) }
         if source == nil, stages.last?.version != model.version {
             throw StoreError(
                 .migrationFailed,
