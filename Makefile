@@ -3,7 +3,7 @@
 
 SWIFT ?= swift
 
-.PHONY: tour store-tour test build-tests test-unit test-tsan test-fuzz test-crash test-two-hosts test-syncthing fuzz bench samples sample-documents cli-docs docs format bench-harness bench-e2e bench-check bench-thresholds bootstrap clean
+.PHONY: tour store-tour doc-snippets test build-tests test-unit test-tsan test-fuzz test-crash test-two-hosts test-syncthing fuzz bench samples sample-documents cli-docs docs format bench-harness bench-e2e bench-check bench-thresholds bootstrap clean
 
 ## The main job: a tour of the `poddoc` command on the built-in sample (scripts/tour.sh).
 tour: bootstrap
@@ -124,7 +124,13 @@ sample-documents: bootstrap
 	scripts/make-sample-documents.sh
 
 ## Regenerates the shell completions and the man page from the command definitions (committed).
-cli-docs: bootstrap
+cli-## Writes Tests/PodDocContentTests/DocumentationSnippets.swift again from the Swift snippets of
+## README.md and the DocC articles (compiled with the tests), then builds them.
+doc-snippets: bootstrap
+	WRITE_SNIPPETS=1 $(SWIFT) test --filter DocumentationSnippetsTests
+	$(SWIFT) build --build-tests
+
+docs: bootstrap
 	scripts/make-cli-docs.sh
 
 ## The DocC reference and articles of PodDocStore and PodDocDocument, in .build/docs/<module>

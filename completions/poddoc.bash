@@ -186,7 +186,7 @@ _poddoc() {
 
 _poddoc_new() {
     repeating_flags=()
-    non_repeating_flags=(--json --version -h --help)
+    non_repeating_flags=(--json --quiet -q --version -h --help)
     repeating_options=()
     non_repeating_options=(--kind)
     __poddoc_offer_flags_options 1
@@ -210,7 +210,7 @@ _poddoc_new() {
 
 _poddoc_open() {
     repeating_flags=()
-    non_repeating_flags=(--recover --discard --read-only --json --version -h --help)
+    non_repeating_flags=(--recover --discard --read-only --json --quiet -q --version -h --help)
     repeating_options=()
     non_repeating_options=(--autosave-interval -c)
     __poddoc_offer_flags_options 1
@@ -236,7 +236,7 @@ _poddoc_open() {
 
 _poddoc_info() {
     repeating_flags=()
-    non_repeating_flags=(--recover --discard --read-only --json --version -h --help)
+    non_repeating_flags=(--recover --discard --read-only --json --quiet -q --version -h --help)
     repeating_options=()
     non_repeating_options=()
     __poddoc_offer_flags_options 1
@@ -252,7 +252,7 @@ _poddoc_info() {
 
 _poddoc_versions() {
     repeating_flags=()
-    non_repeating_flags=(--recover --discard --read-only --json --version -h --help)
+    non_repeating_flags=(--recover --discard --read-only --json --quiet -q --version -h --help)
     repeating_options=()
     non_repeating_options=(--last)
     __poddoc_offer_flags_options 1
@@ -275,7 +275,7 @@ _poddoc_versions() {
 
 _poddoc_diff() {
     repeating_flags=()
-    non_repeating_flags=(--recover --discard --read-only --exit-code --json --version -h --help)
+    non_repeating_flags=(--recover --discard --read-only --exit-code --json --quiet -q --version -h --help)
     repeating_options=()
     non_repeating_options=(--from --to)
     __poddoc_offer_flags_options 2
@@ -305,7 +305,7 @@ _poddoc_diff() {
 
 _poddoc_import() {
     repeating_flags=()
-    non_repeating_flags=(--recover --discard --resume --json --read-only --version -h --help)
+    non_repeating_flags=(--recover --discard --resume --json --quiet -q --read-only --version -h --help)
     repeating_options=()
     non_repeating_options=(--from --opml --markdown --text --outline-json --under)
     __poddoc_offer_flags_options 1
@@ -347,7 +347,7 @@ _poddoc_import() {
 
 _poddoc_export() {
     repeating_flags=()
-    non_repeating_flags=(--recover --discard --force --json --read-only --version -h --help)
+    non_repeating_flags=(--recover --discard --force --json --quiet -q --read-only --version -h --help)
     repeating_options=()
     non_repeating_options=(--format --at)
     __poddoc_offer_flags_options 2
@@ -378,7 +378,7 @@ _poddoc_export() {
 
 _poddoc_save() {
     repeating_flags=()
-    non_repeating_flags=(--recover --discard --json --read-only --version -h --help)
+    non_repeating_flags=(--recover --discard --json --quiet -q --read-only --version -h --help)
     repeating_options=()
     non_repeating_options=(--as --format)
     __poddoc_offer_flags_options 1
@@ -406,7 +406,7 @@ _poddoc_save() {
 
 _poddoc_revert() {
     repeating_flags=()
-    non_repeating_flags=(--recover --discard --json --read-only --version -h --help)
+    non_repeating_flags=(--recover --discard --json --quiet -q --read-only --version -h --help)
     repeating_options=()
     non_repeating_options=(--to)
     __poddoc_offer_flags_options 1
@@ -429,7 +429,7 @@ _poddoc_revert() {
 
 _poddoc_merge() {
     repeating_flags=()
-    non_repeating_flags=(--recover --discard --two-way --remove-copy --json --read-only --version -h --help)
+    non_repeating_flags=(--recover --discard --two-way --remove-copy --json --quiet -q --read-only --version -h --help)
     repeating_options=()
     non_repeating_options=(--prefer --base)
     __poddoc_offer_flags_options 2
@@ -461,7 +461,7 @@ _poddoc_merge() {
 
 _poddoc_check() {
     repeating_flags=()
-    non_repeating_flags=(--recover --discard --read-only --json --version -h --help)
+    non_repeating_flags=(--recover --discard --read-only --json --quiet -q --version -h --help)
     repeating_options=()
     non_repeating_options=()
     __poddoc_offer_flags_options 1
@@ -477,7 +477,7 @@ _poddoc_check() {
 
 _poddoc_recover() {
     repeating_flags=()
-    non_repeating_flags=(--discard --keep-mine --json --version -h --help)
+    non_repeating_flags=(--discard --keep-mine --json --quiet -q --version -h --help)
     repeating_options=()
     non_repeating_options=(--as)
     __poddoc_offer_flags_options 1
@@ -501,7 +501,7 @@ _poddoc_recover() {
 
 _poddoc_serve() {
     repeating_flags=()
-    non_repeating_flags=(--json --version -h --help)
+    non_repeating_flags=(--json --quiet -q --version -h --help)
     repeating_options=()
     non_repeating_options=(--host --port --page-size)
     __poddoc_offer_flags_options 1
@@ -553,7 +553,7 @@ _poddoc_outline() {
 
 _poddoc_outline_ls() {
     repeating_flags=()
-    non_repeating_flags=(--recover --discard --json --read-only --version -h --help)
+    non_repeating_flags=(--recover --discard --json --quiet -q --read-only --version -h --help)
     repeating_options=()
     non_repeating_options=()
     __poddoc_offer_flags_options 2
@@ -569,7 +569,7 @@ _poddoc_outline_ls() {
 
 _poddoc_outline_tree() {
     repeating_flags=()
-    non_repeating_flags=(--recover --discard --json --read-only --version -h --help)
+    non_repeating_flags=(--recover --discard --json --quiet -q --read-only --version -h --help)
     repeating_options=()
     non_repeating_options=(--depth)
     __poddoc_offer_flags_options 2
@@ -592,7 +592,7 @@ _poddoc_outline_tree() {
 
 _poddoc_outline_find() {
     repeating_flags=()
-    non_repeating_flags=(--recover --discard --open --done --json --read-only --version -h --help)
+    non_repeating_flags=(--recover --discard --open --done --json --quiet -q --read-only --version -h --help)
     repeating_options=()
     non_repeating_options=(--limit)
     __poddoc_offer_flags_options -1
@@ -615,7 +615,7 @@ _poddoc_outline_find() {
 
 _poddoc_outline_add() {
     repeating_flags=()
-    non_repeating_flags=(--recover --discard --json --read-only --version -h --help)
+    non_repeating_flags=(--recover --discard --json --quiet -q --read-only --version -h --help)
     repeating_options=()
     non_repeating_options=(--under --at --note)
     __poddoc_offer_flags_options 2
@@ -644,7 +644,7 @@ _poddoc_outline_add() {
 
 _poddoc_outline_insert() {
     repeating_flags=()
-    non_repeating_flags=(--recover --discard --json --read-only --version -h --help)
+    non_repeating_flags=(--recover --discard --json --quiet -q --read-only --version -h --help)
     repeating_options=()
     non_repeating_options=()
     __poddoc_offer_flags_options 3
@@ -660,7 +660,7 @@ _poddoc_outline_insert() {
 
 _poddoc_outline_mv() {
     repeating_flags=()
-    non_repeating_flags=(--recover --discard --json --read-only --version -h --help)
+    non_repeating_flags=(--recover --discard --json --quiet -q --read-only --version -h --help)
     repeating_options=()
     non_repeating_options=(--under --at)
     __poddoc_offer_flags_options 2
@@ -686,7 +686,7 @@ _poddoc_outline_mv() {
 
 _poddoc_outline_rename() {
     repeating_flags=()
-    non_repeating_flags=(--recover --discard --json --read-only --version -h --help)
+    non_repeating_flags=(--recover --discard --json --quiet -q --read-only --version -h --help)
     repeating_options=()
     non_repeating_options=()
     __poddoc_offer_flags_options 3
@@ -702,7 +702,7 @@ _poddoc_outline_rename() {
 
 _poddoc_outline_note() {
     repeating_flags=()
-    non_repeating_flags=(--recover --discard --json --read-only --version -h --help)
+    non_repeating_flags=(--recover --discard --json --quiet -q --read-only --version -h --help)
     repeating_options=()
     non_repeating_options=()
     __poddoc_offer_flags_options 3
@@ -718,7 +718,7 @@ _poddoc_outline_note() {
 
 _poddoc_outline_done() {
     repeating_flags=()
-    non_repeating_flags=(--recover --discard --json --read-only --version -h --help)
+    non_repeating_flags=(--recover --discard --json --quiet -q --read-only --version -h --help)
     repeating_options=()
     non_repeating_options=()
     __poddoc_offer_flags_options 2
@@ -734,7 +734,7 @@ _poddoc_outline_done() {
 
 _poddoc_outline_undone() {
     repeating_flags=()
-    non_repeating_flags=(--recover --discard --json --read-only --version -h --help)
+    non_repeating_flags=(--recover --discard --json --quiet -q --read-only --version -h --help)
     repeating_options=()
     non_repeating_options=()
     __poddoc_offer_flags_options 2
@@ -750,7 +750,7 @@ _poddoc_outline_undone() {
 
 _poddoc_outline_indent() {
     repeating_flags=()
-    non_repeating_flags=(--recover --discard --json --read-only --version -h --help)
+    non_repeating_flags=(--recover --discard --json --quiet -q --read-only --version -h --help)
     repeating_options=()
     non_repeating_options=()
     __poddoc_offer_flags_options 2
@@ -766,7 +766,7 @@ _poddoc_outline_indent() {
 
 _poddoc_outline_outdent() {
     repeating_flags=()
-    non_repeating_flags=(--recover --discard --json --read-only --version -h --help)
+    non_repeating_flags=(--recover --discard --json --quiet -q --read-only --version -h --help)
     repeating_options=()
     non_repeating_options=()
     __poddoc_offer_flags_options 2
@@ -782,7 +782,7 @@ _poddoc_outline_outdent() {
 
 _poddoc_outline_rm() {
     repeating_flags=()
-    non_repeating_flags=(--recover --discard --json --read-only --version -h --help)
+    non_repeating_flags=(--recover --discard --json --quiet -q --read-only --version -h --help)
     repeating_options=()
     non_repeating_options=()
     __poddoc_offer_flags_options 2
@@ -821,7 +821,7 @@ _poddoc_pods() {
 
 _poddoc_pods_ls() {
     repeating_flags=()
-    non_repeating_flags=(--recover --discard --json --read-only --version -h --help)
+    non_repeating_flags=(--recover --discard --json --quiet -q --read-only --version -h --help)
     repeating_options=()
     non_repeating_options=(--swift --limit)
     __poddoc_offer_flags_options 2
@@ -847,7 +847,7 @@ _poddoc_pods_ls() {
 
 _poddoc_pods_search() {
     repeating_flags=()
-    non_repeating_flags=(--recover --discard --json --read-only --version -h --help)
+    non_repeating_flags=(--recover --discard --json --quiet -q --read-only --version -h --help)
     repeating_options=()
     non_repeating_options=(--limit)
     __poddoc_offer_flags_options -1
@@ -870,7 +870,7 @@ _poddoc_pods_search() {
 
 _poddoc_pods_show() {
     repeating_flags=()
-    non_repeating_flags=(--recover --discard --json --read-only --version -h --help)
+    non_repeating_flags=(--recover --discard --json --quiet -q --read-only --version -h --help)
     repeating_options=()
     non_repeating_options=()
     __poddoc_offer_flags_options 3
@@ -886,7 +886,7 @@ _poddoc_pods_show() {
 
 _poddoc_pods_count() {
     repeating_flags=()
-    non_repeating_flags=(--recover --discard --json --read-only --version -h --help)
+    non_repeating_flags=(--recover --discard --json --quiet -q --read-only --version -h --help)
     repeating_options=()
     non_repeating_options=()
     __poddoc_offer_flags_options 2
@@ -902,7 +902,7 @@ _poddoc_pods_count() {
 
 _poddoc_git-setup() {
     repeating_flags=()
-    non_repeating_flags=(--global --remove --json --version -h --help)
+    non_repeating_flags=(--global --remove --json --quiet -q --version -h --help)
     repeating_options=(--pattern)
     non_repeating_options=()
     __poddoc_offer_flags_options 0
@@ -965,7 +965,7 @@ _poddoc_textconv() {
 
 _poddoc_crash-test() {
     repeating_flags=()
-    non_repeating_flags=(--force --json --version -h --help)
+    non_repeating_flags=(--force --json --quiet -q --version -h --help)
     repeating_options=()
     non_repeating_options=(--cycles --kind --format --seed --autosave-interval --specs --work-folder)
     __poddoc_offer_flags_options 0

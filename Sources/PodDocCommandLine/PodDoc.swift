@@ -12,6 +12,11 @@ public struct PodDoc: ParsableCommand {
             Commands that print data take --json (shapes in docs/CLI.md); errors are one line on \
             standard error.
 
+            Examples:
+              poddoc new Todo.poddoc --kind outline
+              poddoc outline add Todo.poddoc "Call the plumber"
+              poddoc help outline add
+
             EXIT STATUS
             \(ExitStatus.table)
             """,
@@ -46,13 +51,20 @@ public struct PodDoc: ParsableCommand {
     /// `poddoc`): an unknown command ("Unexpected argument"), `help` of an unknown command
     /// (the whole help, status 0), a negative number after an option ("Missing value").
     static func refusal(of arguments: [String]) -> String? {
-        let names = Set(commands.compactMap { $0.configuration.commandName })
         let words = arguments.prefix { $0 != "--" }
-        if let first = words.first, !first.hasPrefix("-") {
-            let named = first == "help" ? words.dropFirst().first : first
-            if let named, !named.hasPrefix("-"), !names.contains(named) {
-                return "Unknown command '\(named)'; `poddoc help` lists the commands"
+        // The command named, word by word down the tree (`outline add`), until a command
+        // without subcommands: a word there that names none is an unknown command.
+        var named = words.first == "help" ? Array(words.dropFirst()) : Array(words)
+        var path: [String] = []
+        var level: [any ParsableCommand.Type] = commands
+        while let word = named.first, !word.hasPrefix("-"), word != "help", !level.isEmpty {
+            guard let command = level.first(where: { $0.configuration.commandName == word }) else {
+                let group = path.isEmpty ? "" : " " + path.joined(separator: " ")
+                return "Unknown command '\((path + [word]).joined(separator: " "))'; `poddoc help\(group)` lists the commands"
             }
+            path.append(word)
+            level = command.configuration.subcommands
+            named.removeFirst()
         }
         for (option, value) in zip(words, words.dropFirst())
         where option.hasPrefix("--") && value.hasPrefix("-") && Int(value) != nil {

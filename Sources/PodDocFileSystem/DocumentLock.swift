@@ -11,6 +11,21 @@ public enum LockMode: Sendable, Hashable {
     case shared
 }
 
+// MARK: - ReadingLock
+
+/// What a reader found when it asked for a document's lock
+/// (``DocumentLock/acquireForReading(_:fileSystem:)``).
+public enum ReadingLock {
+    /// Held in ``LockMode/shared`` mode: no editor has the document open, and none opens it
+    /// until the lock is released.
+    case held(DocumentLock)
+    /// An editor has the document open: read alongside it.
+    case editorPresent
+    /// There is no lock file to take without making one, or it cannot be opened: whether an
+    /// editor is at work is unknown.
+    case unavailable
+}
+
 // MARK: - LockFileKind
 
 /// Where a lock file lives, which decides its life cycle.
@@ -96,6 +111,8 @@ public final class DocumentLock {
     ///   - kind: Where the lock file lives: ``LockFileKind/owned`` (kept, emptied on release)
     ///     or ``LockFileKind/besideDocument`` (shared with other users and machines, removed
     ///     on release).
+    ///   - readerWait: How long an exclusive lock on an ``LockFileKind/owned`` file waits for
+    ///     readers (``acquireForReading(_:fileSystem:)``) to let it go.
     /// - Returns: The held lock.
     /// - Throws: ``FileSystemError/Code-swift.struct/locked`` naming the holder (pid, host) when
     ///   another process holds the lock in a conflicting mode, or (beside a document) when the
@@ -103,16 +120,19 @@ public final class DocumentLock {
     ///   cannot be opened or written.
     public static func acquire(
         _ lockFile: URL, mode: LockMode, toolVersion: String, fileSystem: FileSystem = FileSystem(),
-        kind: LockFileKind = .owned
+        kind: LockFileKind = .owned, readerWait: Duration = DocumentLock.readerWait
     ) throws -> DocumentLock {
         guard kind == .besideDocument else {
-            return try acquireOnce(lockFile, mode: mode, toolVersion: toolVersion, fileSystem: fileSystem, kind: kind)!
+            return try acquireOnce(
+                lockFile, mode: mode, toolVersion: toolVersion, fileSystem: fileSystem, kind: kind, readerWait: readerWait)!
         }
         // A lock file removed on release can be removed between this process's open and its
         // `flock`: the lock then holds a file no one else will open. Taken again until the
         // locked file is the one the name points to.
         for _ in 0..<100 {
-            if let lock = try acquireOnce(lockFile, mode: mode, toolVersion: toolVersion, fileSystem: fileSystem, kind: kind) {
+            if let lock = try acquireOnce(
+                lockFile, mode: mode, toolVersion: toolVersion, fileSystem: fileSystem, kind: kind, readerWait: readerWait)
+            {
                 return lock
             }
         }
@@ -124,7 +144,8 @@ public final class DocumentLock {
     /// One attempt of ``acquire(_:mode:toolVersion:fileSystem:kind:)``: nil when a lock file
     /// beside a document was removed or replaced while it was being locked.
     private static func acquireOnce(
-        _ lockFile: URL, mode: LockMode, toolVersion: String, fileSystem: FileSystem, kind: LockFileKind
+        _ lockFile: URL, mode: LockMode, toolVersion: String, fileSystem: FileSystem, kind: LockFileKind,
+        readerWait: Duration
     ) throws -> DocumentLock? {
         let path = lockFile.path
         let fd = try openLockFile(path, mode: mode, kind: kind, fileSystem: fileSystem)
@@ -133,7 +154,10 @@ public final class DocumentLock {
             do {
                 try fileSystem.lockFile(fd, operation: (mode == .exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB, path: path)
             } catch let error as FileSystemError where error.errno == EWOULDBLOCK {
-                throw lockedError(path: path, mode: mode, cause: error, fileSystem: fileSystem)
+                guard mode == .exclusive, kind == .owned else {
+                    throw lockedError(path: path, mode: mode, cause: error, fileSystem: fileSystem)
+                }
+                try waitForReaders(fd, path: path, cause: error, fileSystem: fileSystem, upTo: readerWait)
             }
             if kind == .besideDocument && !namesLockedFile(fd, path: path) {
                 Glibc.close(fd)
@@ -177,6 +201,76 @@ public final class DocumentLock {
     ///   something else than a holder record; other ``FileSystemError``s if it cannot be read.
     public static func currentHolder(of lockFile: URL, fileSystem: FileSystem = FileSystem()) throws -> LockHolder? {
         try readHolder(lockFile.path, fileSystem: fileSystem)
+    }
+
+    /// Takes a document's lock for a read that ends soon (a command), without making or
+    /// writing any file: the lock file is opened read-only, and a missing one is not created.
+    ///
+    /// While the returned lock is held no editor has the document open and none opens it
+    /// (an editor waits for readers, see ``acquire(_:mode:toolVersion:fileSystem:kind:)``), so
+    /// the reader may take the store for an unchanging file.
+    ///
+    /// - Parameters:
+    ///   - lockFile: The document's lock file (a package's `.poddoc-lock`).
+    ///   - fileSystem: The file system to go through.
+    /// - Returns: What was found: the lock held, an editor at work, or no lock to take.
+    public static func acquireForReading(_ lockFile: URL, fileSystem: FileSystem = FileSystem()) -> ReadingLock {
+        let path = lockFile.path
+        guard let fd = try? fileSystem.openFile(path, flags: O_RDONLY | O_NOFOLLOW) else { return .unavailable }
+        do {
+            try fileSystem.lockFile(fd, operation: LOCK_SH | LOCK_NB, path: path)
+        } catch {
+            Glibc.close(fd)
+            return (error as? FileSystemError)?.errno == EWOULDBLOCK ? .editorPresent : .unavailable
+        }
+        return .held(
+            DocumentLock(lockFile: lockFile, mode: .shared, kind: .owned, takeover: nil, fileSystem: fileSystem, fileDescriptor: fd))
+    }
+
+    /// How long an editor waits by default for readers to finish (see
+    /// ``acquireForReading(_:fileSystem:)``) before it gives up.
+    public static let readerWait: Duration = .seconds(30)
+
+    /// Waits until the readers holding the lock let it go, taking it exclusively then. While
+    /// the lock can be had in shared mode it is held by readers alone, and this tries again,
+    /// up to `wait`; an exclusive holder (an editor) is reported at once, as before readers
+    /// took the lock.
+    ///
+    /// - Throws: ``FileSystemError/Code-swift.struct/locked`` naming the editor, or saying
+    ///   that readers still hold the lock after `wait`.
+    private static func waitForReaders(
+        _ fd: Int32, path: String, cause: FileSystemError, fileSystem: FileSystem, upTo wait: Duration
+    ) throws {
+        let deadline = ContinuousClock.now + wait
+        var pause: UInt32 = 2_000
+        while true {
+            guard heldByReadersAlone(path) else {
+                throw lockedError(path: path, mode: .exclusive, cause: cause, fileSystem: fileSystem)
+            }
+            guard ContinuousClock.now < deadline else {
+                throw FileSystemError(
+                    code: .locked,
+                    message:
+                        "The document is being read by other poddoc commands (lock file '\(path)'), still after \(wait.components.seconds) s. Try again when they end.",
+                    path: path, systemCall: .lock, errno: cause.errno, cause: cause)
+            }
+            usleep(pause)
+            pause = min(pause * 2, 100_000)
+            do {
+                try fileSystem.lockFile(fd, operation: LOCK_EX | LOCK_NB, path: path)
+                return
+            } catch let error as FileSystemError where error.errno == EWOULDBLOCK {
+                continue
+            }
+        }
+    }
+
+    /// Whether the lock file can be locked in shared mode now: no one holds it exclusively.
+    private static func heldByReadersAlone(_ path: String) -> Bool {
+        let probe = Glibc.open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard probe >= 0 else { return false }
+        defer { Glibc.close(probe) }
+        return flock(probe, LOCK_SH | LOCK_NB) == 0
     }
 
     // MARK: Releasing

@@ -70,6 +70,9 @@ final class CommandPromisesTests: CommandLineTestCase {
         let doc = try makeOutline("Notes.poddoc", holding: "one")
         XCTAssertTrue(try fail(64, "nosuch").stderr.contains("Unknown command 'nosuch'"))
         XCTAssertTrue(try fail(64, "help", "nosuch").stderr.contains("Unknown command 'nosuch'"))
+        let inGroup = try fail(64, "outline", "show", path("N.poddoc"), "1").stderr
+        XCTAssertTrue(inGroup.contains("Unknown command 'outline show'; `poddoc help outline` lists the commands"), inGroup)
+        XCTAssertTrue(try fail(64, "help", "pods", "nosuch").stderr.contains("Unknown command 'pods nosuch'"))
         XCTAssertTrue(try fail(64, "outline", "tree", doc, "--depth", "-1").stderr.contains("--depth takes a number of 0 or more, not -1"))
         let json = try fail(64, "outline", "tree", doc, "--frobnicate", "--json")
         XCTAssertEqual(try RunResult(status: 64, stdout: json.stderr, stderr: "").json(ErrorShape.self).error.exitStatus, 64)

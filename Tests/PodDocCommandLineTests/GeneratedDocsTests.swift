@@ -22,4 +22,26 @@ final class GeneratedDocsTests: CommandLineTestCase {
             XCTAssertTrue(manual.contains(command), "the man page covers \(command)")
         }
     }
+
+    /// The man page is a man page: its sections in order (EXIT STATUS and EXAMPLES of their
+    /// own, not inside DESCRIPTION), every example `--help` shows, a real date, and nothing
+    /// `groff` warns about.
+    func testTheManPageHasItsSectionsEveryExampleAndNoWarnings() throws {
+        let manual = try String(contentsOf: Self.repository.appending(path: "docs/man/poddoc.1"), encoding: .utf8)
+        let sections = manual.split(separator: "\n").filter { $0.hasPrefix(".Sh ") }.map { String($0.dropFirst(4)) }
+        XCTAssertEqual(sections, ["NAME", "SYNOPSIS", "DESCRIPTION", "EXIT STATUS", "EXAMPLES", "AUTHORS"])
+        XCTAssertFalse(manual.contains("\nEXIT STATUS\n"), "the exit statuses are a section, not text")
+        XCTAssertFalse(manual.contains("Examples:"), "the examples are gathered in EXAMPLES")
+        XCTAssertFalse(manual.contains(".Dd January 1, 2026"), "a real date")
+        let examples = try documentedCommands().flatMap(\.examples)
+        XCTAssertGreaterThan(examples.count, 60)
+        for example in examples {
+            let roff = example.replacingOccurrences(of: "\\", with: "\\e")
+            XCTAssertTrue(manual.contains("\n" + roff + "\n"), "EXAMPLES shows `\(example)`")
+        }
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/groff") else { throw XCTSkip("groff is not installed") }
+        let checked = try runTool("/usr/bin/groff", ["-mdoc", "-ww", "-z", Self.repository.appending(path: "docs/man/poddoc.1").path])
+        XCTAssertEqual(checked.status, 0, checked.stderr)
+        XCTAssertEqual(checked.stderr, "", "groff has nothing to warn about")
+    }
 }

@@ -97,4 +97,16 @@ final class OutlineCommandTests: CommandLineTestCase {
         XCTAssertEqual(nothing.done, "Import 0 items")
         XCTAssertEqual(nothing.topLevel, 0)
     }
+
+    func testMoveAmongSiblingsNeedsOnlyAPosition() throws {
+        let doc = path("Move.poddoc")
+        try succeed("new", doc, "--kind", "outline")
+        try succeed("open", doc, "-c", "add Groceries; add Milk --under 1; add Eggs --under 1; add Work")
+        try succeed("outline", "mv", doc, "/Work", "--at", "1")
+        try succeed("outline", "mv", doc, "2.2", "--at", "1")
+        XCTAssertEqual(try succeed("outline", "tree", doc).stdout, "1. Work\n2. Groceries\n  1. Eggs\n  2. Milk\n")
+        let refused = try fail(64, "outline", "mv", doc, "1")
+        XCTAssertTrue(
+            refused.stderr.contains("mv needs --under (a new parent), --at (a new position among its siblings), or both"), refused.stderr)
+    }
 }

@@ -56,6 +56,65 @@ final class ReadingTests: CommandLineTestCase {
             try Data(contentsOf: URL(fileURLWithPath: path("out/again2.zip"))))
     }
 
+    /// Every file and folder of a document with its modification time to the nanosecond, and
+    /// each file's size and content hash: what a sync tool rescans on.
+    private func times(_ root: String) throws -> [String: String] {
+        var result: [String: String] = [:]
+        let hashed = try hashes(root)
+        for name in [""] + (FileManager.default.enumerator(atPath: root)!.allObjects as! [String]) {
+            var status = stat()
+            XCTAssertEqual(lstat(root + "/" + name, &status), 0)
+            result["/" + name] = "\(status.st_mtim.tv_sec).\(status.st_mtim.tv_nsec) \(status.st_size) \(hashed[name] ?? "folder")"
+        }
+        return result
+    }
+
+    /// Reading commands take the store for an unchanging file while they hold the package's
+    /// lock: no `-wal`/`-shm` is made and removed (which would change the folder's time, and
+    /// make sync tools rescan), and a `-shm` left behind keeps its bytes.
+    func testShortReadsChangeNoFileAndNoFoldersTime() throws {
+        let (outline, pods) = try makeDocuments()
+        try succeed("outline", "add", outline, "Bread")
+        try FileManager.default.createDirectory(atPath: path("out"), withIntermediateDirectories: true)
+        // A `-shm` left by a writer that crashed after its checkpoint: nothing to read in it.
+        let leftover = Data((0..<32768).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        try leftover.write(to: URL(fileURLWithPath: pods + "/StoreContent/persistentStore-shm"))
+        let before = (try times(outline), try times(pods))
+        Thread.sleep(forTimeInterval: 0.01)
+        var commands = readingCommands(outline: outline, pods: pods, out: path("out")).filter { $0.first != "open" }
+        commands += [
+            ["diff", outline, "--from", "1"], ["export", outline, path("out/at.opml"), "--format", "opml", "--at", "2"],
+            ["pods", "show", pods, "AFNetworking"], ["info", outline, "--json"],
+            ["save", outline, "--as", path("out/Copy.poddoc")],
+        ]
+        for command in commands { try run(command).assertSucceeded(command) }
+        XCTAssertEqual(try times(outline), before.0, "no file or folder of the outline changed, not even its time")
+        XCTAssertEqual(try times(pods), before.1, "no file or folder of the pods document changed; the -shm kept its bytes")
+    }
+
+    /// A reading command holds the package's lock in shared mode while it reads: an editor
+    /// that starts meanwhile waits for it instead of failing with "locked", and readers share.
+    func testAnEditorWaitsForAReaderToEnd() throws {
+        let (outline, _) = try makeDocuments()
+        let reader = Process()
+        reader.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+        reader.arguments = ["--shared", outline + "/.poddoc-lock", "sleep", "1.5"]
+        try reader.run()
+        defer { reader.waitUntilExit() }
+        // Held once `flock` has it: an exclusive try fails.
+        var held = false
+        for _ in 0..<200 where !held {
+            held = try runTool("/usr/bin/flock", ["--nonblock", "--exclusive", outline + "/.poddoc-lock", "true"]).status != 0
+            if !held { Thread.sleep(forTimeInterval: 0.01) }
+        }
+        XCTAssertTrue(held, "the reader holds the lock")
+        XCTAssertTrue(try succeed("outline", "tree", outline).stdout.contains("Groceries"), "readers share the lock")
+        let added = try succeed("outline", "add", outline, "Butter")
+        XCTAssertTrue(added.stdout.contains("Butter"), added.stdout)
+        XCTAssertFalse(reader.isRunning, "the edit waited for the reader")
+        XCTAssertTrue(try succeed("outline", "tree", outline).stdout.contains("Butter"))
+    }
+
     /// A writer killed before it checkpointed leaves commits in the `-wal`: a read goes
     /// through the log and leaves the main file as it is (a connection that could write would
     /// checkpoint them into it when closing).

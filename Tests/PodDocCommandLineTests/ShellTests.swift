@@ -199,25 +199,6 @@ final class ShellTests: CommandLineTestCase {
         XCTAssertEqual(try succeed("recover", "--json").json(RecoverShape.self).waiting.count, 0)
     }
 
-    /// `poddoc` with its standard input, output and error on a new pseudo-terminal.
-    private func startOnTerminal(_ arguments: [String]) throws -> (Process, screen: OutputCollector, keyboard: FileHandle) {
-        var primary: Int32 = -1
-        var secondary: Int32 = -1
-        XCTAssertEqual(openpty(&primary, &secondary, nil, nil, nil), 0)
-        let terminal = FileHandle(fileDescriptor: secondary, closeOnDealloc: true)
-        let process = Process()
-        process.executableURL = try Self.binary()
-        process.arguments = arguments
-        process.environment = environment.merging(["TERM": "dumb"]) { $1 }
-        process.standardInput = terminal
-        process.standardOutput = terminal
-        process.standardError = terminal
-        try process.run()
-        try terminal.close()
-        let keyboard = FileHandle(fileDescriptor: primary, closeOnDealloc: true)
-        return (process, OutputCollector(keyboard), keyboard)
-    }
-
     func testTerminalSessionWithPromptAndLineEditing() throws {
         let doc = path("Notes.poddoc")
         try succeed("new", doc, "--kind", "outline")
@@ -233,6 +214,29 @@ final class ShellTests: CommandLineTestCase {
         process.waitUntilExit()
         XCTAssertEqual(process.terminationStatus, 0, screen.current)
         XCTAssertEqual(try succeed("outline", "tree", doc).stdout, "1. Groceries\n")
+    }
+
+    /// An autosave reported while a line is being typed goes above it, and the prompt (now
+    /// without the unsaved mark) and the line typed so far are drawn again below, through
+    /// libedit's own redisplay.
+    func testAnAutosaveLineRedrawsThePromptAndTheLineBeingTyped() throws {
+        let doc = path("Notes.poddoc")
+        try succeed("new", doc, "--kind", "outline")
+        let (process, screen, keyboard) = try startOnTerminal(["open", doc, "--autosave-interval", "1"])
+        XCTAssertTrue(screen.wait(for: "Notes.poddoc> "), screen.current)
+        keyboard.write(Data("add Groceries\r".utf8))
+        XCTAssertTrue(screen.wait(for: "Notes.poddoc*> "), screen.current)
+        keyboard.write(Data("add Mil".utf8))
+        XCTAssertTrue(screen.wait(for: "autosaved Notes.poddoc (save 1)"), screen.current)
+        let redrawn = screen.wait(for: "Notes.poddoc> add Mil")
+        let afterAutosave = screen.current.components(separatedBy: "autosaved Notes.poddoc (save 1)").last ?? ""
+        XCTAssertTrue(redrawn && afterAutosave.contains("Notes.poddoc> add Mil"), "redrawn below: \(screen.current.debugDescription)")
+        keyboard.write(Data("k\r".utf8))
+        XCTAssertTrue(screen.wait(for: "Add \"Milk\" (2)"), screen.current)
+        keyboard.write(Data("quit\r".utf8))
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0, screen.current)
+        XCTAssertEqual(try succeed("outline", "tree", doc).stdout, "1. Groceries\n2. Milk\n")
     }
 
     func testCtrlCCancelsTheRunningCommandNotTheShell() throws {

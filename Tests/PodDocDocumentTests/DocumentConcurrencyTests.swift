@@ -53,19 +53,47 @@ final class DocumentConcurrencyTests: DocumentTestCase {
         try await reopened.close()
     }
 
-    func testADocumentChangedBehindAnOpenOneGoesInConflict() async throws {
-        let url = url("Behind.poddoc")
-        let mine = try await ManagedDocument.create(at: url, kind: .outline, model: Note.model, options: options)
-        addNote(mine, "mine")
-        try await mine.save()
-        // Someone replaces the document on disk (another machine's copy, a sync tool…).
-        let theirs = self.url("Theirs.poddoc")
+    /// Someone replaces the document's metadata on disk with another document's (another
+    /// machine's copy, a sync tool…), named `name`, holding a note "theirs".
+    private func replaceOnDisk(_ url: URL, by name: String) async throws {
+        let theirs = self.url(name)
         let other = try await ManagedDocument.create(at: theirs, kind: .outline, model: Note.model, options: options)
         addNote(other, "theirs")
         try await other.save()
         try await other.close()
         try FileManager.default.removeItem(at: PackageLayout(root: url).metadata)
         try FileManager.default.copyItem(at: PackageLayout(root: theirs).metadata, to: PackageLayout(root: url).metadata)
+    }
+
+    /// An app is told when an autosave finds the document changed on disk: through
+    /// `onStateChange` and `stateChanges()`, which ends when the document closes.
+    func testAnAutosaveMeetingAChangeOnDiskTellsTheApp() async throws {
+        let url = url("Told.poddoc")
+        let mine = try await ManagedDocument.create(at: url, kind: .outline, model: Note.model, options: options)
+        addNote(mine, "mine")
+        try await mine.save()
+        var told: [DocumentState] = []
+        mine.onStateChange = { told.append($0) }
+        let stream = mine.stateChanges()
+        try await replaceOnDisk(url, by: "Other.poddoc")
+
+        addNote(mine, "autosaved")
+        await mine.autosaveIfNeeded()
+        XCTAssertEqual(told, [.inConflict], "the autosave found the change on disk")
+        try await mine.resolveConflict(.keepMine)
+        try await mine.close()
+        XCTAssertEqual(told, [.inConflict, .normal, .closed])
+        var streamed: [DocumentState] = []
+        for await state in stream { streamed.append(state) }
+        XCTAssertEqual(streamed, told, "the stream saw the same changes and ended with the close")
+    }
+
+    func testADocumentChangedBehindAnOpenOneGoesInConflict() async throws {
+        let url = url("Behind.poddoc")
+        let mine = try await ManagedDocument.create(at: url, kind: .outline, model: Note.model, options: options)
+        addNote(mine, "mine")
+        try await mine.save()
+        try await replaceOnDisk(url, by: "Theirs.poddoc")
 
         addNote(mine, "mine again")
         do {

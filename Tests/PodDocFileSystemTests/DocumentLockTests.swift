@@ -65,11 +65,48 @@ final class DocumentLockTests: XCTestCase {
         let reader = try DocumentLock.acquire(lockFile, mode: .shared, toolVersion: "test")
         defer { reader.release() }
         XCTAssertNil(reader.takeover)
-        let error = try expectFileSystemError { _ = try DocumentLock.acquire(lockFile, mode: .exclusive, toolVersion: "test") }
+        let error = try expectFileSystemError {
+            _ = try DocumentLock.acquire(lockFile, mode: .exclusive, toolVersion: "test", readerWait: .zero)
+        }
         XCTAssertEqual(error.code, .locked)
-        XCTAssertTrue(error.message.contains("by another process"), error.message)
+        XCTAssertTrue(error.message.contains("being read by other poddoc commands"), error.message)
         XCTAssertEqual(try runFlock(["-n", "-s", lockFile.path, "true"]), 0)
         XCTAssertEqual(try runFlock(["-n", "-x", lockFile.path, "true"]), 1)
+    }
+
+    func testAReaderMakesNoLockFileAndAnEditorWaitsForIt() throws {
+        let folder = try makeTemporaryFolder()
+        let lockFile = folder.appendingPathComponent(".poddoc-lock")
+        guard case .unavailable = DocumentLock.acquireForReading(lockFile) else { return XCTFail("no lock file to take") }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: lockFile.path), "a reader makes no lock file")
+
+        let editor = try DocumentLock.acquire(lockFile, mode: .exclusive, toolVersion: "test")
+        guard case .editorPresent = DocumentLock.acquireForReading(lockFile) else { return XCTFail("an editor holds it") }
+        editor.release()
+
+        guard case .held(let reader) = DocumentLock.acquireForReading(lockFile) else { return XCTFail("free for readers") }
+        guard case .held(let second) = DocumentLock.acquireForReading(lockFile) else { return XCTFail("readers share it") }
+        second.release()
+        reader.release()
+        // A reader in another process, for 0.3 s.
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+        child.arguments = ["--shared", lockFile.path, "sleep", "0.3"]
+        try child.run()
+        defer { child.waitUntilExit() }
+        while try runFlock(["-n", "-x", lockFile.path, "true"]) == 0 { usleep(1_000) }
+        let waited = try DocumentLock.acquire(lockFile, mode: .exclusive, toolVersion: "test")
+        XCTAssertFalse(child.isRunning, "the editor waited for the reader")
+        XCTAssertEqual(try DocumentLock.currentHolder(of: lockFile)?.pid, getpid())
+        waited.release()
+    }
+
+    func testAnEditorWaitingForReadersMeetsAnotherEditorByName() throws {
+        let lockFile = try makeTemporaryFolder().appendingPathComponent(".poddoc-lock")
+        let child = try LockingChild(lockFile: lockFile, mode: "-x", recordsHolder: true)
+        defer { child.finish() }
+        let error = try expectFileSystemError { _ = try DocumentLock.acquire(lockFile, mode: .exclusive, toolVersion: "test") }
+        XCTAssertTrue(error.message.contains("pid \(child.pid)"), error.message)
     }
 
     func testSecondLockInTheSameProcessIsRefused() throws {

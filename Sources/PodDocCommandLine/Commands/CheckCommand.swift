@@ -9,7 +9,12 @@ struct CheckCommand: PodDocCommand {
         commandName: "check",
         abstract:
             "Check a document: archive entries and manifest, SQLite integrity, the store's hash and the additional content against the metadata.",
-        discussion: "Exits with status 76 when anything is wrong, naming each problem.")
+        discussion: Examples.discussion(
+            "Exits with status 76 when anything is wrong, naming each problem.",
+            [
+                "poddoc check Notes.poddoc",
+                "poddoc check Specs.poddoc --json",
+            ]))
 
     @OptionGroup var location: DocumentArgument
 

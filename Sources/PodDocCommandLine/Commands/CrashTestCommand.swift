@@ -10,7 +10,8 @@ struct CrashTestCommand: PodDocCommand {
     static let configuration = CommandConfiguration(
         commandName: "crash-test",
         abstract: "Kill a child poddoc with SIGKILL while it edits and autosaves, again and again, and check every reopen.",
-        discussion: """
+        discussion: Examples.discussion(
+            """
             Each cycle starts a child poddoc that edits a document with autosave on (random \
             edits; imports of the bundled sample specs for pods) and reports every save it \
             completes with its logical hash. The child is killed at a random moment, some \
@@ -20,7 +21,11 @@ struct CrashTestCommand: PodDocCommand {
             archive documents the working copy is recovered. The table counts cycles, kills \
             inside a save, recoveries, corrupt documents, saved work lost and the largest \
             window of edits lost. Exit status 76 on any failure.
-            """)
+            """,
+            [
+                "poddoc crash-test --cycles 20 --seed 7",
+                "poddoc crash-test --kind pods --format archive --cycles 10 --json",
+            ]))
 
     @Option(help: "How many kills.")
     var cycles = 200

@@ -10,18 +10,19 @@ struct DiffCommand: PodDocCommand {
     static let configuration = CommandConfiguration(
         commandName: "diff",
         abstract: "Show what changed between two copies of a document, or one document at two saves.",
-        discussion: """
+        discussion: Examples.discussion(
+            """
             Outlines: items added, removed, moved, renamed, notes changed (items are matched by \
             identity, so both must be copies of one document). Pods: versions added or removed, \
             and the fields that changed in a version both hold (any two pods documents compare). \
             Both documents are only read.
-
-            Examples:
-              poddoc diff Notes.poddoc Notes-laptop.poddoc.tar.zst
-              poddoc diff Notes.poddoc --from 12            (save 12 against now)
-              poddoc diff Notes.poddoc --from 12 --to 15 --json
-              poddoc diff Notes.poddoc Notes-laptop.poddoc.tar.zst --exit-code || echo "they differ"
-            """)
+            """,
+            [
+                "poddoc diff Notes.poddoc Notes-laptop.poddoc.tar.zst",
+                "poddoc diff Notes.poddoc --from 1   # save 1 against now",
+                "poddoc diff Notes.poddoc --from 1 --to 2 --json",
+                "poddoc diff Notes.poddoc Notes-laptop.poddoc.tar.zst --exit-code || echo \"they differ\"",
+            ]))
 
     @OptionGroup var location: DocumentArgument
     @OptionGroup var reading: ReadingOptions

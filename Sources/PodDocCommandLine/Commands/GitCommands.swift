@@ -13,7 +13,8 @@ struct GitSetupCommand: PodDocCommand {
     static let configuration = CommandConfiguration(
         commandName: "git-setup",
         abstract: "Make poddoc git's merge driver and diff driver for poddoc archives in this repository (or, with --global, for you).",
-        discussion: """
+        discussion: Examples.discussion(
+            """
             Writes one line a pattern to .gitattributes (`*.poddoc.tar.zst merge=poddoc diff=poddoc -text`, \
             and the same for .zip and .tar.gz, or the --pattern given) and sets merge.poddoc.driver and \
             diff.poddoc.textconv in the repository's git config. Then `git merge`, `git rebase` and \
@@ -25,12 +26,12 @@ struct GitSetupCommand: PodDocCommand {
             Keep documents in git as archives: a package folder is many files that git would merge one \
             by one, pairing one branch's store with the other's metadata. git-setup warns about packages \
             it finds tracked.
-
-            Examples:
-              poddoc git-setup
-              poddoc git-setup --pattern 'notes/*.tar.zst'
-              poddoc git-setup --remove
-            """)
+            """,
+            [
+                "poddoc git-setup",
+                "poddoc git-setup --pattern 'notes/*.tar.zst'",
+                "poddoc git-setup --remove",
+            ]))
 
     @Option(
         name: .customLong("pattern"),
@@ -200,7 +201,8 @@ struct MergeDriverCommand: PodDocCommand {
     static let configuration = CommandConfiguration(
         commandName: "merge-driver",
         abstract: "git's merge driver for poddoc archives: git runs it (set it up with `poddoc git-setup`).",
-        discussion: """
+        discussion: Examples.discussion(
+            """
             git passes its base, ours and theirs (%O %A %B) and the document's path (%P). The documents' \
             own save graph finds what each branch changed; a clean merge is written to OURS (exit 0); \
             conflicts are listed on standard error with the items' titles and both values, OURS is left \
@@ -211,7 +213,11 @@ struct MergeDriverCommand: PodDocCommand {
             When the two versions share no save whose changes they still keep (their histories were \
             let go), git's base tells what each changed; without a base (both branches added the \
             document), the merge is two-way: every difference is a conflict, resolved by poddoc.prefer.
-            """)
+            """,
+            [
+                "git config merge.poddoc.driver \"poddoc merge-driver %O %A %B %P\"   # what git-setup sets",
+                "poddoc merge-driver Notes-base.poddoc.tar.zst Notes.poddoc.tar.zst Notes-laptop.poddoc.tar.zst Notes.poddoc.tar.zst   # git runs it so",
+            ]))
 
     @Argument(help: "git's merge base (%O); empty when the branches share none.", completion: .file())
     var base: String
@@ -322,13 +328,15 @@ struct TextConvCommand: PodDocCommand {
     static let configuration = CommandConfiguration(
         commandName: "textconv",
         abstract: "Print a document as text for `git diff` and `git log -p` (git runs it: set it up with `poddoc git-setup`).",
-        discussion: """
+        discussion: Examples.discussion(
+            """
             An outline prints as Markdown (every item and its note, in order); a pods document as CSV, one \
             spec a line. The document is only read.
-
-            Example:
-              poddoc textconv Notes.poddoc.tar.zst | less
-            """)
+            """,
+            [
+                "poddoc textconv Notes.poddoc.tar.zst | head -20",
+                "git config diff.poddoc.textconv \"poddoc textconv\"   # what git-setup sets",
+            ]))
 
     @Argument(help: "The document (a package or an archive).", completion: .file())
     var document: String

@@ -9,7 +9,11 @@ import PodDocStore
 struct InfoCommand: PodDocCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
-        abstract: "Describe a document: kind, format, counts, sizes, last save, lock holder, work waiting for recovery.")
+        abstract: "Describe a document: kind, format, counts, sizes, last save, lock holder, work waiting for recovery.",
+        discussion: Examples.discussion([
+            "poddoc info Notes.poddoc",
+            "poddoc info Notes.poddoc.tar.zst --json",
+        ]))
 
     @OptionGroup var location: DocumentArgument
 

@@ -9,7 +9,11 @@ extension DocumentKind: ExpressibleByArgument {}
 struct NewCommand: PodDocCommand {
     static let configuration = CommandConfiguration(
         commandName: "new",
-        abstract: "Create an empty document: a package, or an archive when the name ends in .tar.zst, .zip or .tar.gz.")
+        abstract: "Create an empty document: a package, or an archive when the name ends in .tar.zst, .zip or .tar.gz.",
+        discussion: Examples.discussion([
+            "poddoc new Recipes.poddoc --kind outline",
+            "poddoc new Catalogue.poddoc.tar.zst --kind pods   # one archive file",
+        ]))
 
     @Argument(help: "Where to create it, e.g. Specs.poddoc or Notes.poddoc.tar.zst (must not exist).", completion: .file())
     var path: String

@@ -7,7 +7,8 @@ import PodDocDocument
 /// operation leaves the document as it was.
 struct OneShot<Operation: DocumentOperation>: PodDocCommand {
     static var configuration: CommandConfiguration {
-        CommandConfiguration(commandName: Operation.name, abstract: Operation.abstract)
+        CommandConfiguration(
+            commandName: Operation.name, abstract: Operation.abstract, discussion: Examples.discussion(Operation.examples))
     }
 
     @OptionGroup var location: DocumentArgument
@@ -17,7 +18,7 @@ struct OneShot<Operation: DocumentOperation>: PodDocCommand {
     @Flag(
         name: .customLong("read-only"),
         help:
-            "Open the document read-only: no lock, so it works while another process edits it. Commands that only read always do; one that changes the document refuses it."
+            "Open the document read-only: it works while another process edits it, and changes no file. Commands that only read always do; one that changes the document refuses it."
     )
     var readOnly = false
 
@@ -63,8 +64,13 @@ struct OutlineCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "outline",
         abstract: "Read and edit an outline document, one operation per command.",
-        discussion:
+        discussion: Examples.discussion(
             "Items are named by positions from 1 (1.3.2) or by titles (/Work/Projects; a / inside a title is written \\/, as in /Work/Q3\\/Q4). Each command opens the document, does one thing, saves and closes; `poddoc open` keeps it open in a shell with undo.",
+            [
+                "poddoc outline tree Notes.poddoc",
+                "poddoc outline add Notes.poddoc Bread --under /Groceries",
+                "poddoc outline done Notes.poddoc /Groceries/Bread",
+            ]),
         subcommands: OperationSets.outline.map { $0.oneShot })
 }
 
@@ -73,6 +79,10 @@ struct PodsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pods",
         abstract: "Query a pods document, one operation per command.",
+        discussion: Examples.discussion([
+            "poddoc pods search Specs.poddoc json rpc",
+            "poddoc pods show Specs.poddoc AFJSONRPCClient",
+        ]),
         subcommands: OperationSets.pods.map { $0.oneShot })
 }
 

@@ -7,14 +7,20 @@ struct OpenCommand: PodDocCommand {
     static let configuration = CommandConfiguration(
         commandName: "open",
         abstract: "Open a document in an interactive shell, with undo and autosave.",
-        discussion: """
+        discussion: Examples.discussion(
+            """
             On a terminal, lines can be edited and history recalled. Otherwise commands are read \
             from standard input, one a line, so the shell is scriptable; -c runs a list (separate \
             commands with ;). The prompt shows the document, * when there are unsaved changes, and \
             the current item. Ctrl-C cancels the running command; Ctrl-D or quit saves and leaves; \
             SIGTERM and SIGHUP stop reading commands, save what was done and exit 143 or 129. Type \
             help in the shell for its commands.
-            """)
+            """,
+            [
+                "poddoc open Notes.poddoc",
+                "poddoc open Notes.poddoc -c \"add Bread --under 1; tree\"",
+                "poddoc open Specs.poddoc --read-only   # a shell that changes nothing",
+            ]))
 
     @OptionGroup var location: DocumentArgument
 
@@ -43,7 +49,8 @@ struct OpenCommand: PodDocCommand {
 
     func execute() async throws {
         let interval: Duration? = autosaveInterval > 0 ? .milliseconds(Int64(autosaveInterval * 1000)) : nil
-        let document = try await DocumentAccess.open(location, mode: readOnly ? .read : .edit(autosave: interval), command: "poddoc open")
+        let document = try await DocumentAccess.open(
+            location, mode: readOnly ? .readAlongsideEditors : .edit(autosave: interval), command: "poddoc open")
         let shell = Shell(document: document, output: outputOptions.output, interactive: commands == nil && Terminal.inputIsTerminal)
         let status = await shell.run(script: commands)
         if status != .success {

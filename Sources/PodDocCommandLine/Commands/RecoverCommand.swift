@@ -9,7 +9,12 @@ struct RecoverCommand: PodDocCommand {
         commandName: "recover",
         abstract: "List autosaved work waiting for recovery, or recover (or --discard) the work of one archive document.",
         discussion:
-            "Archive documents autosave into a per-user working copy ($XDG_STATE_HOME/poddoc). After a crash, `recover DOC` writes that work back into the archive; `recover DOC --discard` drops it."
+            Examples.discussion(
+                "Archive documents autosave into a per-user working copy ($XDG_STATE_HOME/poddoc). After a crash, `recover DOC` writes that work back into the archive; `recover DOC --discard` drops it.",
+                [
+                    "poddoc recover   # lists the work waiting",
+                    "poddoc recover Notes.poddoc.tar.zst --as Rescued.poddoc   # the waiting work as a document of its own",
+                ])
     )
 
     @Argument(help: "The archive document whose work to recover (leave out to list).", completion: .file())

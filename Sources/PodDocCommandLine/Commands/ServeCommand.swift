@@ -10,7 +10,12 @@ struct ServeCommand: PodDocCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Serve specs over HTTP (GET /specs?page=N) from a pods document, a Specs folder or a page file.",
-        discussion: "Prints the URL to import from (`poddoc import DOC --from URL`) and serves until Ctrl-C, SIGTERM or SIGHUP.")
+        discussion: Examples.discussion(
+            "Prints the URL to import from (`poddoc import DOC --from URL`) and serves until Ctrl-C, SIGTERM or SIGHUP.",
+            [
+                "poddoc serve Specs.poddoc --port 8080",
+                "poddoc serve specs.json --port 0 --page-size 50   # 0: a free port, printed",
+            ]))
 
     @Argument(help: "A pods document, a Specs folder, or a page file (.json).", completion: .file())
     var source: String
@@ -73,7 +78,7 @@ struct ServeCommand: PodDocCommand {
             || FileManager.default.fileExists(atPath: url.appendingPathComponent("DocumentMetadata.json").path)
         if isDocument {
             let location = try DocumentArgument.parse([source])
-            let document = try await DocumentAccess.open(location, mode: .read, kind: .pods, command: "poddoc serve")
+            let document = try await DocumentAccess.open(location, mode: .readAlongsideEditors, kind: .pods, command: "poddoc serve")
             return (try StoreSpecsCatalog(store: document.rootContext.store), document)
         }
         switch try SpecsSource(source) {

@@ -9,17 +9,18 @@ struct VersionsCommand: PodDocCommand {
     static let configuration = CommandConfiguration(
         commandName: "versions",
         abstract: "List a document's saves, newest first: number, time, host, who, what was done and what changed.",
-        discussion: """
+        discussion: Examples.discussion(
+            """
             Every save records what it changed in the document's history, which travels with the \
             document in archives: the objects inserted, updated (which properties) and deleted, \
             when, on which host, by whom, and the undo action names of the edits it saved. An \
             import that saves batch after batch is one entry. The document keeps its last 10,000 \
             saves.
-
-            Examples:
-              poddoc versions Notes.poddoc
-              poddoc versions Notes.poddoc --last 5 --json
-            """)
+            """,
+            [
+                "poddoc versions Notes.poddoc",
+                "poddoc versions Notes.poddoc --last 5 --json",
+            ]))
 
     @OptionGroup var location: DocumentArgument
     @OptionGroup var reading: ReadingOptions

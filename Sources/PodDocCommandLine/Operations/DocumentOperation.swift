@@ -8,6 +8,8 @@ protocol DocumentOperation: ParsableArguments {
     static var name: String { get }
     /// One line saying what it does.
     static var abstract: String { get }
+    /// Two or three whole command lines using it (see ``Examples``).
+    static var examples: [String] { get }
     /// The kind of document it works on; nil for both kinds.
     static var kind: DocumentKind? { get }
     /// Whether it changes the document (a one-shot then opens it for writing and saves).

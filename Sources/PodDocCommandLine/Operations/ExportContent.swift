@@ -9,6 +9,11 @@ import PodSpecs
 /// `export OUT --format …`: the document as an archive, or its content in another format.
 struct ExportContent: DocumentOperation {
     static let name = "export"
+    static let examples = [
+        "poddoc export Notes.poddoc Notes.opml --format opml",
+        "poddoc export Notes.poddoc Then.md --format markdown --at 1   # as it was after save 1",
+        "poddoc export Specs.poddoc Specs.poddoc.tar.zst --format archive",
+    ]
     static let abstract = "Export: archive (both kinds); json, csv, specs (pods); opml, markdown, text, json (outline)."
     static let kind: DocumentKind? = nil
     static let changesDocument = false

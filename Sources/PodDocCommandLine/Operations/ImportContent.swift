@@ -10,6 +10,11 @@ import PodSpecs
 /// file into an outline document (`--opml`, `--markdown`, `--text`, `--outline-json`).
 struct ImportContent: DocumentOperation {
     static let name = "import"
+    static let examples = [
+        "poddoc import Specs.poddoc --from specs.json",
+        "poddoc import Notes.poddoc --opml notes.opml --under /Work",
+        "poddoc import Specs.poddoc --from http://127.0.0.1:8080/specs --resume   # from `poddoc serve specs.json --port 8080`; goes on where a cut-off import stopped",
+    ]
     static let abstract = "Import specs (--from URL|FOLDER|FILE) or an outline file (--opml, --markdown, --text, --outline-json)."
     static let kind: DocumentKind? = nil
     static let changesDocument = true
@@ -120,7 +125,9 @@ struct ImportContent: DocumentOperation {
                 nil
             }
         let report: @Sendable (ImportProgress) -> Void = { status in
-            let pages = status.numberOfPages.map { "\(status.pagesDone)/\($0)" } ?? "\(status.pagesDone)"
+            // Pages counted as the percent is, from the source's first page (a resumed import
+            // starts where the last one stopped).
+            let pages = status.numberOfPages.map { "\(status.lastCompletedPage + 1)/\($0)" } ?? "\(status.pagesDone)"
             let waiting = client.map(\.pagesWaitingForRetry) ?? 0
             progress.update(
                 fraction: status.fractionCompleted,

@@ -12,6 +12,10 @@ extension MergeSide: ExpressibleByArgument {}
 /// made that this one has not seen, onto this one, as one save (``CopyMerge``).
 struct MergeDocument: DocumentOperation {
     static let name = "merge"
+    static let examples = [
+        "poddoc merge Notes.poddoc Notes-laptop.poddoc.tar.zst",
+        "poddoc merge Notes.poddoc Notes-laptop.poddoc.tar.zst --prefer theirs",
+    ]
     static let abstract =
         "Merge the changes of another copy of the document that this one has not seen, as one save; conflicts are listed and nothing changes (exit 75) unless --prefer resolves them."
     static let kind: DocumentKind? = nil

@@ -6,6 +6,10 @@ import PodDocStore
 /// `revert --to N`: make the document what it was after save N, as a new save.
 struct RevertDocument: DocumentOperation {
     static let name = "revert"
+    static let examples = [
+        "poddoc revert Notes.poddoc --to 1   # as a new save: revert again to undo it",
+        "poddoc revert Notes.poddoc --to 2 --json",
+    ]
     static let abstract =
         "Go back to save N (--to N; poddoc versions lists them) as a new save that can be undone; in the shell, revert alone drops unsaved changes."
     static let kind: DocumentKind? = nil

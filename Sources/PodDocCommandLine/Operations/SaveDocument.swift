@@ -6,6 +6,10 @@ import PodDocDocument
 /// between a package and an archive.
 struct SaveDocument: DocumentOperation {
     static let name = "save"
+    static let examples = [
+        "poddoc save Notes.poddoc --as Notes-copy.poddoc.tar.zst   # a copy to take elsewhere",
+        "poddoc save Notes.poddoc.tar.zst --as Notes-unpacked.poddoc",
+    ]
     static let abstract = "Save; with --as, save to a new place (package or archive) and continue there."
     static let kind: DocumentKind? = nil
     static let changesDocument = true

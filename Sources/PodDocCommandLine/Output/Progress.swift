@@ -2,8 +2,12 @@ import Foundation
 import Synchronization
 
 /// Shows long work on standard error: on a terminal a bar redrawn in place (coloured unless
-/// `NO_COLOR` is set); otherwise a plain line at most every few seconds, so logs stay short.
+/// `NO_COLOR` is set) and erased when the work ends; otherwise a plain line at most every few
+/// seconds, so logs stay short. `--quiet` turns it off (``silenced``).
 final class Progress: Sendable {
+    /// Set by `-q`/`--quiet` for the whole run: no progress is shown (messages still are).
+    static let silenced = Atomic<Bool>(false)
+
     private struct State {
         var lastDraw: ContinuousClock.Instant?
         var drewBar = false
@@ -27,6 +31,7 @@ final class Progress: Sendable {
     /// Reports how far the work is: `fraction` from 0 to 1 when known, and a detail such as
     /// `3/10 pages, 1,500 specs`.
     func update(fraction: Double?, detail: String) {
+        guard !Self.silenced.load(ordering: .relaxed) else { return }
         let now = ContinuousClock.now
         let text: String? = state.withLock { state in
             let every = terminal ? Duration.milliseconds(100) : interval
@@ -39,7 +44,7 @@ final class Progress: Sendable {
     }
 
     /// Prints a message line on standard error without breaking the display: a bar drawn in
-    /// place gets its own line first, and is drawn again at the next update.
+    /// place is erased first, and drawn again below at the next update.
     func note(_ message: String) {
         let drew = state.withLock { state in
             defer {
@@ -48,17 +53,20 @@ final class Progress: Sendable {
             }
             return state.drewBar
         }
-        Output.write((drew ? "\n" : "") + TerminalText.safe(message) + "\n", to: .standardError)
+        Output.write((drew ? Self.eraseLine : "") + TerminalText.safe(message) + "\n", to: .standardError)
     }
 
-    /// Ends the display (the bar's line is closed).
+    /// Ends the display: a bar drawn in place is erased, so the result prints where it was.
     func finish() {
         let drew = state.withLock { state in
             defer { state.drewBar = false }
             return state.drewBar
         }
-        if drew { Output.write("\n", to: .standardError) }
+        if drew { Output.write(Self.eraseLine, to: .standardError) }
     }
+
+    /// Back to the start of the line, and the line cleared.
+    private static let eraseLine = "\r\u{1B}[2K"
 
     /// Runs work whose length is unknown: after a second without finishing it says so, then
     /// every few seconds, until the work ends.
@@ -83,7 +91,7 @@ final class Progress: Sendable {
 
     private func bar(fraction: Double?, detail: String) -> String {
         let width = 24
-        var text = "\r\u{1B}[2K\(label) "
+        var text = Self.eraseLine + "\(label) "
         if let fraction {
             let filled = Int((min(max(fraction, 0), 1) * Double(width)).rounded())
             let done = String(repeating: "#", count: filled)

@@ -24,6 +24,8 @@ final class Shell {
     private var stoppedBy: Int32?
     /// Ends the line stream when a signal stops the shell while it waits for a line.
     private var endInput: (() -> Void)?
+    /// Where lines come from, when they are read (not a `-c` script).
+    private var lineSource: LineSource?
 
     init(document: ManagedDocument, output: Output, interactive: Bool) {
         session = DocumentSession(document: document, output: output)
@@ -56,6 +58,7 @@ final class Shell {
             await execute(script)
         } else {
             let source = LineSource(interactive: interactive)
+            lineSource = source
             let lines = LineQueue(source)
             endInput = { source.finish() }
             // A command that needs an answer (merge, a conflict at a time) reads the next line.
@@ -102,14 +105,14 @@ final class Shell {
         document.onAutosave = { [weak self] event in
             switch event {
             case .saved(_, let sequence, _):
-                output.message("autosaved \(name) (save \(sequence))")
+                self?.announce("autosaved \(name) (save \(sequence))")
                 self?.announceConflict()
-            case .failed(let error): output.message("autosave failed: \(error.message) Your edits are kept; autosave retries.")
+            case .failed(let error): self?.announce("autosave failed: \(error.message) Your edits are kept; autosave retries.")
             }
         }
         Interrupts.shared.allowsForcedExit = false
-        Interrupts.shared.whenIdle = { [interactive] in
-            if interactive { output.message("\n(type quit or press Ctrl-D to save and leave)") }
+        Interrupts.shared.whenIdle = { [weak self, interactive] in
+            if interactive { self?.announce("(type quit or press Ctrl-D to save and leave)") }
         }
         TerminationSignals.onTermination { [weak self] number in
             self?.stop(by: number)
@@ -135,9 +138,19 @@ final class Shell {
         guard document.state.contains(.inConflict), !conflictAnnounced else { return }
         conflictAnnounced = true
         let name = document.fileURL?.lastPathComponent ?? "the document"
-        output.message(
+        announce(
             "poddoc: \(name) was changed on disk by someone else while open here; your edits are autosaved apart and nothing of theirs is overwritten. Choose: merge (theirs into yours, then save), keep-mine, take-theirs, or save --as PATH."
         )
+    }
+
+    /// Prints a message that may come while a line is typed (an autosave, a conflict): on a
+    /// terminal above that line, with the prompt, as it is now, and the line drawn again.
+    private func announce(_ message: String) {
+        if let lineSource {
+            lineSource.announce(message, prompt: prompt)
+        } else {
+            output.message(message)
+        }
     }
 
     /// `Notes.poddoc* 1.2> `: the document, `*` while there are unsaved changes, the current item.

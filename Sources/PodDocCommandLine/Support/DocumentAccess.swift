@@ -7,9 +7,13 @@ import PodDocDocument
 enum DocumentAccess {
     /// How a command uses the document.
     enum Mode {
-        /// Reads only: the document opens read-only (a package then opens even while another
-        /// process edits it) and nothing is written.
+        /// Reads only, and soon ends: the document opens read-only (a package then opens even
+        /// while another process edits it), nothing is written, and no file or folder of the
+        /// document changes; an editor that starts meanwhile waits for the read to end.
         case read
+        /// Reads only, for as long as the user likes (the read-only shell, `serve`): editors
+        /// open, edit and save the document meanwhile.
+        case readAlongsideEditors
         /// Edits: the document is locked; `autosave` sets the timer (nil: no autosave).
         case edit(autosave: Duration?)
     }
@@ -22,6 +26,10 @@ enum DocumentAccess {
         options.recovery = location.recovery
         switch mode {
         case .read:
+            options.readOnly = true
+            options.readSharing = .excludingEditors
+            options.autosaveInterval = nil
+        case .readAlongsideEditors:
             options.readOnly = true
             options.autosaveInterval = nil
         case .edit(let autosave):

@@ -22,8 +22,10 @@ public import PodDocStore
 public final class ManagedDocument {
     /// How a document is opened.
     public struct OpenOptions: Sendable {
-        /// Open without writing anything (no lock is taken; editing disabled).
+        /// Open without writing anything (no editing lock is taken; editing disabled).
         public var readOnly = false
+        /// With `readOnly`: how the read shares a package with editors.
+        public var readSharing: ReadSharing = .alongsideEditors
         /// Autosave this often while there are unsaved changes; nil turns autosave off.
         public var autosaveInterval: Duration? = .seconds(15)
         /// What to do with a working copy holding unsaved work.
@@ -46,6 +48,20 @@ public final class ManagedDocument {
         public init() {}
     }
 
+    /// How a read-only open shares a package with processes that edit it.
+    public enum ReadSharing: Sendable {
+        /// Reads while editors open, edit and save the document, for as long as it stays
+        /// open. Opened while no editor has it, SQLite makes the store's `-wal` and `-shm`
+        /// files for the read and removes them as it closes.
+        case alongsideEditors
+        /// For a read that ends soon (a command): while it is open no editor opens the
+        /// document (an editor waits for it, up to `DocumentLock.readerWait`), and the store
+        /// is read as an unchanging file, so no file is made or changed, not even a folder's
+        /// modification time. When an editor has the document open already, it reads
+        /// alongside it through its log.
+        case excludingEditors
+    }
+
     /// The model the store holds.
     public let model: ObjectModel
     /// Where the document is; nil until a never-saved document is saved.
@@ -54,8 +70,21 @@ public final class ManagedDocument {
     public internal(set) var format: DocumentFormat
     /// The metadata as last saved.
     public internal(set) var metadata: DocumentMetadata
-    /// Normal, closed, in conflict, saving error, editing disabled.
-    public internal(set) var state: DocumentState = .normal
+    /// Normal, closed, in conflict, saving error, editing disabled. Each change is told to
+    /// ``onStateChange`` and to every ``stateChanges()`` stream: an app learns there that an
+    /// autosave found the document changed on disk (``DocumentState/inConflict``) or could
+    /// not save (``DocumentState/savingError``).
+    public internal(set) var state: DocumentState = .normal {
+        didSet {
+            guard state != oldValue else { return }
+            onStateChange?(state)
+            stateStreams.yield(state, finishing: state.contains(.closed))
+        }
+    }
+    /// Called on the main actor with the new ``state`` whenever it changes.
+    public var onStateChange: ((DocumentState) -> Void)?
+    /// The streams ``stateChanges()`` handed out.
+    private var stateStreams = StateStreams()
     /// The private-queue context attached to the store; only it writes to disk.
     public internal(set) var rootContext: ObjectContext
     /// The main-actor context the user interface edits; child of the root.
@@ -221,5 +250,47 @@ public final class ManagedDocument {
     @concurrent
     nonisolated static func onDisk<T>(_ work: @Sendable () throws -> sending T) async throws -> sending T {
         try work()
+    }
+}
+
+extension ManagedDocument {
+    /// The document's ``state`` from now on: every change, in order, on the main actor; the
+    /// stream ends when the document closes.
+    ///
+    /// ```swift
+    /// Task { @MainActor in
+    ///     for await state in document.stateChanges() where state.contains(.inConflict) {
+    ///         // The disk holds someone else's save: offer merge, keep mine, take theirs.
+    ///     }
+    /// }
+    /// ```
+    public func stateChanges() -> AsyncStream<DocumentState> {
+        let (stream, continuation) = AsyncStream.makeStream(of: DocumentState.self, bufferingPolicy: .unbounded)
+        if state.contains(.closed) {
+            continuation.finish()
+        } else {
+            stateStreams.add(continuation)
+        }
+        return stream
+    }
+}
+
+/// The continuations of the streams ``ManagedDocument/stateChanges()`` handed out; a stream
+/// its reader dropped is let go.
+struct StateStreams {
+    private var continuations: [Int: AsyncStream<DocumentState>.Continuation] = [:]
+    private var nextKey = 0
+
+    mutating func add(_ continuation: AsyncStream<DocumentState>.Continuation) {
+        continuations[nextKey] = continuation
+        nextKey += 1
+    }
+
+    mutating func yield(_ state: DocumentState, finishing: Bool) {
+        for (key, continuation) in continuations {
+            if case .terminated = continuation.yield(state) { continuations[key] = nil }
+            if finishing { continuation.finish() }
+        }
+        if finishing { continuations = [:] }
     }
 }

@@ -117,7 +117,8 @@ struct DocumentFiles: Sendable {
     /// - Returns: The store, and whether it was migrated (its content then differs from what
     ///   the metadata's hash describes, by the migration's doing).
     func openStore(
-        model: ObjectModel, readOnly: Bool, untrusted: UntrustedStore?, ledger: (any ReplicaLedger)? = nil
+        model: ObjectModel, readOnly: Bool, untrusted: UntrustedStore?, ledger: (any ReplicaLedger)? = nil,
+        editors: PersistentStore.Options.Editors = .unknown
     ) throws -> (store: PersistentStore, migrated: Bool) {
         guard let size = try? FileManager.default.attributesOfItem(atPath: layout.store.path)[.size] as? Int else {
             throw DocumentError(
@@ -140,6 +141,7 @@ struct DocumentFiles: Sendable {
         var options = PersistentStore.Options(readOnly: readOnly, untrusted: untrusted != nil)
         options.integrityChecked = untrusted == .checked
         options.replicaLedger = ledger
+        options.editors = editors
         let store = try PersistentStore(url: layout.store, model: model, options: options)
         if needsMigration { try fileSystem.removeItem(at: layout.storeBackup) }
         return (store, needsMigration)

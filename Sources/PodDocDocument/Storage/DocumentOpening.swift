@@ -98,6 +98,21 @@ enum DocumentOpening {
                 "\(layout.root.path) is a folder but not a poddoc document (no DocumentMetadata.json, no StoreContent/persistentStore).",
                 path: layout.root.path)
         }
+        // A short read takes the lock before it reads anything, so that the metadata and the
+        // store it reads are of one save.
+        var readersLock: DocumentLock?
+        var editors = PersistentStore.Options.Editors.unknown
+        if options.readOnly, heldLock == nil, options.readSharing == .excludingEditors {
+            switch DocumentLock.acquireForReading(lockFile, fileSystem: options.fileSystem) {
+            case .held(let shared):
+                readersLock = shared
+                editors = .excluded
+            case .editorPresent:
+                editors = .present
+            case .unavailable:
+                break
+            }
+        }
         var metadata = try files.readMetadata()
         var readOnly = options.readOnly
         if metadata.isNewerFormat {
@@ -118,7 +133,8 @@ enum DocumentOpening {
                 "\(document) \(StoreError.newerModelDescription(found: found, known: known))",
                 path: document)
         }
-        let lock = try heldLock ?? acquireLock(lockFile, readOnly: readOnly, document: layout.root, fileSystem: options.fileSystem)
+        let lock =
+            try heldLock ?? readersLock ?? acquireLock(lockFile, readOnly: readOnly, document: layout.root, fileSystem: options.fileSystem)
         if !readOnly {
             // With the lock held, what a save killed midway left behind can go.
             for folder in [layout.root, workingCopy?.folder].compactMap({ $0 }) {
@@ -141,7 +157,7 @@ enum DocumentOpening {
             }
             (store, migrated) = try files.openStore(
                 model: model(metadata.kind), readOnly: readOnly, untrusted: untrusted,
-                ledger: readOnly ? nil : StateReplicaLedger(environment: options.environment))
+                ledger: readOnly ? nil : StateReplicaLedger(environment: options.environment), editors: editors)
         } catch let error as StoreError where error.code == .newerSchema && !readOnly {
             // Named by the user's document, not the store inside it.
             lock?.release()

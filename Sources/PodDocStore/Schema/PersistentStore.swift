@@ -43,6 +43,23 @@ public final class PersistentStore: Sendable {
         /// version of it put back at its place (a `git checkout`, a restored backup) takes a
         /// new identity before it writes (see ``ReplicaLedger``). Nil: no such notes.
         public var replicaLedger: (any ReplicaLedger)?
+        /// With `readOnly`: what the opener knows of editors of the file, which decides how it
+        /// is read (see ``Editors``).
+        public var editors: Editors = .unknown
+
+        /// What a read-only open knows of other connections writing the file.
+        public enum Editors: Sendable {
+            /// Nothing: the store reads through SQLite's log when there is one, and otherwise
+            /// opens a connection that could write (but never does), so that the `-wal` and
+            /// `-shm` files it makes are removed as it closes.
+            case unknown
+            /// No one writes the file while this store is open (the opener holds its
+            /// document's lock for reading): read as an unchanging file, making no file beside
+            /// it and changing none, unless a log left by a crashed writer must be read.
+            case excluded
+            /// An editor has the file open: read alongside it through its log, read-only.
+            case present
+        }
 
         /// SQLite `synchronous` levels poddoc allows in WAL mode.
         public enum Synchronous: String, Sendable {
@@ -134,7 +151,7 @@ public final class PersistentStore: Sendable {
                 .readOnly,
                 "\(url.path) cannot be written (a read-only disk or file); open it read-only to read it, or save a copy elsewhere.")
         }
-        let readAccess = url.flatMap { options.readOnly ? ReadAccess.choose(for: $0) : nil }
+        let readAccess = url.flatMap { options.readOnly ? ReadAccess.choose(for: $0, editors: options.editors) : nil }
         let config = Self.configuration(
             options, readOnlyConnection: options.readOnly && readAccess != .writableFile,
             usesWAL: url != nil && !options.readOnly)
@@ -193,24 +210,27 @@ public final class PersistentStore: Sendable {
     /// it is on disk: nothing is migrated. For checking it before a writing open upgrades it.
     ///
     /// - Throws: ``StoreError``; `.schemaMismatch` when that model is unknown.
-    public static func openAsWritten(_ url: URL, readBy model: ObjectModel) throws -> PersistentStore {
-        let probe = try PersistentStore.probe(url)
+    public static func openAsWritten(
+        _ url: URL, readBy model: ObjectModel, editors: Options.Editors = .unknown
+    ) throws -> PersistentStore {
+        var options = Options(readOnly: true)
+        options.editors = editors
+        let probe = try PersistentStore.probe(url, options: options)
         defer { try? probe.close() }
         let found = (try? probe.read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") }) ?? 0
-        guard found < model.version else { return try PersistentStore(url: url, model: model, options: Options(readOnly: true)) }
+        guard found < model.version else { return try PersistentStore(url: url, model: model, options: options) }
         guard let source = try probe.read({ db in try SchemaManager.sourceModel(db, version: found, readBy: model) }) else {
             throw StoreError(
                 .schemaMismatch,
                 "\(url.path) records no model and its version \(found) is not among the earlier versions this poddoc knows, so its content cannot be read as written."
             )
         }
-        return try PersistentStore(url: url, model: source, options: Options(readOnly: true))
+        return try PersistentStore(url: url, model: source, options: options)
     }
 
     /// A read-only connection to look at a store file's header and records.
-    private static func probe(_ url: URL) throws -> DatabaseQueue {
-        let options = Options(readOnly: true)
-        let access = ReadAccess.choose(for: url)
+    private static func probe(_ url: URL, options: Options) throws -> DatabaseQueue {
+        let access = ReadAccess.choose(for: url, editors: options.editors)
         do {
             return try DatabaseQueue(
                 path: access.sqlitePath(for: url),
@@ -227,7 +247,7 @@ public final class PersistentStore: Sendable {
     /// - Throws: ``StoreError``; `.schemaMismatch` when the older store's model is unknown.
     public func streamLogicalContentOnDisk(_ consume: (UnsafeRawBufferPointer) -> Void) throws {
         guard let olderOnDisk else { return try streamLogicalContent(consume) }
-        let original = try Self.openAsWritten(olderOnDisk, readBy: model)
+        let original = try Self.openAsWritten(olderOnDisk, readBy: model, editors: options.editors)
         defer { try? original.close() }
         try original.streamLogicalContent(consume)
     }

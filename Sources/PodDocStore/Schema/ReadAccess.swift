@@ -10,26 +10,29 @@ import Glibc
 /// they are missing; a connection opened read-only can never delete them again, so a plain
 /// read-only open leaves them behind. So:
 ///
-/// - a store with no write-ahead log waiting (no `-wal`, or an empty one) where this process
-///   may write the file and its folder: the connection is opened for writing but never
-///   writes (the store refuses every save), so the last connection to close removes the
-///   `-wal` and `-shm` files it made, and the main file is not touched;
-/// - the same where this process may not write (a read-only disk, an immutable file, another
-///   user's document): opened `immutable`, SQLite reads the main file alone and makes no file;
 /// - a store whose `-wal` holds commits (a writer is at work, or died before it
-///   checkpointed) is opened read-only through the log: a connection that could write would
-///   checkpoint those commits into the main file when it closes, and a read writes nothing.
+///   checkpointed), or one an editor has open, is opened read-only through the log: a
+///   connection that could write would checkpoint those commits into the main file when it
+///   closes, and a read writes nothing;
+/// - a store no one writes while it is read (its reader holds the document's lock, see
+///   ``PersistentStore/Options/Editors/excluded``), or one this process may not write (a
+///   read-only disk, an immutable file, another user's document): opened `immutable`, SQLite
+///   reads the main file alone and makes no file, so not even a folder's modification time
+///   changes;
+/// - otherwise (no log waiting, editors unknown, the file writable): the connection is opened
+///   for writing but never writes (the store refuses every save), so the last connection to
+///   close removes the `-wal` and `-shm` files it made, and the main file is not touched.
 enum ReadAccess: Equatable {
     case writableFile
     case immutable
     case readOnly
 
     /// The access for a store file opened read-only.
-    static func choose(for file: URL) -> ReadAccess {
+    static func choose(for file: URL, editors: PersistentStore.Options.Editors) -> ReadAccess {
         var status = stat()
         let logWaiting = stat(file.path + "-wal", &status) == 0 && status.st_size > 0
-        if logWaiting { return .readOnly }
-        return canWrite(file) ? .writableFile : .immutable
+        if logWaiting || editors == .present { return .readOnly }
+        return editors == .excluded || !canWrite(file) ? .immutable : .writableFile
     }
 
     /// Whether this process may write the store file and create files beside it.

@@ -182,6 +182,25 @@ class CommandLineTestCase: XCTestCase {
             stderr: String(decoding: stderr, as: UTF8.self))
     }
 
+    /// `poddoc` with its standard input, output and error on a new pseudo-terminal.
+    func startOnTerminal(_ arguments: [String]) throws -> (Process, screen: OutputCollector, keyboard: FileHandle) {
+        var primary: Int32 = -1
+        var secondary: Int32 = -1
+        XCTAssertEqual(openpty(&primary, &secondary, nil, nil, nil), 0)
+        let terminal = FileHandle(fileDescriptor: secondary, closeOnDealloc: true)
+        let process = Process()
+        process.executableURL = try Self.binary()
+        process.arguments = arguments
+        process.environment = environment.merging(["TERM": "dumb"]) { $1 }
+        process.standardInput = terminal
+        process.standardOutput = terminal
+        process.standardError = terminal
+        try process.run()
+        try terminal.close()
+        let keyboard = FileHandle(fileDescriptor: primary, closeOnDealloc: true)
+        return (process, OutputCollector(keyboard), keyboard)
+    }
+
     /// Every file of a document with its SHA-256, by relative path.
     func hashes(_ root: String) throws -> [String: String] {
         var result: [String: String] = [:]
@@ -291,11 +310,18 @@ class CommandLineTestCase: XCTestCase {
 
     /// Starts `poddoc` with these arguments (in the test's folder, with its environment).
     func start(_ arguments: [String], stdin: FileHandle? = nil) throws -> (Process, stdout: OutputCollector, stderr: OutputCollector) {
+        try startProgram(try Self.binary(), arguments, in: folder.path, environment: environment, stdin: stdin)
+    }
+
+    /// Starts a program in `directory` with `environment`, its output collected.
+    func startProgram(
+        _ executable: URL, _ arguments: [String], in directory: String, environment: [String: String], stdin: FileHandle? = nil
+    ) throws -> (Process, stdout: OutputCollector, stderr: OutputCollector) {
         let process = Process()
-        process.executableURL = try Self.binary()
+        process.executableURL = executable
         process.arguments = arguments
         process.environment = environment
-        process.currentDirectoryURL = folder
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out
@@ -303,6 +329,15 @@ class CommandLineTestCase: XCTestCase {
         process.standardInput = stdin ?? FileHandle.nullDevice
         try process.run()
         return (process, OutputCollector(out.fileHandleForReading), OutputCollector(err.fileHandleForReading))
+    }
+
+    /// Runs a program in `directory` with `environment` to the end, with nothing on its input.
+    func runProgram(_ executable: URL, _ arguments: [String], in directory: String, environment: [String: String]) throws -> RunResult {
+        let (process, stdout, stderr) = try startProgram(executable, arguments, in: directory, environment: environment)
+        process.waitUntilExit()
+        stdout.waitForEnd()
+        stderr.waitForEnd()
+        return RunResult(status: process.terminationStatus, stdout: stdout.current, stderr: stderr.current)
     }
 
     /// Runs `poddoc` to the end, feeding `input` on standard input.

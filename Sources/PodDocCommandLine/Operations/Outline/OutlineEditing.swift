@@ -6,6 +6,10 @@ import PodDocDocument
 /// `add TITLE [--under PATH] [--at N] [--note TEXT]`.
 struct AddItem: DocumentOperation {
     static let name = "add"
+    static let examples = [
+        "poddoc outline add Notes.poddoc Bread --under /Groceries",
+        "poddoc outline add Notes.poddoc \"Call the bank\" --at 1 --note \"before noon\"",
+    ]
     static let abstract = "Add an item under an item (the current one in the shell), last or at a position."
     static let kind: DocumentKind? = .outline
     static let changesDocument = true
@@ -31,6 +35,10 @@ struct AddItem: DocumentOperation {
 /// `insert PATH TITLE`: a new item where `PATH` is, moving that one down.
 struct InsertItem: DocumentOperation {
     static let name = "insert"
+    static let examples = [
+        "poddoc outline insert Notes.poddoc 1.2 Butter   # before the item now at 1.2",
+        "poddoc outline insert Notes.poddoc 1 Today",
+    ]
     static let abstract = "Insert an item at a position (1.3 inserts before the item now at 1.3)."
     static let kind: DocumentKind? = .outline
     static let changesDocument = true
@@ -56,6 +64,10 @@ struct InsertItem: DocumentOperation {
 /// `rename PATH TITLE`.
 struct RenameItem: DocumentOperation {
     static let name = "rename"
+    static let examples = [
+        "poddoc outline rename Notes.poddoc 1.1 \"Oat milk\"",
+        "poddoc outline rename Notes.poddoc /Work Office",
+    ]
     static let abstract = "Give an item a new title."
     static let kind: DocumentKind? = .outline
     static let changesDocument = true
@@ -95,6 +107,10 @@ extension MarkStatus {
 /// `done PATH`: mark an item a task done.
 struct MarkDone: MarkStatus {
     static let name = "done"
+    static let examples = [
+        "poddoc outline done Notes.poddoc 1.1",
+        "poddoc outline done Notes.poddoc /Work/Report --json",
+    ]
     static let abstract = "Mark an item done (a task; `undone` marks it open again)."
     static let status = OutlineStatus.done
 
@@ -105,6 +121,10 @@ struct MarkDone: MarkStatus {
 /// `undone PATH`: mark an item a task still open.
 struct MarkUndone: MarkStatus {
     static let name = "undone"
+    static let examples = [
+        "poddoc outline undone Notes.poddoc 1.2",
+        "poddoc outline undone Notes.poddoc /Work/Report --json",
+    ]
     static let abstract = "Mark an item a task still open (`- [ ]`); `find --open` lists them."
     static let status = OutlineStatus.open
 
@@ -115,6 +135,10 @@ struct MarkUndone: MarkStatus {
 /// `note PATH [TEXT]`: set or remove an item's note.
 struct SetNote: DocumentOperation {
     static let name = "note"
+    static let examples = [
+        "poddoc outline note Notes.poddoc 2.1 \"due Friday\"",
+        "poddoc outline note Notes.poddoc 2.1   # removes the note",
+    ]
     static let abstract = "Set an item's note, or remove it when no text is given."
     static let kind: DocumentKind? = .outline
     static let changesDocument = true

@@ -4,9 +4,13 @@ import Outliner
 import PodDocDocument
 import PodDocStore
 
-/// `mv PATH --under PATH [--at N]`.
+/// `mv PATH [--under PATH] [--at N]`.
 struct MoveItem: DocumentOperation {
     static let name = "mv"
+    static let examples = [
+        "poddoc outline mv Notes.poddoc 1.2 --under 2",
+        "poddoc outline mv Notes.poddoc /Work --at 1",
+    ]
     static let abstract = "Move an item, with everything below it, under another item."
     static let kind: DocumentKind? = .outline
     static let changesDocument = true
@@ -14,15 +18,25 @@ struct MoveItem: DocumentOperation {
     @Argument(help: "The item to move.")
     var path: String
 
-    @Option(help: "The new parent (/ for the top level).")
-    var under: String
+    @Option(help: "The new parent (/ for the top level; leave out to move the item among its siblings with --at).")
+    var under: String?
 
     @Option(help: "Its position among the new parent's items, from 1 (default: last).")
     var at: Int?
 
+    func validate() throws {
+        guard under != nil || at != nil else {
+            throw ValidationError("mv needs --under (a new parent), --at (a new position among its siblings), or both.")
+        }
+    }
+
     func perform(in session: DocumentSession) async throws {
+        let outline = try session.outline()
         let id = try session.item(at: path)
-        try session.outline().move(id, under: session.item(at: under), at: at.map { $0 - 1 })
+        let parent =
+            try under.map { try session.item(at: $0) }
+            ?? outline.itemID(at: .indexes(Array(outline.indexPath(of: id).dropLast())))
+        try outline.move(id, under: parent, at: at.map { $0 - 1 })
         try session.reportEdit(at: id)
     }
 }
@@ -50,6 +64,10 @@ extension SingleItemEdit {
 /// `indent PATH`: make an item a child of the item above it.
 struct IndentItem: SingleItemEdit {
     static let name = "indent"
+    static let examples = [
+        "poddoc outline indent Notes.poddoc 2   # under the item before it, last",
+        "poddoc outline indent Notes.poddoc /Groceries/Eggs",
+    ]
     static let abstract = "Make an item the last child of the item above it."
 
     @Argument(help: "The item.")
@@ -61,6 +79,10 @@ struct IndentItem: SingleItemEdit {
 /// `outdent PATH`: make an item a sibling of its parent.
 struct OutdentItem: SingleItemEdit {
     static let name = "outdent"
+    static let examples = [
+        "poddoc outline outdent Notes.poddoc 1.2   # after its parent",
+        "poddoc outline outdent Notes.poddoc /Work/Report --json",
+    ]
     static let abstract = "Make an item follow its parent, one level up."
 
     @Argument(help: "The item.")
@@ -72,6 +94,10 @@ struct OutdentItem: SingleItemEdit {
 /// `rm PATH`: delete an item and everything below it.
 struct RemoveItem: DocumentOperation {
     static let name = "rm"
+    static let examples = [
+        "poddoc outline rm Notes.poddoc 1.2",
+        "poddoc outline rm Notes.poddoc /Work   # and everything under it",
+    ]
     static let abstract = "Delete an item and everything below it (undo brings them back)."
     static let kind: DocumentKind? = .outline
     static let changesDocument = true

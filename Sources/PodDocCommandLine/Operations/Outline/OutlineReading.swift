@@ -6,6 +6,10 @@ import PodDocDocument
 /// `ls [PATH]`: the items directly under an item.
 struct ListItems: DocumentOperation {
     static let name = "ls"
+    static let examples = [
+        "poddoc outline ls Notes.poddoc",
+        "poddoc outline ls Notes.poddoc /Groceries --json",
+    ]
     static let abstract = "List the items under an item (the current one in the shell)."
     static let kind: DocumentKind? = .outline
     static let changesDocument = false
@@ -59,6 +63,10 @@ struct ListItems: DocumentOperation {
 /// `tree [PATH] [--depth N]`: the outline below an item, indented.
 struct PrintTree: DocumentOperation {
     static let name = "tree"
+    static let examples = [
+        "poddoc outline tree Notes.poddoc",
+        "poddoc outline tree Notes.poddoc 1 --depth 1",
+    ]
     static let abstract = "Print the outline below an item, numbered and indented (--json: the outline JSON format)."
     static let kind: DocumentKind? = .outline
     static let changesDocument = false
@@ -83,6 +91,10 @@ struct PrintTree: DocumentOperation {
 /// `find WORDS…`: items whose titles hold every word.
 struct FindItems: DocumentOperation {
     static let name = "find"
+    static let examples = [
+        "poddoc outline find Notes.poddoc milk",
+        "poddoc outline find Notes.poddoc --open --limit 10   # the tasks still open",
+    ]
     static let abstract = "Find the items whose titles contain every word (case-insensitive)."
     static let kind: DocumentKind? = .outline
     static let changesDocument = false

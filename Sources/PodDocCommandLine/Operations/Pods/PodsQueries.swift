@@ -34,6 +34,10 @@ struct SpecShape: Encodable {
 /// `ls [PREFIX] [--limit N]`.
 struct ListSpecs: DocumentOperation {
     static let name = "ls"
+    static let examples = [
+        "poddoc pods ls Specs.poddoc AFJSON",
+        "poddoc pods ls Specs.poddoc --limit 20 --json",
+    ]
     static let abstract = "List specs by name and version, optionally those whose names start with a prefix."
     static let kind: DocumentKind? = .pods
     static let changesDocument = false
@@ -67,6 +71,10 @@ struct ListSpecs: DocumentOperation {
 /// `search WORDS…`.
 struct SearchSpecs: DocumentOperation {
     static let name = "search"
+    static let examples = [
+        "poddoc pods search Specs.poddoc json rpc",
+        "poddoc pods search Specs.poddoc networking --limit 5 --json",
+    ]
     static let abstract = "Search the saved specs' summaries and descriptions, best matches first."
     static let kind: DocumentKind? = .pods
     static let changesDocument = false
@@ -92,6 +100,10 @@ struct SearchSpecs: DocumentOperation {
 /// `show NAME [VERSION]`.
 struct ShowSpec: DocumentOperation {
     static let name = "show"
+    static let examples = [
+        "poddoc pods show Specs.poddoc AFJSONRPCClient   # the newest version",
+        "poddoc pods show Specs.poddoc AFNetworking 2.0.0 --json",
+    ]
     static let abstract = "Show one spec (the highest version unless one is given); --json prints its original JSON."
     static let kind: DocumentKind? = .pods
     static let changesDocument = false
@@ -133,6 +145,10 @@ struct ShowSpec: DocumentOperation {
 /// `count [PREFIX]`.
 struct CountSpecs: DocumentOperation {
     static let name = "count"
+    static let examples = [
+        "poddoc pods count Specs.poddoc",
+        "poddoc pods count Specs.poddoc AF --json",
+    ]
     static let abstract = "Count the specs, or those whose names start with a prefix."
     static let kind: DocumentKind? = .pods
     static let changesDocument = false
