@@ -124,14 +124,14 @@ sample-documents: bootstrap
 	scripts/make-sample-documents.sh
 
 ## Regenerates the shell completions and the man page from the command definitions (committed).
-cli-## Writes Tests/PodDocContentTests/DocumentationSnippets.swift again from the Swift snippets of
+cli-docs: bootstrap
+	scripts/make-cli-docs.sh
+
+## Writes Tests/PodDocContentTests/DocumentationSnippets.swift again from the Swift snippets of
 ## README.md and the DocC articles (compiled with the tests), then builds them.
 doc-snippets: bootstrap
 	WRITE_SNIPPETS=1 $(SWIFT) test --filter DocumentationSnippetsTests
 	$(SWIFT) build --build-tests
-
-docs: bootstrap
-	scripts/make-cli-docs.sh
 
 ## The DocC reference and articles of PodDocStore and PodDocDocument, in .build/docs/<module>
 ## (static HTML; `--transform-for-static-hosting`). Broken symbol links are errors.
