@@ -2,9 +2,11 @@ import Foundation
 import PodDocBenchmarkSupport
 
 /// Edits among 100,000 siblings with the release binary, on a package: an insert at the top
-/// and in the middle, and a move of the last item to the top, each the best of three (wall
-/// time and peak memory from GNU time), against `poddoc info` on the same document in the
-/// same run (the start, the open and the close every command pays).
+/// and in the middle, a move of the last item to the top and one in the middle of the list,
+/// each the best of three (wall time and peak memory from GNU time), against `poddoc info` on
+/// the same document in the same run (the start, the open and the close every command pays);
+/// then `diff --from 1` on an archive of those siblings with one item added since, against
+/// `poddoc info` on that archive.
 @MainActor
 enum SiblingsBenchmark {
     static let siblings = 100_000
@@ -44,6 +46,7 @@ enum SiblingsBenchmark {
                 "`outline mv DOC 100000 --under / --at 1`: the last item to the top",
                 ["outline", "mv", doc, "100000", "--under", "/", "--at", "1"]
             ),
+            ("`outline mv DOC 50000 --at 3`: an item in the middle among its siblings", ["outline", "mv", doc, "50000", "--at", "3"]),
         ]
         var rows = [
             "| edit among \(siblings.formatted()) siblings (package) | poddoc (best of 3) | `poddoc info DOC` (same run) |",
@@ -55,6 +58,16 @@ enum SiblingsBenchmark {
                 "| \(name) | " + String(format: "%.3f s, peak %.0f MiB", timed.seconds, timed.peakMiB) + " | "
                     + String(format: "%.3f s, peak %.0f MiB", floor.seconds, floor.peakMiB) + " |")
         }
+        let archive = folder.appending(path: "Siblings.poddoc.tar.zst").path
+        try DocumentBenchmarks.run(poddoc, ["new", archive, "--kind", "outline"])
+        try DocumentBenchmarks.run(poddoc, ["import", archive, "--opml", source.path])
+        try DocumentBenchmarks.run(poddoc, ["outline", "insert", archive, "1", "Top"])
+        let archiveFloor = try best(["info", archive])
+        let diff = try best(["diff", archive, "--from", "1"])
+        rows.append(
+            "| `diff DOC --from 1` on an archive (one item added since save 1) | "
+                + String(format: "%.3f s, peak %.0f MiB", diff.seconds, diff.peakMiB) + " | "
+                + String(format: "%.3f s, peak %.0f MiB", archiveFloor.seconds, archiveFloor.peakMiB) + " |")
         return rows
     }
 }

@@ -54,44 +54,46 @@ public struct OutlineDiff: Sendable {
     ///
     /// - Throws: ``OutlineError`` (`storeFailed`) when a store cannot be read.
     public init(from earlier: PersistentStore, to later: PersistentStore) throws(OutlineError) {
-        let a = try Tree(earlier)
-        let b = try Tree(later)
+        let a = try Tree(earlier, skipping: Self.shownElsewhere)
+        let b = try Tree(later, skipping: Self.shownElsewhere)
         var changes: [Change] = []
 
         // Removed: each removed subtree once, at its top.
-        for id in a.preorder where b.items[id] == nil {
+        for id in a.preorder where b.index[id] == nil {
+            let item = a.index[id]!
             // Below a removed item (not the root: an outline may gain a new root), it went
             // with that item.
-            if let parent = a.items[id]!.parent, parent != a.root, b.items[parent] == nil { continue }
-            let item = a.items[id]!
+            if let parent = a.parents[item], parent != a.root, b.index[parent] == nil { continue }
             changes.append(
                 Change(
-                    kind: .removed, title: item.title, path: a.path(id), from: nil, below: a.count(below: id) { b.items[$0] == nil },
-                    properties: nil))
+                    kind: .removed, title: a.titles[item], path: a.path(id), from: nil,
+                    below: a.count(below: id) { b.index[$0] == nil }, properties: nil))
         }
         let moved = Self.movedWithinTheirParents(a, b)
         for id in b.preorder {
-            let item = b.items[id]!
-            guard let old = a.items[id] else {
-                if let parent = item.parent, parent != b.root, a.items[parent] == nil { continue }  // came with an added item above it
+            let item = b.index[id]!
+            let title = b.titles[item]
+            let parent = b.parents[item]
+            guard let old = a.index[id] else {
+                if let parent, parent != b.root, a.index[parent] == nil { continue }  // came with an added item above it
                 changes.append(
                     Change(
-                        kind: .added, title: item.title, path: b.path(id), from: nil, below: b.count(below: id) { a.items[$0] == nil },
+                        kind: .added, title: title, path: b.path(id), from: nil, below: b.count(below: id) { a.index[$0] == nil },
                         properties: nil))
                 continue
             }
-            if old.parent != item.parent || moved.contains(id) {
-                changes.append(Change(kind: .moved, title: item.title, path: b.path(id), from: a.path(id), below: nil, properties: nil))
+            if a.parents[old] != parent || moved.contains(id) {
+                changes.append(Change(kind: .moved, title: title, path: b.path(id), from: a.path(id), below: nil, properties: nil))
             }
-            if old.title != item.title, item.parent != nil {
-                changes.append(Change(kind: .renamed, title: item.title, path: b.path(id), from: old.title, below: nil, properties: nil))
+            if a.titles[old] != title, parent != nil {
+                changes.append(Change(kind: .renamed, title: title, path: b.path(id), from: a.titles[old], below: nil, properties: nil))
             }
-            if old.note != item.note {
-                changes.append(Change(kind: .noteChanged, title: item.title, path: b.path(id), from: nil, below: nil, properties: nil))
+            if a.notes[old] != b.notes[item] {
+                changes.append(Change(kind: .noteChanged, title: title, path: b.path(id), from: nil, below: nil, properties: nil))
             }
-            let others = old.row.differingProperties(from: item.row).filter { !Self.shownElsewhere.contains($0) }
+            let others = b.propertiesDiffering(at: item, from: a, at: old)
             if !others.isEmpty {
-                changes.append(Change(kind: .changed, title: item.title, path: b.path(id), from: nil, below: nil, properties: others))
+                changes.append(Change(kind: .changed, title: title, path: b.path(id), from: nil, below: nil, properties: others))
             }
         }
         self.changes = changes
@@ -112,7 +114,10 @@ public struct OutlineDiff: Sendable {
             guard let childrenA = a.children[parent] else { continue }
             var rankInB: [Int64: Int] = [:]
             for (rank, id) in childrenB.enumerated() { rankInB[id] = rank }
-            let common = childrenA.filter { rankInB[$0] != nil && a.items[$0]?.parent == b.items[$0]?.parent }
+            let common = childrenA.filter { id in
+                guard rankInB[id] != nil, let inA = a.index[id], let inB = b.index[id] else { return false }
+                return a.parents[inA] == b.parents[inB]
+            }
             let kept = Set(ResultsDiff.longestIncreasingSubsequence(common.map { rankInB[$0]! }).map { common[$0] })
             moved.formUnion(common.filter { !kept.contains($0) })
         }
@@ -120,23 +125,28 @@ public struct OutlineDiff: Sendable {
     }
 }
 
-/// One outline, read whole: items by row id, children in order, paths.
+/// One outline, read whole but kept compact (a hundred thousand items take a few megabytes):
+/// each item's title, note, parent and a hash of each other property, in arrays by position
+/// (``index`` finds an item's), its children in order, and the items in outline order.
 private struct Tree {
-    struct Item {
-        let title: String
-        let note: String?
-        let parent: Int64?
-        let row: StoredRow
-    }
-    var items: [Int64: Item] = [:]
+    /// Each item's position in the arrays below, by row id.
+    private(set) var index: [Int64: Int] = [:]
+    private(set) var titles: [String] = []
+    private(set) var notes: [String?] = []
+    private(set) var parents: [Int64?] = []
+    /// The properties compared by hash (those no other kind of change reports), and the
+    /// hashes: `propertyNames.count` an item, in the items' order.
+    private var propertyNames: [String] = []
+    private var hashes: [Int] = []
     /// Children in order, by parent.
-    var children: [Int64: [Int64]] = [:]
+    private(set) var children: [Int64: [Int64]] = [:]
     /// Every item but the root, parents before children, siblings in order.
-    var preorder: [Int64] = []
-    var root: Int64?
-    private var positions: [Int64: Int] = [:]
+    private(set) var preorder: [Int64] = []
+    private(set) var root: Int64?
+    /// Each item's position among its siblings, from 1, in the items' order.
+    private var positions: [Int32] = []
 
-    init(_ store: PersistentStore) throws(OutlineError) {
+    init(_ store: PersistentStore, skipping shownElsewhere: Set<String>) throws(OutlineError) {
         var orders: [Int64: Int] = [:]
         do {
             try store.readSnapshot { snapshot in
@@ -144,7 +154,13 @@ private struct Tree {
                 while let row = try rows.next() {
                     guard let id = row.objectID.rowID else { continue }
                     let parent = row[OutlineSchema.parent]?.rowID
-                    items[id] = Item(title: row[OutlineSchema.title], note: row[OutlineSchema.note], parent: parent, row: row)
+                    let properties = row.propertyHashes(skipping: shownElsewhere)
+                    if propertyNames.isEmpty { propertyNames = properties.map(\.name) }
+                    index[id] = titles.count
+                    titles.append(row[OutlineSchema.title])
+                    notes.append(row[OutlineSchema.note])
+                    parents.append(parent)
+                    hashes.append(contentsOf: properties.map(\.hash))
                     orders[id] = row[OutlineSchema.order]
                     if let parent { children[parent, default: []].append(id) } else if root == nil { root = id }
                 }
@@ -152,10 +168,11 @@ private struct Tree {
         } catch {
             throw OutlineError.storeFailed(error, while: "reading the outline to compare")
         }
+        positions = Array(repeating: 0, count: titles.count)
         for (parent, ids) in children {
             let sorted = ids.sorted { (orders[$0]!, $0) < (orders[$1]!, $1) }
             children[parent] = sorted
-            for (position, id) in sorted.enumerated() { positions[id] = position + 1 }
+            for (position, id) in sorted.enumerated() { positions[index[id]!] = Int32(position + 1) }
         }
         var stack = (root.flatMap { children[$0] } ?? []).reversed() as [Int64]
         while let id = stack.popLast() {
@@ -164,13 +181,21 @@ private struct Tree {
         }
     }
 
+    /// The names of the hashed properties of the item at `item` that differ from those of the
+    /// item at `other` of `earlier`.
+    func propertiesDiffering(at item: Int, from earlier: Tree, at other: Int) -> [String] {
+        let count = propertyNames.count
+        guard count == earlier.propertyNames.count else { return propertyNames }
+        return (0..<count).filter { hashes[item * count + $0] != earlier.hashes[other * count + $0] }.map { propertyNames[$0] }
+    }
+
     /// `1.3.2`; empty for the root.
     func path(_ id: Int64) -> String {
         var parts: [Int] = []
         var current: Int64? = id
-        while let node = current, node != root, let position = positions[node], parts.count <= items.count {
-            parts.append(position)
-            current = items[node]?.parent
+        while let node = current, node != root, let item = index[node], positions[item] > 0, parts.count <= titles.count {
+            parts.append(Int(positions[item]))
+            current = parents[item]
         }
         return parts.reversed().map(String.init).joined(separator: ".")
     }

@@ -20,10 +20,48 @@ extension OutlineStore {
         guard !isRoot(item) else { throw OutlineError.rootItem("moved") }
         let target = try object(parent)
         try checkNotInside(item, target)
-        let old = try siblings(of: item)
-        let newSiblings = target === item[OutlineSchema.parent] ? old.list.filter { $0 !== item } : try children(of: target)
-        let index = try checkedInsertionIndex(index, count: newSiblings.count, in: target)
-        try relocate(item, from: old.index, to: target, newSiblings, at: index, as: ActionName.move(item[OutlineSchema.title]))
+        let name = ActionName.move(item[OutlineSchema.title])
+        guard target === item[OutlineSchema.parent] else {
+            // To another parent: its two new neighbours are read from the index, as for an add.
+            let index = try checkedInsertionIndex(index, count: childCount(of: target), in: target)
+            let placement = try placement(of: 1, at: index, under: target)
+            return undoable(name) {
+                item[OutlineSchema.parent] = target
+                item[OutlineSchema.order] = placement.apply()[0]
+                item[OutlineSchema.modified] = now()
+            }
+        }
+        // Among its siblings: its place is a count in the index, unless a sibling shares its
+        // order key (then the list is read to tell them apart).
+        guard let oldIndex = try uniquePosition(of: item, under: target) else {
+            let old = try siblings(of: item)
+            let others = old.list.filter { $0 !== item }
+            let index = try checkedInsertionIndex(index, count: others.count, in: target)
+            return try relocate(item, from: old.index, to: target, others, at: index, as: name)
+        }
+        let index = try checkedInsertionIndex(index, count: childCount(of: target) - 1, in: target)
+        guard index != oldIndex else { return }
+        // The new neighbours in the list that still holds the item: past it, one further on.
+        let placement = try placement(of: 1, at: index > oldIndex ? index + 1 : index, under: target)
+        undoable(name) {
+            item[OutlineSchema.order] = placement.apply()[0]
+            item[OutlineSchema.modified] = now()
+        }
+    }
+
+    /// The item's position among the children of `parent` (its parent), counted in the
+    /// index, or nil when another child has the same order key.
+    private func uniquePosition(of item: ManagedObject, under parent: ManagedObject) throws(OutlineError) -> Int? {
+        try load([item][...])
+        let key = item[OutlineSchema.order]
+        let context = self.context
+        return try OutlineStore.reading("counting the items before an item") {
+            let same = try context.count(
+                for: FetchRequest(OutlineSchema.entityName, where: OutlineSchema.parent == parent && OutlineSchema.order == key))
+            guard same == 1 else { return nil }
+            return try context.count(
+                for: FetchRequest(OutlineSchema.entityName, where: OutlineSchema.parent == parent && OutlineSchema.order < key))
+        }
     }
 
     /// Makes an item the last child of the sibling before it. Undo: `Indent "title"`.

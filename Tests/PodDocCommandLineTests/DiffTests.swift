@@ -57,6 +57,10 @@ final class DiffTests: CommandLineTestCase {
         try succeed("export", doc, copy, "--format", "archive", "--at", "4")
         XCTAssertEqual(try items(copy, doc), try items(doc, "--from", "4"))
         XCTAssertEqual(try hashes(doc), before, "diff only reads")
+
+        // A property no other kind of change reports is named.
+        try succeed("outline", "done", doc, "1")  // 10
+        XCTAssertEqual(try items(doc, "--from", "9"), [item("changed", "Office", "1", properties: ["status"])])
     }
 
     func testMovingOneItemAmongItsSiblingsReportsThatItemAlone() throws {

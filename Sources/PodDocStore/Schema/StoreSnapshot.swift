@@ -182,6 +182,22 @@ public struct StoredRow: Sendable {
         return names
     }
 
+    /// For each attribute and to-one relationship not in `skipped`, in the order
+    /// ``differingProperties(from:)`` names them: its name and a hash of its value (for a
+    /// relationship, of its destination's row id). A compact stand-in for the row where only
+    /// whether properties differ matters (two rows' hashes differ when their values do; equal
+    /// hashes mean equal values but for a 64-bit collision). Hashes hold within one run.
+    public func propertyHashes(skipping skipped: Set<String>) -> [(name: String, hash: Int)] {
+        var hashes: [(name: String, hash: Int)] = []
+        for (index, attribute) in layout.attributes.enumerated() where !skipped.contains(attribute.name) {
+            hashes.append((attribute.name, values.values[index].hashValue))
+        }
+        for (index, key) in layout.foreignKeys.enumerated() where !skipped.contains(key.name) {
+            hashes.append((key.name, values.refs[index]?.rowID.hashValue ?? Int64?.none.hashValue))
+        }
+        return hashes
+    }
+
     /// The value of a typed attribute, as ``ManagedObject`` reads it.
     ///
     /// - Precondition: the stored value is of the attribute's type (the schema enforces it).

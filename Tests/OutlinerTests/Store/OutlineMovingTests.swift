@@ -84,6 +84,22 @@ final class OutlineMovingTests: OutlineStoreTestCase {
         _ = assertOutlineError(.invalidArgument) { try doc.outline.move(ids["a1"]!, under: ids["A"]!, at: 3) }
     }
 
+    /// A move among siblings finds the item's place by counting in the index; siblings that
+    /// share an order key (as a merge of copies can leave them) are told apart by reading
+    /// the list instead.
+    func testAMoveAmongSiblingsSharingAnOrderKeyKeepsEveryItem() throws {
+        let (doc, ids) = try makeSample()
+        let context = doc.outline.context
+        context.object(with: ids["a3"]!)[OutlineSchema.order] = context.object(with: ids["a1"]!)[OutlineSchema.order]
+        try doc.save()
+        try doc.outline.move(ids["a3"]!, under: ids["A"]!, at: 2)
+        let titles = try doc.outline.children(of: ids["A"]!).map(\.item.title)
+        XCTAssertEqual(titles.sorted(), ["a1", "a2", "a3"], "no item lost or doubled")
+        XCTAssertEqual(titles.last, "a3")
+        try doc.outline.move(ids["a3"]!, under: ids["A"]!, at: 0)
+        XCTAssertEqual(try doc.outline.children(of: ids["A"]!).map(\.item.title).first, "a3")
+    }
+
     func testMovingIntoItselfOrItsDescendantsIsRefusedAndChangesNothing() throws {
         let (doc, ids) = try makeSample()
         let before = try doc.rows()
