@@ -29,7 +29,12 @@ extension ObjectContext {
     public func object(with id: ObjectID) -> ManagedObject {
         preconditionOnQueue()
         if let object = registered(id) { return object }
-        let id = resolve(id)
+        return registeredOrNewFault(resolve(id))
+    }
+
+    /// The object registered under `id` (a resolved ID), or a new fault registered under it.
+    func registeredOrNewFault(_ id: ObjectID) -> ManagedObject {
+        if let object = registry[id] { return object }
         let object = ManagedObject(id: id, layout: model.layout(id.entityName), context: self)
         registry.register(object, as: id)
         return object

@@ -105,13 +105,7 @@ extension ObjectContext {
     /// as pushed (see ``ManagedObject/origin``).
     private func acceptUpdate(_ pushed: PushedObject, policy: MergePolicy, origin: PushOrigin) -> VersionedRow? {
         let id = resolve(pushed.id)
-        let object =
-            registry[id]
-            ?? {
-                let object = ManagedObject(id: id, layout: model.layout(id.entityName), context: self)
-                registry.register(object, as: id)
-                return object
-            }()
+        let object = registeredOrNewFault(id)
         var result = pushed.row
         var changedFields = pushed.changedFields
         if object.isFault {
@@ -151,13 +145,7 @@ extension ObjectContext {
     /// object when it became deleted here.
     private func acceptDelete(_ pushed: PushedObject, policy: MergePolicy) -> (kept: VersionedRow?, deleted: ManagedObject?) {
         let id = resolve(pushed.id)
-        let object =
-            registry[id]
-            ?? {
-                let object = ManagedObject(id: id, layout: model.layout(id.entityName), context: self)
-                registry.register(object, as: id)
-                return object
-            }()
+        let object = registeredOrNewFault(id)
         if object.state == .deleted { return (nil, nil) }
         if object.isFault {
             object.snapshot = pushed.snapshot ?? pushed.row

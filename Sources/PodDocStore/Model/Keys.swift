@@ -55,17 +55,26 @@ public struct Attribute<Value: AttributeValue>: EntityMember, Hashable {
     }
 }
 
+/// What ``ToOne`` and ``ToMany`` share: a key naming one relationship of the model.
+public protocol RelationshipKey: EntityMember {
+    /// The relationship as the model stores it.
+    var relationship: RelationshipDescription { get }
+}
+
+extension RelationshipKey {
+    public var name: String { relationship.name }
+    public var member: EntityMemberDescription { .relationship(relationship) }
+}
+
 /// A typed key for a to-one relationship.
 ///
 /// ```swift
 /// static let parent = ToOne("parent", to: "Item", inverse: "children")
 /// child[Item.parent] = folder
 /// ```
-public struct ToOne: EntityMember, Hashable {
+public struct ToOne: RelationshipKey, Hashable {
     /// The relationship as the model stores it.
     public let relationship: RelationshipDescription
-    public var name: String { relationship.name }
-    public var member: EntityMemberDescription { .relationship(relationship) }
 
     /// Declares a to-one relationship.
     ///
@@ -87,11 +96,9 @@ public struct ToOne: EntityMember, Hashable {
 /// static let children = ToMany("children", to: "Item", inverse: "parent", deleteRule: .cascade)
 /// let kids = folder[Item.children]
 /// ```
-public struct ToMany: EntityMember, Hashable {
+public struct ToMany: RelationshipKey, Hashable {
     /// The relationship as the model stores it.
     public let relationship: RelationshipDescription
-    public var name: String { relationship.name }
-    public var member: EntityMemberDescription { .relationship(relationship) }
 
     /// Declares a to-many relationship.
     ///
