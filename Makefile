@@ -3,7 +3,7 @@
 
 SWIFT ?= swift
 
-.PHONY: tour store-tour doc-snippets test build-tests test-unit test-tsan test-fuzz test-crash test-two-hosts test-syncthing fuzz bench samples sample-documents cli-docs docs format bench-harness bench-e2e bench-check bench-thresholds bootstrap clean
+.PHONY: tour store-tour doc-snippets lint test build-tests test-unit test-tsan test-fuzz test-crash test-two-hosts test-syncthing fuzz bench samples sample-documents cli-docs docs format bench-harness bench-e2e bench-check bench-thresholds bootstrap clean
 
 ## The main job: a tour of the `poddoc` command on the built-in sample (scripts/tour.sh).
 tour: bootstrap
@@ -18,7 +18,7 @@ store-tour: bootstrap
 ## The whole test suite: every test, the store tests under ThreadSanitizer, every fuzz target
 ## for a bounded time, the crash test at full length and the two-host test (see
 ## docs/RELIABILITY.md). A fresh clone takes about 15 minutes on the project machine.
-test: test-unit test-tsan test-fuzz test-crash test-two-hosts test-syncthing bench-check
+test: lint test-unit test-tsan test-fuzz test-crash test-two-hosts test-syncthing bench-check
 
 # One build of every target (tests, poddoc-fuzz, poddoc-crash-child) for all the test steps.
 build-tests: bootstrap
@@ -145,6 +145,11 @@ docs: bootstrap
 ## Formats every Swift file with the toolchain's swift-format and .swift-format.
 format:
 	git ls-files '*.swift' | grep -v '^Tests/ThreadSanitizer/' | xargs $(SWIFT) format format -i --configuration .swift-format
+
+## Every Swift file as `make format` leaves it, and the rules of .swift-format kept (--strict:
+## a warning fails). The first step of `make test`.
+lint:
+	git ls-files '*.swift' | grep -v '^Tests/ThreadSanitizer/' | xargs $(SWIFT) format lint --strict --configuration .swift-format
 
 bootstrap:
 	@scripts/bootstrap.sh

@@ -116,13 +116,15 @@ extension DocumentBenchmarks {
         // check of the unpacked store alone.
         let unpacked = folder.appending(path: "unpacked-\(UUID().uuidString)")
         let unpackedStore = PackageLayout(root: unpacked).store
-        let extractOnly = try measure(setUp: { try? FileManager.default.removeItem(at: unpacked) }) {
+        let removeUnpacked: () -> Void = { try? FileManager.default.removeItem(at: unpacked) }
+        let extractOnly = try measure(setUp: removeUnpacked) {
             try Archive.extract(archive: ours, into: unpacked, manifestPolicy: .require)
         }
         // The disk's own limit: the unpacked store's bytes, already in memory, written to a new
         // file and synced (`dd conv=fsync`). Opening must put as much on disk durably.
         let durableCopy = folder.appending(path: "dd-copy")
-        let durableWrite = try measure(setUp: { try? FileManager.default.removeItem(at: durableCopy) }) {
+        let removeDurableCopy: () -> Void = { try? FileManager.default.removeItem(at: durableCopy) }
+        let durableWrite = try measure(setUp: removeDurableCopy) {
             try run("/bin/dd", ["if=\(unpackedStore.path)", "of=\(durableCopy.path)", "bs=1M", "conv=fsync", "status=none"])
         }
         let tarAndSync = try measure {

@@ -13,25 +13,25 @@ extension FindOrCreateBenchmark {
 
         // The floor: raw sqlite3 upserts, one transaction, same schema, same pragmas.
         var rawFile = folder.appending(path: "raw.sqlite")
-        let raw = try measure(setUp: {
+        let freshRawFile = {
             rawFile = folder.appending(path: "raw-\(UUID().uuidString).sqlite")
             try RawSQLite.prepare(rawFile, existing: existing)
-        }) {
+        }
+        let raw = try measure(setUp: freshRawFile) {
             try RawSQLite.upsert(rawFile, all)
         }
 
         // poddoc: worker context -> root -> disk.
         var store: PersistentStore!
-        let ours = try await measureAsync(setUp: {
+        let freshStore = {
             store = try prepareStore(at: folder.appending(path: "store-\(UUID().uuidString)"), existing: existing)
-        }) {
+        }
+        let ours = try await measureAsync(setUp: freshStore) {
             let counts = try await storeAll(all, in: store)
             precondition(counts == (count / 2, count / 2), "unexpected find-or-create counts \(counts)")
         }
         // poddoc's row path: the same records as one keyed batch upsert.
-        let rows = try await measureAsync(setUp: {
-            store = try prepareStore(at: folder.appending(path: "store-\(UUID().uuidString)"), existing: existing)
-        }) {
+        let rows = try await measureAsync(setUp: freshStore) {
             let counts = try await storeAllAsRows(all, in: store)
             precondition(counts == (count / 2, count / 2), "unexpected batch upsert counts \(counts)")
         }

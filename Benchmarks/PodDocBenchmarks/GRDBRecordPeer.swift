@@ -51,8 +51,8 @@ enum GRDBRecordPeer {
                 sourceTag = source["tag"]
             }
             platforms = spec.platforms.map { $0.keys.sorted().joined(separator: ",") }
-            requiresARC = spec.requires_arc
-            socialMediaURL = spec.social_media_url
+            requiresARC = spec.requiresARC
+            socialMediaURL = spec.socialMediaURL
         }
     }
 

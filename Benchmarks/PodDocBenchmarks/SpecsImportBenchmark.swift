@@ -358,8 +358,13 @@ extension Duration {
 
 /// The same fields decoded with Foundation's JSONDecoder (no verbatim text: it cannot give one).
 struct DecodedPage: Decodable {
-    let number_of_pages: Int
+    let numberOfPages: Int
     let result: [DecodedSpec]?
+
+    enum CodingKeys: String, CodingKey {
+        case numberOfPages = "number_of_pages"
+        case result
+    }
 }
 
 struct DecodedSpec: Decodable {
@@ -372,8 +377,14 @@ struct DecodedSpec: Decodable {
     let authors: DecodedAuthors?
     let source: [String: String]?
     let platforms: [String: String?]?
-    let requires_arc: Bool?
-    let social_media_url: String?
+    let requiresARC: Bool?
+    let socialMediaURL: String?
+
+    enum CodingKeys: String, CodingKey {
+        case name, version, summary, description, homepage, license, authors, source, platforms
+        case requiresARC = "requires_arc"
+        case socialMediaURL = "social_media_url"
+    }
 }
 
 enum DecodedLicense: Decodable {

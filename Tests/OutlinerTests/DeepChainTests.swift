@@ -54,7 +54,7 @@ final class DeepChainTests: XCTestCase {
         XCTAssertEqual(tree.maxDepth, levels)
 
         let unclosed = text.replacingOccurrences(of: "</body></opml>", with: "")
-        let error = XCTAssertFormatError(try OutlineTree(opml: Data(unclosed.utf8)))
+        let error = assertFormatError(try OutlineTree(opml: Data(unclosed.utf8)))
         XCTAssertEqual(error?.code, .notWellFormed)
     }
 

@@ -76,7 +76,7 @@ final class MarkdownFormatTests: XCTestCase {
     }
 
     func testInvalidUTF8IsRefused() {
-        let error = XCTAssertFormatError(try OutlineTree(data: Data([0x2D, 0x20, 0x61, 0x0A, 0x2D, 0x20, 0xFF]), format: .markdown))
+        let error = assertFormatError(try OutlineTree(data: Data([0x2D, 0x20, 0x61, 0x0A, 0x2D, 0x20, 0xFF]), format: .markdown))
         XCTAssertEqual(error?.code, .invalidEncoding)
         XCTAssertEqual(error?.line, 2)
         XCTAssertEqual(error?.column, 3)

@@ -74,7 +74,7 @@ final class OPMLEncodingTests: XCTestCase {
     func testInvalidUTF8IsRefusedWithItsPlace() {
         var data = Data(document(encoding: "UTF-8", title: "ab_").utf8)
         data[data.firstIndex(of: UInt8(ascii: "_"))!] = 0xE9
-        let error = XCTAssertFormatError(try OutlineTree(opml: data))
+        let error = assertFormatError(try OutlineTree(opml: data))
         XCTAssertEqual(error?.code, .invalidEncoding)
         XCTAssertEqual(error?.line, 2)
         XCTAssertEqual(error?.column, 44)
@@ -84,27 +84,27 @@ final class OPMLEncodingTests: XCTestCase {
     func testBytesOutsideUSASCIIAreRefused() {
         var data = Data(document(encoding: "US-ASCII", title: "_").utf8)
         data[data.firstIndex(of: UInt8(ascii: "_"))!] = 0xE9
-        XCTAssertEqual(XCTAssertFormatError(try OutlineTree(opml: data))?.code, .invalidEncoding)
+        XCTAssertEqual(assertFormatError(try OutlineTree(opml: data))?.code, .invalidEncoding)
     }
 
     func testUnsupportedAndConflictingEncodings() {
-        let eucJP = XCTAssertFormatError(try OutlineTree(opml: Data(document(encoding: "EUC-JP", title: "a").utf8)))
+        let eucJP = assertFormatError(try OutlineTree(opml: Data(document(encoding: "EUC-JP", title: "a").utf8)))
         XCTAssertEqual(eucJP?.code, .unsupportedEncoding)
         XCTAssertEqual(eucJP?.line, 1)
         XCTAssertEqual(eucJP?.column, 31)
 
         let marked = Data([0xEF, 0xBB, 0xBF]) + Data(document(encoding: "ISO-8859-1", title: "a").utf8)
-        XCTAssertEqual(XCTAssertFormatError(try OutlineTree(opml: marked))?.code, .invalidEncoding)
+        XCTAssertEqual(assertFormatError(try OutlineTree(opml: marked))?.code, .invalidEncoding)
 
         let utf32 = Data([0x00, 0x00, 0xFE, 0xFF, 0x00, 0x00, 0x00, 0x3C])
-        XCTAssertEqual(XCTAssertFormatError(try OutlineTree(opml: utf32))?.code, .unsupportedEncoding)
+        XCTAssertEqual(assertFormatError(try OutlineTree(opml: utf32))?.code, .unsupportedEncoding)
 
         let declaredUTF16 = Data(document(encoding: "UTF-16", title: "a").utf8)
-        XCTAssertEqual(XCTAssertFormatError(try OutlineTree(opml: declaredUTF16))?.code, .invalidEncoding)
+        XCTAssertEqual(assertFormatError(try OutlineTree(opml: declaredUTF16))?.code, .invalidEncoding)
     }
 
     func testCharactersXMLForbidsAreRefused() {
-        let error = XCTAssertFormatError(try OutlineTree(opml: Data(document(encoding: nil, title: "a\u{1}b").utf8)))
+        let error = assertFormatError(try OutlineTree(opml: Data(document(encoding: nil, title: "a\u{1}b").utf8)))
         XCTAssertEqual(error?.code, .notWellFormed)
         XCTAssertEqual(error?.column, 43)
         XCTAssertEqual(error?.message, "the character U+0001 is not allowed in XML")

@@ -139,7 +139,7 @@ final class OPMLFixtureTests: XCTestCase {
     // MARK: - Refusal
 
     func testNotWellFormedFileIsRefusedWithLineAndColumn() throws {
-        let error = XCTAssertFormatError(try self.fixture(Fixtures.notWellFormed))
+        let error = assertFormatError(try self.fixture(Fixtures.notWellFormed))
         XCTAssertEqual(error?.code, .notWellFormed)
         XCTAssertEqual(error?.line, 1)
         XCTAssertEqual(error?.column, 7)

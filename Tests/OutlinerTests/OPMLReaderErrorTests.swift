@@ -146,7 +146,7 @@ final class OPMLReaderErrorTests: XCTestCase {
     }
 
     func testErrorDescriptionIsActionable() {
-        let error = XCTAssertFormatError(try read("<opml>\n<body>\n<outline text=\"a\"\n</body></opml>"))
+        let error = assertFormatError(try read("<opml>\n<body>\n<outline text=\"a\"\n</body></opml>"))
         XCTAssertEqual(
             error?.description,
             "OPML: not well-formed XML at line 4, column 1: expected an attribute name or '>' "

@@ -63,7 +63,7 @@ final class OPMLWriterTests: XCTestCase {
     // MARK: - Refused
 
     private func assertUnrepresentable(_ tree: OutlineTree, _ fragment: String, line: UInt = #line) {
-        guard let error = XCTAssertFormatError(try tree.opmlData(), line: line) else { return }
+        guard let error = assertFormatError(try tree.opmlData(), line: line) else { return }
         XCTAssertEqual(error.code, .unrepresentable, line: line)
         XCTAssertNil(error.line, line: line)
         XCTAssertTrue(error.message.contains(fragment), error.message, line: line)
@@ -99,7 +99,7 @@ final class OPMLWriterTests: XCTestCase {
         var control = OutlineTree()
         control.appendChild(title: "a\u{0}", to: control.root)
         XCTAssertEqual(
-            XCTAssertFormatError(try control.opmlData())?.description,
+            assertFormatError(try control.opmlData())?.description,
             "OPML: cannot export: the title 'a\u{0}' contains the character U+0000, which XML 1.0 cannot hold; "
                 + "nothing was exported")
     }

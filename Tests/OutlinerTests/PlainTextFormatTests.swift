@@ -48,7 +48,7 @@ final class PlainTextFormatTests: XCTestCase {
     }
 
     func testErrorDescription() {
-        let error = XCTAssertFormatError(try OutlineTree(indentedText: "a\n  b\n   c\n"))
+        let error = assertFormatError(try OutlineTree(indentedText: "a\n  b\n   c\n"))
         XCTAssertEqual(
             error?.description,
             "indented text: inconsistent indentation at line 3, column 1: the line is indented by "

@@ -201,13 +201,16 @@ final class HostileArchiveTests: XCTestCase {
         let honest = try manifest(of: ["ok/first.txt": Data("fine".utf8), "small.txt": Data("small".utf8)], in: work)
         let unbacked = work.appendingPathComponent("unbacked.tar.zst")
         try writeRawArchive(
-            [harmless, RawEntry(path: "small.txt", contents: Data("small".utf8)), RawEntry(path: "zeros", contents: zeros),
-             RawEntry(path: Manifest.fileName, contents: honest)],
+            [
+                harmless, RawEntry(path: "small.txt", contents: Data("small".utf8)), RawEntry(path: "zeros", contents: zeros),
+                RawEntry(path: Manifest.fileName, contents: honest),
+            ],
             to: unbacked, format: .tarZstd)
         try expectRefusal(of: unbacked, in: work, code: .expansionRatioExceeded, entry: "zeros", limits: ExtractionLimits())
         // A manifest that declares 50 MB of zeros (whose hash it gets wrong): let in only
         // up to the absolute cap,
-        var lying = String(decoding: try manifest(of: ["ok/first.txt": Data("fine".utf8), "zeros": Data(count: 16)], in: work), as: UTF8.self)
+        var lying = String(
+            decoding: try manifest(of: ["ok/first.txt": Data("fine".utf8), "zeros": Data(count: 16)], in: work), as: UTF8.self)
         lying = lying.replacingOccurrences(of: "Payload-Oxum: 20.2", with: "Payload-Oxum: \(zeros.count + 4).2")
         let declared = work.appendingPathComponent("declared.tar.zst")
         try writeRawArchive(

@@ -172,15 +172,13 @@ final class SafeSaveTests: XCTestCase {
         let folder = try makeTemporaryFolder()
         let target = folder.appendingPathComponent("Name.poddoc")
         let checked = folder.appendingPathComponent("checked")
-        try fileSystem.writeDirectory(
-            at: target,
-            verifying: { staging in
-                // Runs on another thread, on the filled folder, before it is put in place.
-                XCTAssertEqual(try String(contentsOf: staging.appendingPathComponent("a"), encoding: .utf8), "1")
-                XCTAssertNotEqual(staging.lastPathComponent, "Name.poddoc")
-                try Data().write(to: checked)
-            }
-        ) { staging in
+        // Runs on another thread, on the filled folder, before it is put in place.
+        let check: @Sendable (URL) throws -> Void = { staging in
+            XCTAssertEqual(try String(contentsOf: staging.appendingPathComponent("a"), encoding: .utf8), "1")
+            XCTAssertNotEqual(staging.lastPathComponent, "Name.poddoc")
+            try Data().write(to: checked)
+        }
+        try fileSystem.writeDirectory(at: target, verifying: check) { staging in
             try fileSystem.createFile(at: staging.appendingPathComponent("a")) { try $0.write(Data("1".utf8)) }
         }
         XCTAssertTrue(FileManager.default.fileExists(atPath: checked.path))

@@ -138,7 +138,9 @@ final class QueryAndExportTests: SpecsTestCase {
         let summary = try SpecsExporter(store: store).exportTree(to: tree)
         XCTAssertEqual(summary.specs, 7)
         XCTAssertEqual(summary.files, 7)
-        for written in ["%2E%2E/1.0/%2E%2E.podspec.json", "%2E/%2E%2E/%2E.podspec.json", "A%00B/1.0/A%00B.podspec.json", "a%25c/1.0/a%25c.podspec.json"] {
+        for written in [
+            "%2E%2E/1.0/%2E%2E.podspec.json", "%2E/%2E%2E/%2E.podspec.json", "A%00B/1.0/A%00B.podspec.json", "a%25c/1.0/a%25c.podspec.json",
+        ] {
             XCTAssertTrue(FileManager.default.fileExists(atPath: tree.appending(path: written).path), written)
         }
         let names = try FileManager.default.contentsOfDirectory(atPath: tree.path)

@@ -24,7 +24,8 @@ enum SpecsSource: CustomStringConvertible {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: text, isDirectory: &isDirectory) else {
             throw CommandFailure(
-                .badInput, code: "notFound", "\(text) does not exist; give a Specs folder, a page file (.json), a spec file (.podspec.json) or an http:// URL.")
+                .badInput, code: "notFound",
+                "\(text) does not exist; give a Specs folder, a page file (.json), a spec file (.podspec.json) or an http:// URL.")
         }
         let url = URL(fileURLWithPath: text)
         self = isDirectory.boolValue ? .folder(SpecsFolder(url: url)) : .pageFile(SpecsPageFile(url: url))

@@ -62,7 +62,8 @@ struct CrashTestSetup: Sendable {
             do {
                 names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
             } catch {
-                throw CrashTestError(.setup, "Cannot use \(folder.path) as the work folder: \(describe(error)); name a new or empty folder.")
+                throw CrashTestError(
+                    .setup, "Cannot use \(folder.path) as the work folder: \(describe(error)); name a new or empty folder.")
             }
             let others = names.filter { !isMadeByATest($0) }.sorted()
             if !replacing, !names.isEmpty, !others.isEmpty || !names.contains(marker) {
@@ -89,7 +90,8 @@ struct CrashTestSetup: Sendable {
                 to: folder.appendingPathComponent(marker))
         } catch {
             if let made = missing.last { try? FileManager.default.removeItem(at: made) }
-            throw CrashTestError(.setup, "Cannot use \(folder.path) as the work folder (\(describe(error))); name a folder you can write in.")
+            throw CrashTestError(
+                .setup, "Cannot use \(folder.path) as the work folder (\(describe(error))); name a folder you can write in.")
         }
         return missing.last
     }

@@ -105,7 +105,8 @@ extension ObjectContext {
             let answer: [PartialValues?]
             switch parent {
             case .store(let store): answer = try store.partialValues(of: asked, layout: layout, read: read)
-            case .context(let parent): answer = try parent.performAndWait { try $0.viewPartialValues(of: asked, layout: layout, read: read) }
+            case .context(let parent):
+                answer = try parent.performAndWait { try $0.viewPartialValues(of: asked, layout: layout, read: read) }
             }
             for (slot, values) in zip(missing, answer) { result[slot.index] = values }
             return result

@@ -7,7 +7,7 @@ import XCTest
 
 /// Runs `body` and returns the ``OutlineFormatError`` it throws, failing the test if it
 /// throws nothing (or something else).
-func XCTAssertFormatError<T>(
+func assertFormatError<T>(
     _ body: @autoclosure () throws -> T,
     file: StaticString = #filePath,
     line: UInt = #line
@@ -56,7 +56,7 @@ func assertRefused(
     sourceLine: UInt = #line
 ) {
     let read = { try OutlineTree(data: Data(text.utf8), format: format) }
-    guard let error = XCTAssertFormatError(try read(), file: file, line: sourceLine) else { return }
+    guard let error = assertFormatError(try read(), file: file, line: sourceLine) else { return }
     XCTAssertEqual(error.code, code, error.description, file: file, line: sourceLine)
     XCTAssertEqual(error.format, format, file: file, line: sourceLine)
     XCTAssertEqual(error.line, line, error.description, file: file, line: sourceLine)
