@@ -151,6 +151,10 @@ public final class DocumentLock {
         let fd = try openLockFile(path, mode: mode, kind: kind, fileSystem: fileSystem)
         var writingRecord = false
         do {
+            var status = stat()
+            guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+                throw corruptLockFile(path, detail: "it is not a regular file")
+            }
             do {
                 try fileSystem.lockFile(fd, operation: (mode == .exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB, path: path)
             } catch let error as FileSystemError where error.errno == EWOULDBLOCK {
@@ -216,7 +220,14 @@ public final class DocumentLock {
     /// - Returns: What was found: the lock held, an editor at work, or no lock to take.
     public static func acquireForReading(_ lockFile: URL, fileSystem: FileSystem = FileSystem()) -> ReadingLock {
         let path = lockFile.path
-        guard let fd = try? fileSystem.openFile(path, flags: O_RDONLY | O_NOFOLLOW) else { return .unavailable }
+        // Non-blocking, so a FIFO put in the lock file's place cannot hang the reader; only a
+        // regular file is a lock.
+        guard let fd = try? fileSystem.openFile(path, flags: O_RDONLY | O_NOFOLLOW | O_NONBLOCK) else { return .unavailable }
+        var status = stat()
+        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            Glibc.close(fd)
+            return .unavailable
+        }
         do {
             try fileSystem.lockFile(fd, operation: LOCK_SH | LOCK_NB, path: path)
         } catch {
@@ -303,7 +314,8 @@ public final class DocumentLock {
 
     // MARK: Helpers
 
-    /// Opens (creating it if needed) the lock file. A lock file beside a document is made
+    /// Opens (creating it if needed) the lock file, without blocking (a FIFO put in its
+    /// place would wait for a writer; `acquireOnce` refuses what is not a regular file). A lock file beside a document is made
     /// readable and writable by everyone who shares the folder (`0666`, whatever the umask),
     /// and opened read-only when it is another user's that this one may not write (`flock`
     /// needs no write access); an existing file is opened without `O_CREAT`, which a sticky
@@ -311,16 +323,16 @@ public final class DocumentLock {
     private static func openLockFile(_ path: String, mode: LockMode, kind: LockFileKind, fileSystem: FileSystem) throws -> Int32 {
         guard kind == .besideDocument else {
             let flags = (mode == .shared && fileSystem.itemKind(atPath: path) != nil) ? O_RDONLY : O_RDWR | O_CREAT
-            return try fileSystem.openFile(path, flags: flags | O_NOFOLLOW, mode: 0o644)
+            return try fileSystem.openFile(path, flags: flags | O_NOFOLLOW | O_NONBLOCK, mode: 0o644)
         }
         while true {
             do {
-                return try fileSystem.openFile(path, flags: O_RDWR | O_NOFOLLOW)
+                return try fileSystem.openFile(path, flags: O_RDWR | O_NOFOLLOW | O_NONBLOCK)
             } catch let error as FileSystemError where error.errno == EACCES {
-                return try fileSystem.openFile(path, flags: O_RDONLY | O_NOFOLLOW)
+                return try fileSystem.openFile(path, flags: O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
             } catch let error as FileSystemError where error.errno == ENOENT {
                 do {
-                    let fd = try fileSystem.openFile(path, flags: O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW, mode: 0o666)
+                    let fd = try fileSystem.openFile(path, flags: O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK, mode: 0o666)
                     Glibc.fchmod(fd, 0o666)
                     return fd
                 } catch let error as FileSystemError where error.errno == EEXIST {
@@ -357,7 +369,9 @@ public final class DocumentLock {
     private static let maximumRecordSize = 64 * 1024
 
     private static func readHolder(_ path: String, fileSystem: FileSystem) throws -> LockHolder? {
-        guard fileSystem.itemKind(atPath: path) != nil else { return nil }
+        guard let kind = fileSystem.itemKind(atPath: path) else { return nil }
+        // A FIFO or a device read here would wait for ever, or read without end.
+        guard kind == .regularFile else { throw corruptLockFile(path, detail: "it is not a regular file") }
         var data = Data()
         try fileSystem.readFile(at: URL(fileURLWithPath: path), chunkSize: 4096) { chunk in
             guard data.count + chunk.count <= maximumRecordSize else {

@@ -95,4 +95,18 @@ final class DamagedDocumentTests: CommandLineTestCase {
         XCTAssertEqual(try Data(contentsOf: store(of: other)), otherBytes, "the other document was not touched")
         XCTAssertEqual(try succeed("outline", "tree", other).stdout, "1. Other's item\n")
     }
+
+    /// A FIFO in the lock file's place (a hostile or broken package) neither hangs a reader,
+    /// which reads without the lock, nor an editor, which is refused in one line.
+    func testAFIFOInPlaceOfTheLockFileHangsNothing() throws {
+        let doc = path("Fifo.poddoc")
+        try succeed("new", doc, "--kind", "outline")
+        try succeed("outline", "add", doc, "Groceries")
+        try FileManager.default.removeItem(atPath: doc + "/.poddoc-lock")
+        XCTAssertEqual(mkfifo(doc + "/.poddoc-lock", 0o644), 0)
+        XCTAssertEqual(try succeed("outline", "tree", doc).stdout, "1. Groceries\n")
+        let refused = try fail(66, "outline", "add", doc, "Milk")
+        XCTAssertTrue(refused.stderr.contains("is not a regular file"), refused.stderr)
+        try succeed("info", doc)
+    }
 }

@@ -79,6 +79,10 @@ final class DocumentLockTests: XCTestCase {
         let lockFile = folder.appendingPathComponent(".poddoc-lock")
         guard case .unavailable = DocumentLock.acquireForReading(lockFile) else { return XCTFail("no lock file to take") }
         XCTAssertFalse(FileManager.default.fileExists(atPath: lockFile.path), "a reader makes no lock file")
+        // A FIFO in the lock file's place is no lock, and opening it does not wait for a writer.
+        XCTAssertEqual(mkfifo(lockFile.path, 0o644), 0)
+        guard case .unavailable = DocumentLock.acquireForReading(lockFile) else { return XCTFail("a FIFO is not a lock") }
+        try FileManager.default.removeItem(at: lockFile)
 
         let editor = try DocumentLock.acquire(lockFile, mode: .exclusive, toolVersion: "test")
         guard case .editorPresent = DocumentLock.acquireForReading(lockFile) else { return XCTFail("an editor holds it") }
