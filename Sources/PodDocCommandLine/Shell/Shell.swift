@@ -26,6 +26,9 @@ final class Shell {
     private var endInput: (() -> Void)?
     /// Where lines come from, when they are read (not a `-c` script).
     private var lineSource: LineSource?
+    /// Whether the line asked for is a command (its prompt is the shell's, redrawn as the
+    /// document changes), not the answer to a question.
+    private var askingForCommand = false
 
     init(document: ManagedDocument, output: Output, interactive: Bool) {
         session = DocumentSession(document: document, output: output)
@@ -62,7 +65,8 @@ final class Shell {
             let lines = LineQueue(source)
             endInput = { source.finish() }
             // A command that needs an answer (merge, a conflict at a time) reads the next line.
-            session.ask = { question in
+            session.ask = { [weak self] question in
+                self?.askingForCommand = false
                 source.requestLine(prompt: question)
                 return await lines.next()
             }
@@ -71,12 +75,16 @@ final class Shell {
                     "\(document.fileURL?.lastPathComponent ?? "document"): \(document.metadata.kind.rawValue) document. Type help for commands, quit or Ctrl-D to leave."
                 )
             }
+            askingForCommand = true
             source.requestLine(prompt: prompt)
             var warnedOfLoss = false
             while true {
                 while !quitting, let line = await lines.next() {
                     await execute(line)
-                    if !quitting { source.requestLine(prompt: prompt) }
+                    if !quitting {
+                        askingForCommand = true
+                        source.requestLine(prompt: prompt)
+                    }
                 }
                 if interactive && !quitting { output.message("") }
                 let safe = await close()
@@ -88,6 +96,7 @@ final class Shell {
                 output.message(
                     "poddoc: your edits are still in memory only. `save --as PATH` on another disk keeps them; quit again to leave without them."
                 )
+                askingForCommand = true
                 source.requestLine(prompt: prompt)
             }
         }
@@ -147,7 +156,7 @@ final class Shell {
     /// terminal above that line, with the prompt, as it is now, and the line drawn again.
     private func announce(_ message: String) {
         if let lineSource {
-            lineSource.announce(message, prompt: prompt)
+            lineSource.announce(message, prompt: askingForCommand ? prompt : nil)
         } else {
             output.message(message)
         }
