@@ -78,7 +78,7 @@ extension ManagedDocument {
         if let merge = mergesByUndoCount[undoManager.undoCount] { pendingTakeBack.removeAll { $0 == merge } }
     }
 
-    /// Makes the next save take back `merges` (save numbers, ``PersistentStore/mergeSaves(after:)``):
+    /// Makes the next save take back `merges` (save numbers, `PersistentStore.mergeSaves(after:)`):
     /// a revert to a save before them. Merging the same copies again brings their changes back.
     public func takeBack(merges: [Int]) {
         for merge in merges where !pendingTakeBack.contains(merge) { pendingTakeBack.append(merge) }

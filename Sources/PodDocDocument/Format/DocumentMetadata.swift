@@ -84,7 +84,9 @@ public struct DocumentMetadata: Codable, Sendable, Hashable {
     /// What to tell the user about a document ``isNewerFormat``, naming `document` (the
     /// user's file, not a working copy): the format, its writer, and what this poddoc can do.
     ///
-    /// - Parameter action: What was refused, such as `edit it`.
+    /// - Parameters:
+    ///   - document: The document as the user named it.
+    ///   - action: What was refused, such as `edit it`.
     public func newerFormatMessage(document: String, refusing action: String) -> String {
         "\(document) was made by a newer poddoc (format \(formatVersion), written by \(writer)); this poddoc (\(PodDocVersion.current)) reads format \(Self.currentFormatVersion), so it cannot \(action). Use a newer poddoc; reading commands (and `--read-only`) still work."
     }

@@ -34,7 +34,7 @@ extension ObjectContext {
         try apply(past.objects, describing: "after save \(past.save)")
     }
 
-    /// Applies a merge of another copy worked out by ``CopyMerge/plan(mine:theirs:trees:latest:preferring:choices:)``
+    /// Applies a merge of another copy worked out by ``CopyMerge/plan(mine:theirs:trees:latest:preferring:choices:twoWay:base:)``
     /// from what this context's store holds, as changes of this context (undoable, like
     /// ``revert(to:)``); saving makes it one save. Give the save the merge's record
     /// (`SaveNote(merge: merge.record)`), so that the next merge of either copy starts

@@ -65,7 +65,7 @@ public struct CopyConflict: Sendable, Hashable {
     public var placedUnder: [ObjectID] = []
 }
 
-/// A merge of one copy of a store into another (``plan(mine:theirs:trees:latest:preferring:choices:)``),
+/// A merge of one copy of a store into another (``plan(mine:theirs:trees:latest:preferring:choices:twoWay:base:)``),
 /// worked out from the two histories and applied with ``ObjectContext/apply(_:)`` as one
 /// save.
 ///
