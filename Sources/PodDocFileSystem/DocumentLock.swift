@@ -141,7 +141,7 @@ public final class DocumentLock {
             path: lockFile.path)
     }
 
-    /// One attempt of ``acquire(_:mode:toolVersion:fileSystem:kind:)``: nil when a lock file
+    /// One attempt of ``acquire(_:mode:toolVersion:fileSystem:kind:readerWait:)``: nil when a lock file
     /// beside a document was removed or replaced while it was being locked.
     private static func acquireOnce(
         _ lockFile: URL, mode: LockMode, toolVersion: String, fileSystem: FileSystem, kind: LockFileKind,
@@ -211,7 +211,7 @@ public final class DocumentLock {
     /// writing any file: the lock file is opened read-only, and a missing one is not created.
     ///
     /// While the returned lock is held no editor has the document open and none opens it
-    /// (an editor waits for readers, see ``acquire(_:mode:toolVersion:fileSystem:kind:)``), so
+    /// (an editor waits for readers, see ``acquire(_:mode:toolVersion:fileSystem:kind:readerWait:)``), so
     /// the reader may take the store for an unchanging file.
     ///
     /// - Parameters:
@@ -244,8 +244,7 @@ public final class DocumentLock {
 
     /// Waits until the readers holding the lock let it go, taking it exclusively then. While
     /// the lock can be had in shared mode it is held by readers alone, and this tries again,
-    /// up to `wait`; an exclusive holder (an editor) is reported at once, as before readers
-    /// took the lock.
+    /// up to `wait`; an exclusive holder (an editor) is reported at once.
     ///
     /// - Throws: ``FileSystemError/Code-swift.struct/locked`` naming the editor, or saying
     ///   that readers still hold the lock after `wait`.
@@ -278,7 +277,7 @@ public final class DocumentLock {
 
     /// Whether the lock file can be locked in shared mode now: no one holds it exclusively.
     private static func heldByReadersAlone(_ path: String) -> Bool {
-        let probe = Glibc.open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        let probe = Glibc.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard probe >= 0 else { return false }
         defer { Glibc.close(probe) }
         return flock(probe, LOCK_SH | LOCK_NB) == 0

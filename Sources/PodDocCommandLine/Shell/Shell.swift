@@ -241,6 +241,8 @@ final class Shell {
             return
         }
         for words in commands where !quitting {
+            // `--quiet` is one command's: the next shows its progress again.
+            Progress.silenced.store(false, ordering: .relaxed)
             do {
                 try await Interrupts.shared.run { try await self.run(words) }
             } catch is CancellationError where stoppedBy != nil {
