@@ -166,6 +166,13 @@ extension OutlineStore {
         return try OutlineStore.reading("reading the children of an item") { try context.fetchIDs(request).map(context.object(with:)) }
     }
 
+    /// The number of children of the item `id`, counted in the store (none read).
+    ///
+    /// - Throws: ``OutlineError``: `notFound`, or `storeFailed` when the store cannot be read.
+    public func childCount(of id: ObjectID) throws(OutlineError) -> Int {
+        try childCount(of: object(id))
+    }
+
     /// The number of children of `parent`, counted in the store (none read).
     func childCount(of parent: ManagedObject) throws(OutlineError) -> Int {
         let request = FetchRequest(OutlineSchema.entityName, where: OutlineSchema.parent == parent)

@@ -108,5 +108,30 @@ final class OutlineCommandTests: CommandLineTestCase {
         let refused = try fail(64, "outline", "mv", doc, "1")
         XCTAssertTrue(
             refused.stderr.contains("mv needs --under (a new parent), --at (a new position among its siblings), or both"), refused.stderr)
+        // Positions are the user's, from 1, in the messages too.
+        for (command, position, words) in [
+            (["outline", "mv", doc, "1"], "0", "before the first place: positions go from 1 (first) to 2 (last)"),
+            (["outline", "mv", doc, "1"], "3", "past the end of the list: positions go from 1 (first) to 2 (last)"),
+            (["outline", "add", doc, "Bread", "--under", "2"], "4", "past the end of the list: positions go from 1 (first) to 3 (last)"),
+            (["outline", "add", doc, "Bread"], "0", "before the first place: positions go from 1 (first) to 3 (last)"),
+        ] {
+            let wrong = try run(command + ["--at", position])
+            XCTAssertEqual(wrong.status, 65, wrong.stderr)
+            XCTAssertTrue(wrong.stderr.contains("--at \(position) is " + words), wrong.stderr)
+        }
+        try succeed("outline", "add", doc, "Bread", "--under", "2", "--at", "3")
+        XCTAssertEqual(try succeed("outline", "tree", doc).stdout, "1. Work\n2. Groceries\n  1. Eggs\n  2. Milk\n  3. Bread\n")
+    }
+
+    /// An edit to what is already so records nothing and says so, in a one-shot command and in
+    /// the shell (where the undo stack holds the edits before it).
+    func testAnEditThatChangesNothingSaysSo() throws {
+        let doc = path("Same.poddoc")
+        try succeed("new", doc, "--kind", "outline")
+        try succeed("outline", "add", doc, "Milk")
+        XCTAssertEqual(try succeed("outline", "mv", doc, "1", "--at", "1").stdout, "Nothing to change (1)\n")
+        let shell = try succeed("open", doc, "-c", "add Eggs; mv 2 --at 2; done 1; done 1; rename 1 Milk").stdout
+        XCTAssertEqual(
+            shell, "Add \"Eggs\" (2)\nNothing to change (2)\nMark \"Milk\" done (1)\nNothing to change (1)\nNothing to change (1)\n")
     }
 }

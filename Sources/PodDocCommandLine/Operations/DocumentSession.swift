@@ -17,10 +17,19 @@ final class DocumentSession {
     /// there is nobody to ask (a one-shot command, a `-c` script) or the input ended.
     var ask: ((String) async -> String?)?
     private var outlineStore: OutlineStore?
+    /// The undo manager's ``ObjectUndoManager/actionCount`` when the running operation began:
+    /// an edit that records no action did nothing.
+    private var actionsAtStart: Int
 
     init(document: ManagedDocument, output: Output) {
         self.document = document
         self.output = output
+        actionsAtStart = document.undoManager.actionCount
+    }
+
+    /// Marks the start of an operation (the shell runs many on one session).
+    func beginOperation() {
+        actionsAtStart = document.undoManager.actionCount
     }
 
     /// The outline of an outline document, on the main context (its edits are undoable).
@@ -47,6 +56,22 @@ final class DocumentSession {
         return try outline.itemID(at: OutlinePath(parsing: path))
     }
 
+    /// The index (from 0) of a position given with `--at` (from 1) among `count` items: nil
+    /// when none was given (last).
+    ///
+    /// - Throws: ``CommandFailure`` (bad input) for a position below 1 or past the end, in the
+    ///   user's terms.
+    func insertionIndex(at position: Int?, among count: Int) throws -> Int? {
+        guard let position else { return nil }
+        guard (1...(count + 1)).contains(position) else {
+            throw CommandFailure(
+                .badInput, code: "invalidArgument",
+                "--at \(position) is \(position < 1 ? "before the first place" : "past the end of the list"): positions go from 1 (first) to \(count + 1) (last)."
+            )
+        }
+        return position - 1
+    }
+
     /// `1.3.2` for an item (empty for the root).
     func pathText(of id: ObjectID) throws -> String {
         OutlinePath.indexes(try outline().indexPath(of: id)).description
@@ -54,7 +79,10 @@ final class DocumentSession {
 
     /// Prints what the last edit did, by its undo name: `Add "Milk" (1.3)`.
     func reportEdit(at id: ObjectID?, deleted: Int? = nil) throws {
-        let name = document.undoManager.undoActionName ?? "Done"
+        // An edit to what is already so (a move to where the item is) records nothing.
+        let name =
+            document.undoManager.actionCount == actionsAtStart
+            ? "Nothing to change" : document.undoManager.undoActionName ?? "Done"
         let path = try id.map(pathText(of:))
         output.emit(EditShape(done: name, path: path, deleted: deleted), text: name + (path.map { " (\($0))" } ?? ""))
     }

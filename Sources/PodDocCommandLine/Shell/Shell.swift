@@ -316,6 +316,7 @@ final class Shell {
             throw CommandFailure(
                 .usage, code: "usage", "\(Operation.name): \(Operation.message(for: error)) (help \(Operation.name) shows how)")
         }
+        session.beginOperation()
         try await operation.perform(in: session)
     }
 

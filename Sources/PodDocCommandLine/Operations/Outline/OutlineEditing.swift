@@ -27,7 +27,10 @@ struct AddItem: DocumentOperation {
     var note: String?
 
     func perform(in session: DocumentSession) async throws {
-        let id = try session.outline().add(OutlineItem(title: title, note: note), under: session.item(at: under), at: at.map { $0 - 1 })
+        let outline = try session.outline()
+        let parent = try session.item(at: under)
+        let index = try session.insertionIndex(at: at, among: outline.childCount(of: parent))
+        let id = try outline.add(OutlineItem(title: title, note: note), under: parent, at: index)
         try session.reportEdit(at: id)
     }
 }

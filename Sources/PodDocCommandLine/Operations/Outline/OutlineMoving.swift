@@ -33,10 +33,11 @@ struct MoveItem: DocumentOperation {
     func perform(in session: DocumentSession) async throws {
         let outline = try session.outline()
         let id = try session.item(at: path)
-        let parent =
-            try under.map { try session.item(at: $0) }
-            ?? outline.itemID(at: .indexes(Array(outline.indexPath(of: id).dropLast())))
-        try outline.move(id, under: parent, at: at.map { $0 - 1 })
+        let current = try outline.itemID(at: .indexes(Array(outline.indexPath(of: id).dropLast())))
+        let parent = try under.map { try session.item(at: $0) } ?? current
+        // Among its own siblings, the item's place is one of the others'.
+        let others = try outline.childCount(of: parent) - (parent == current ? 1 : 0)
+        try outline.move(id, under: parent, at: session.insertionIndex(at: at, among: others))
         try session.reportEdit(at: id)
     }
 }
