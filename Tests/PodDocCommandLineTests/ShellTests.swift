@@ -239,6 +239,25 @@ final class ShellTests: CommandLineTestCase {
         XCTAssertEqual(try succeed("outline", "tree", doc).stdout, "1. Groceries\n2. Milk\n")
     }
 
+    /// Ctrl-C at the first prompt, before any command ran, is a hint, not the end of the
+    /// shell; the line being typed stays.
+    func testCtrlCAtTheFirstPromptIsAHint() throws {
+        let doc = path("Notes.poddoc")
+        try succeed("new", doc, "--kind", "outline")
+        let (process, screen, keyboard) = try startOnTerminal(["open", doc, "--autosave-interval", "0"])
+        XCTAssertTrue(screen.wait(for: "Notes.poddoc> "), screen.current)
+        keyboard.write(Data("add Gro".utf8))
+        XCTAssertTrue(screen.wait(for: "add Gro"), screen.current)
+        kill(process.processIdentifier, SIGINT)
+        XCTAssertTrue(screen.wait(for: "(type quit or press Ctrl-D to save and leave)"), screen.current)
+        keyboard.write(Data("ceries\r".utf8))
+        XCTAssertTrue(screen.wait(for: "Add \"Groceries\" (1)"), screen.current)
+        keyboard.write(Data("quit\r".utf8))
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0, screen.current)
+        XCTAssertEqual(try succeed("outline", "tree", doc).stdout, "1. Groceries\n")
+    }
+
     func testCtrlCCancelsTheRunningCommandNotTheShell() throws {
         // A server that accepts connections and never answers: the import waits on it.
         let listener = try LoopbackSocket(listening: true)

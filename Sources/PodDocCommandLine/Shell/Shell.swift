@@ -123,6 +123,8 @@ final class Shell {
         Interrupts.shared.whenIdle = { [weak self, interactive] in
             if interactive { self?.announce("(type quit or press Ctrl-D to save and leave)") }
         }
+        // Ctrl-C at the first prompt, before any command ran, is a hint too.
+        Interrupts.shared.install()
         TerminationSignals.onTermination { [weak self] number in
             self?.stop(by: number)
         }

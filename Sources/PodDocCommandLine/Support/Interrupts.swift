@@ -42,7 +42,9 @@ final class Interrupts {
         cancelRunning()
     }
 
-    private func install() {
+    /// Makes Ctrl-C (SIGINT) cancel the running command, or call ``whenIdle`` when none
+    /// runs, from now on (``run(_:)`` does it too); until then it ends the process.
+    func install() {
         listen(to: SIGINT)
     }
 
