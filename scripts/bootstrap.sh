@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Installs the system libraries poddoc builds against, and the programs its tests run with
-# (git, Syncthing), when they are missing.
+# (git, GNU time, groff for the man page's check, Syncthing), when they are missing.
 # Safe to run again: it only calls apt-get for packages that are not installed yet.
 set -euo pipefail
 
-packages=(libsqlite3-dev libarchive-dev libedit-dev zstd pkg-config time git)
+packages=(libsqlite3-dev libarchive-dev libedit-dev zstd pkg-config time git groff-base)
 # Wanted by one test each, which says it is skipped when its program could not be installed.
 optional=(syncthing)
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }

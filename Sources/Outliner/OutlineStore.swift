@@ -166,6 +166,13 @@ extension OutlineStore {
         return try OutlineStore.reading("reading the children of an item") { try context.fetchIDs(request).map(context.object(with:)) }
     }
 
+    /// The parent of the item `id`; nil for the root.
+    ///
+    /// - Throws: ``OutlineError``: `notFound`, or `storeFailed` when the store cannot be read.
+    public func parent(of id: ObjectID) throws(OutlineError) -> ObjectID? {
+        try object(id)[OutlineSchema.parent]?.objectID
+    }
+
     /// The number of children of the item `id`, counted in the store (none read).
     ///
     /// - Throws: ``OutlineError``: `notFound`, or `storeFailed` when the store cannot be read.

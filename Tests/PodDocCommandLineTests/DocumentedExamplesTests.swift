@@ -43,8 +43,7 @@ final class DocumentedExamplesTests: CommandLineTestCase {
                 documented.examples.count, 2, "`\(documented.command) --help` shows two or three examples: \(documented.examples)")
         }
         let template = try makeTemplate()
-        var environment = self.environment
-        environment["PATH"] = try Self.binary().deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        var environment = try environmentWithPoddocOnPath()
         environment["GIT_CONFIG_NOSYSTEM"] = "1"
         for (index, documented) in commands.enumerated() where !documented.examples.isEmpty {
             let work = path("run-\(index)")

@@ -52,8 +52,7 @@ final class ReadmeTourTests: CommandLineTestCase {
             atPath: start + "/SampleDocuments", withDestinationPath: Self.repository.appending(path: "SampleDocuments").path)
         try script.write(toFile: path("tour.sh"), atomically: true, encoding: .utf8)
 
-        var environment = self.environment
-        environment["PATH"] = try Self.binary().deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        let environment = try environmentWithPoddocOnPath()
         let toured = try runProgram(URL(fileURLWithPath: "/bin/bash"), [path("tour.sh")], in: start, environment: environment)
         XCTAssertEqual(toured.status, 0, "the tour stopped:\n\(toured.stderr)\n\(toured.stdout)\n--- script:\n\(script)")
         XCTAssertTrue(toured.stdout.contains("Imported 300 specs"), toured.stdout)

@@ -216,6 +216,18 @@ final class ShellTests: CommandLineTestCase {
         XCTAssertEqual(try succeed("outline", "tree", doc).stdout, "1. Groceries\n")
     }
 
+    /// Types `quit` into a shell on a terminal and checks it saved and left with the outline
+    /// holding `tree`.
+    private func quit(
+        _ process: Process, _ keyboard: FileHandle, _ screen: OutputCollector, leaving doc: String, holding tree: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
+        keyboard.write(Data("quit\r".utf8))
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0, screen.current, file: file, line: line)
+        XCTAssertEqual(try succeed("outline", "tree", doc).stdout, tree, file: file, line: line)
+    }
+
     /// An autosave reported while a line is being typed goes above it, and the prompt (now
     /// without the unsaved mark) and the line typed so far are drawn again below, through
     /// libedit's own redisplay.
@@ -233,10 +245,7 @@ final class ShellTests: CommandLineTestCase {
         XCTAssertTrue(redrawn && afterAutosave.contains("Notes.poddoc> add Mil"), "redrawn below: \(screen.current.debugDescription)")
         keyboard.write(Data("k\r".utf8))
         XCTAssertTrue(screen.wait(for: "Add \"Milk\" (2)"), screen.current)
-        keyboard.write(Data("quit\r".utf8))
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0, screen.current)
-        XCTAssertEqual(try succeed("outline", "tree", doc).stdout, "1. Groceries\n2. Milk\n")
+        try quit(process, keyboard, screen, leaving: doc, holding: "1. Groceries\n2. Milk\n")
     }
 
     /// Ctrl-C at the first prompt, before any command ran, is a hint, not the end of the
@@ -252,10 +261,7 @@ final class ShellTests: CommandLineTestCase {
         XCTAssertTrue(screen.wait(for: "(type quit or press Ctrl-D to save and leave)"), screen.current)
         keyboard.write(Data("ceries\r".utf8))
         XCTAssertTrue(screen.wait(for: "Add \"Groceries\" (1)"), screen.current)
-        keyboard.write(Data("quit\r".utf8))
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0, screen.current)
-        XCTAssertEqual(try succeed("outline", "tree", doc).stdout, "1. Groceries\n")
+        try quit(process, keyboard, screen, leaving: doc, holding: "1. Groceries\n")
     }
 
     func testCtrlCCancelsTheRunningCommandNotTheShell() throws {

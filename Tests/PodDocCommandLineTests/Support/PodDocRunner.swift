@@ -313,6 +313,14 @@ class CommandLineTestCase: XCTestCase {
         try startProgram(try Self.binary(), arguments, in: folder.path, environment: environment, stdin: stdin)
     }
 
+    /// The test's environment with the built `poddoc` first on the `PATH`, for scripts and
+    /// documented examples that call it by name.
+    func environmentWithPoddocOnPath() throws -> [String: String] {
+        var environment = self.environment
+        environment["PATH"] = try Self.binary().deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        return environment
+    }
+
     /// Starts a program in `directory` with `environment`, its output collected.
     func startProgram(
         _ executable: URL, _ arguments: [String], in directory: String, environment: [String: String], stdin: FileHandle? = nil

@@ -33,7 +33,7 @@ struct MoveItem: DocumentOperation {
     func perform(in session: DocumentSession) async throws {
         let outline = try session.outline()
         let id = try session.item(at: path)
-        let current = try outline.itemID(at: .indexes(Array(outline.indexPath(of: id).dropLast())))
+        let current = try outline.parent(of: id) ?? outline.rootID
         let parent = try under.map { try session.item(at: $0) } ?? current
         // Among its own siblings, the item's place is one of the others'.
         let others = try outline.childCount(of: parent) - (parent == current ? 1 : 0)
