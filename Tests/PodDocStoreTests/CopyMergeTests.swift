@@ -50,9 +50,12 @@ final class CopyMergeTests: StoreTestCase {
 
     /// The reference merge of `theirs` into `mine` from their common state `base`, resolving
     /// conflicts `preferTheirs` or not. Returns nil when there are conflicts and no preference.
-    /// `held` is what each copy held of the items it deleted, at its save before the delete.
+    /// `held` is what each copy held of the items it deleted, at its save before the delete;
+    /// `touched`, the items whose properties a save of each copy changed (a change made back
+    /// is still a change a delete in the other copy did not know of).
     private func reference(
-        base: [Int: Node], mine: [Int: Node], theirs: [Int: Node], held: (mine: [Int: Node], theirs: [Int: Node]), preferTheirs: Bool?
+        base: [Int: Node], mine: [Int: Node], theirs: [Int: Node], held: (mine: [Int: Node], theirs: [Int: Node]),
+        touched: (mine: Set<Int>, theirs: Set<Int>), preferTheirs: Bool?
     ) -> (nodes: [Int: Node], conflicts: Int)? {
         var result: [Int: Node] = [:]
         var conflicts = 0
@@ -107,14 +110,14 @@ final class CopyMergeTests: StoreTestCase {
             case (nil, _?, _?):
                 preconditionFailure("the copies' new items have identities of their own")
             case (let b?, let m?, nil):
-                if m.properties == b.properties && !placedUnder(x, in: mine) {
+                if !touched.mine.contains(x) && !placedUnder(x, in: mine) {
                     continue
                 }
                 conflicts += 1
                 // Kept: with what theirs changed before deleting it.
                 if preferTheirs != true { result[x] = combine(b, m, held.theirs[x] ?? b).node }
             case (let b?, nil, let t?):
-                if t.properties == b.properties && !placedUnder(x, in: theirs) { continue }
+                if !touched.theirs.contains(x) && !placedUnder(x, in: theirs) { continue }
                 conflicts += 1
                 // Brought back: with what mine changed before deleting it.
                 if preferTheirs == true { result[x] = combine(b, held.mine[x] ?? b, t).node }
@@ -273,7 +276,9 @@ final class CopyMergeTests: StoreTestCase {
             var theirsNext = 2000
             let mineFirst = random.oneIn(2)
             var held: (mine: [Int: Node], theirs: [Int: Node]) = ([:], [:])
-            /// A save on mine or theirs, noting what it deleted as it was before.
+            var touched: (mine: Set<Int>, theirs: Set<Int>) = ([], [])
+            /// A save on mine or theirs, noting what it deleted as it was before and what it
+            /// changed.
             func save(mine isMine: Bool) throws {
                 let store = isMine ? mine : theirs
                 let before = try snapshot(store)
@@ -281,6 +286,9 @@ final class CopyMergeTests: StoreTestCase {
                 let after = try snapshot(store)
                 for (x, node) in before where after[x] == nil {
                     if isMine { held.mine[x] = node } else { held.theirs[x] = node }
+                }
+                for (x, node) in before where after[x].map({ $0.properties != node.properties }) == true {
+                    if isMine { touched.mine.insert(x) } else { touched.theirs.insert(x) }
                 }
             }
             for _ in 0..<(1 + random.below(3)) {
@@ -298,13 +306,14 @@ final class CopyMergeTests: StoreTestCase {
             let theirs2 = try copy(theirs, named: "theirs2")
 
             let message = "seed \(seed)"
-            let plain = reference(base: baseNodes, mine: mineNodes, theirs: theirsNodes, held: held, preferTheirs: nil)
+            let plain = reference(base: baseNodes, mine: mineNodes, theirs: theirsNodes, held: held, touched: touched, preferTheirs: nil)
             let refused = try CopyMerge.plan(mine: mine, theirs: theirs, trees: [tree])
             XCTAssertEqual(refused.canApply, plain != nil, "\(message): conflicts found as the reference finds them")
             let prefer: MergeSide? = plain == nil ? .theirs : nil
             if plain == nil { withConflicts += 1 }
             let expected =
-                plain ?? reference(base: baseNodes, mine: mineNodes, theirs: theirsNodes, held: held, preferTheirs: true)!
+                plain
+                ?? reference(base: baseNodes, mine: mineNodes, theirs: theirsNodes, held: held, touched: touched, preferTheirs: true)!
 
             _ = try merge(mine, theirs, prefer: prefer)
             let result = try snapshot(mine)

@@ -13,7 +13,8 @@ import XCTest
 /// value the other copy made that this one has not seen; both copies having made a change
 /// the other has not seen is a conflict (resolved one way or the other at random), unless one
 /// of them holds what the other last saw (a change made and made back). A delete meets as a
-/// change the items the other copy put under the deleted one unseen.
+/// change any change of the item the deleting copy has not seen (made back or not) and the
+/// items the other copy put under the deleted one unseen.
 final class MergeScheduleTests: StoreTestCase {
     // MARK: The model
 
@@ -199,11 +200,8 @@ final class MergeScheduleTests: StoreTestCase {
             if !other.seen.contains(item.created) { return true }
             let stamps = [item.title.stamp, item.note.stamp, item.done.stamp, item.parent.stamp]
             // Made since the shared save: every value it holds is a change.
-            guard let base = common[id] else { return stamps.contains { !other.seen.contains($0) } }
-            return (!other.seen.contains(item.title.stamp) && item.title.value != base.title.value)
-                || (!other.seen.contains(item.note.stamp) && item.note.value != base.note.value)
-                || (!other.seen.contains(item.done.stamp) && item.done.value != base.done.value)
-                || (!other.seen.contains(item.parent.stamp) && item.parent.value != base.parent.value)
+            // A value changed and changed back is a change too: the delete did not know of it.
+            return stamps.contains { !other.seen.contains($0) }
         }
         /// Whether `copy` put an item under `id` since the shared save (made it there or moved
         /// it there) that `other` has not seen: a delete in `other` did not know of it.
@@ -376,6 +374,8 @@ final class MergeScheduleTests: StoreTestCase {
     /// The schedule running, for messages.
     private var seed: UInt64 = 0
     private var nextIdentity = 0
+    /// How many deletes took children with them.
+    private var subtreeDeletes = 0
 
     private func randomSave(_ store: PersistentStore, _ model: inout ModelCopy, _ random: inout SeededRandom) throws {
         nextStamp += 1
@@ -415,14 +415,21 @@ final class MergeScheduleTests: StoreTestCase {
                     target[Item.done] = !target[Item.done]
                     copy.items[identity(target)]!.done = Stamped(value: target[Item.done], stamp: stamp)
                 case 5, 6:
-                    // A leaf goes.
-                    guard let target, siblings(of: target).isEmpty else { continue }
-                    let parent = target[Item.parent] as ManagedObject?
-                    ctx.delete(target)
+                    // A leaf goes, or now and then a whole subtree (the children cascade).
+                    guard let target, siblings(of: target).isEmpty || random.oneIn(3) else { continue }
+                    var gone: [(id: Int, parent: Int?)] = []
+                    var pending = [target]
+                    while let item = pending.popLast() {
+                        gone.append((identity(item), (item[Item.parent] as ManagedObject?).map(identity)))
+                        pending += siblings(of: item)
+                    }
+                    XCTAssertEqual(ctx.delete(target), gone.count, "seed \(seed): the children go with their parent")
+                    if gone.count > 1 { subtreeDeletes += 1 }
                     // A delete records the values of the save before.
-                    copy.tombs[identity(target)] = Tomb(
-                        stamp: stamp, parent: parent.map(identity), item: model.items[identity(target)], heldAt: stamp)
-                    copy.items[identity(target)] = nil
+                    for (id, parent) in gone {
+                        copy.tombs[id] = Tomb(stamp: stamp, parent: parent, item: model.items[id], heldAt: stamp)
+                        copy.items[id] = nil
+                    }
                 default:
                     // An item moves to the top level, or within its list.
                     guard let target else { continue }
@@ -677,6 +684,7 @@ final class MergeScheduleTests: StoreTestCase {
             XCTAssertGreaterThan(fastForwards, 50, "and copies that take another's state")
             XCTAssertGreaterThan(orderChecks, 100, "and merges of every copy in two orders")
             XCTAssertGreaterThan(reverts, 100, "and copies that undo and revert")
+            XCTAssertGreaterThan(subtreeDeletes, 100, "and deletes of whole subtrees")
         }
     }
 }

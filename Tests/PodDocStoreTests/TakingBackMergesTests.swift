@@ -117,4 +117,26 @@ final class TakingBackMergesTests: StoreTestCase {
         XCTAssertEqual(try titles(b), ["Work", "Home"], "the revert is A's change, and B takes it")
         XCTAssertEqual(try merge(a, b).outcome, .upToDate)
     }
+
+    /// A copy that renamed an item and took the rename back meets another copy's delete of it
+    /// as a conflict, not as an item it never touched: the outcome is then the same whichever
+    /// copy it merges first. (Taken as no change, the delete went through from one copy, while
+    /// a third that had kept the item, having seen the rename, brought it back with the old
+    /// name; merged the other way round, the item stayed with this copy's name.)
+    func testAChangeTakenBackStillMeetsADeleteAsAConflict() throws {
+        let (a, b) = try twoCopies()
+        let start = try latestSave(a)
+        try rename(a, "Home", to: "House")
+        try revert(a, to: start)
+        XCTAssertEqual(try titles(a), ["Work", "Home"])
+        try save(b) { ctx in
+            for item in try ctx.fetch(FetchRequest("Item")) where item[Item.title] == "Home" { ctx.delete(item) }
+        }
+        let plan = try CopyMerge.plan(mine: a, theirs: b, trees: [tree])
+        XCTAssertEqual(plan.conflicts.map(\.kind), [.changedHereDeletedThere])
+        XCTAssertEqual(try merge(a, b, prefer: .theirs).outcome, .merged)
+        XCTAssertEqual(try titles(a), ["Work"])
+        XCTAssertEqual(try merge(b, a).outcome, .fastForward)
+        XCTAssertEqual(try titles(b), ["Work"])
+    }
 }

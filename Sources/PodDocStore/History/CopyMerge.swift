@@ -699,9 +699,7 @@ private struct Planner {
                         ms[-1] != nil
                         || (Self.isAbsent(pastTheirs[entity]?[id]) && theirsAll[entity]?[id]?[-1].map(mineGraph.contains) == true)
                     if mineDeleted {
-                        let changed = ordinary.filter { field in
-                            theirsChanged(field) && fromTheirs(theirsRow[field: field]) != base(field)
-                        }
+                        let changed = ordinary.filter(theirsChanged)
                         // Theirs brought it back or kept it against a delete since, or put items
                         // under it: a change too.
                         let placed = theirsPlacedUnder[id] ?? []
@@ -743,9 +741,7 @@ private struct Planner {
                         || (Self.isAbsent(pastMine[entity]?[id]) && mineAll[entity]?[id]?[-1].map(theirsGraph.contains) == true)
                         || (mineAll[entity]?[id]?[-1] != nil && ms.keys.allSatisfy { $0 == orderField })
                     guard theirsDeleted else { continue }  // mine's new object
-                    let changed = ordinary.filter { field in
-                        mineChanged(field) && fromMine(mineRow[field: field]) != base(field)
-                    }
+                    let changed = ordinary.filter(mineChanged)
                     // Mine brought it back or kept it against a delete since, or put items under
                     // it: a change too.
                     let remade = ms[-1] != nil
