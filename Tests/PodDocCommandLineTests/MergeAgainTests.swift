@@ -262,6 +262,39 @@ final class MergeAgainTests: CommandLineTestCase {
         try succeed("merge", b, a)
         XCTAssertEqual(try titles(b), ["Base", "Errands"], "B keeps its own item")
     }
+
+    /// A rename taken back (`revert --to`) is still a change the other copy's delete did not
+    /// know of, so the outcome no longer depends on which copy comes first. A renames Base and
+    /// takes it back; B deletes it, and C takes B's state; B then meets A's rename and keeps
+    /// the item. Merged B first, A keeps Base; merged C first, A met the delete as no change
+    /// (its title was back), let the item go, and then got it back from B as "Renamed".
+    func testARenameTakenBackMeetsADeleteTheSameWayInEveryOrder() throws {
+        let a = try makeOutline("A.poddoc", holding: "Base")
+        let b = path("B.poddoc.tar.zst")
+        let c = path("C.poddoc.tar.zst")
+        try succeed("save", a, "--as", b)
+        let beforeRename = try succeed("versions", a, "--json").json(VersionsShape.self).versions.first?.save ?? 0
+        try succeed("outline", "rename", a, "1", "Renamed")
+        try succeed("outline", "rm", b, "1")
+        try succeed("save", b, "--as", c)
+        try succeed("merge", b, a, "--prefer", "theirs")
+        XCTAssertEqual(try titles(b), ["Renamed"])
+        try succeed("revert", a, "--to", String(beforeRename))
+        let other = path("A2.poddoc")
+        try FileManager.default.copyItem(atPath: a, toPath: other)
+
+        // B first: A's own title stands, and C has nothing more.
+        try succeed("merge", a, b)
+        XCTAssertTrue(try succeed("merge", a, c).stdout.contains("Nothing to merge"))
+        XCTAssertEqual(try titles(a), ["Base"])
+        // C first: its delete meets A's rename, taken back or not, as a conflict naming it.
+        let deleted = try fail(75, "merge", other, c, "--json").json(Shape.self)
+        XCTAssertEqual(deleted.conflicts.map(\.title), ["Base"])
+        try succeed("merge", other, c, "--prefer", "mine")
+        try succeed("merge", other, b)
+        XCTAssertEqual(try titles(other), ["Base"], "the same as merging B first")
+        try succeed("check", other)
+    }
 }
 
 /// Copies that kept working past the history they keep share a save whose values were let go:

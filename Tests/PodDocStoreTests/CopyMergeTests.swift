@@ -51,25 +51,30 @@ final class CopyMergeTests: StoreTestCase {
     /// The reference merge of `theirs` into `mine` from their common state `base`, resolving
     /// conflicts `preferTheirs` or not. Returns nil when there are conflicts and no preference.
     /// `held` is what each copy held of the items it deleted, at its save before the delete;
-    /// `touched`, the items whose properties a save of each copy changed (a change made back
-    /// is still a change a delete in the other copy did not know of).
+    /// `touched`, the properties of each item a save of each copy changed (the indexes of
+    /// `Node.properties`, and 4 for the position): a change made back is still a change, which
+    /// the other copy did not know of.
     private func reference(
         base: [Int: Node], mine: [Int: Node], theirs: [Int: Node], held: (mine: [Int: Node], theirs: [Int: Node]),
-        touched: (mine: Set<Int>, theirs: Set<Int>), preferTheirs: Bool?
+        touched: (mine: [Int: Set<Int>], theirs: [Int: Set<Int>]), preferTheirs: Bool?
     ) -> (nodes: [Int: Node], conflicts: Int)? {
         var result: [Int: Node] = [:]
         var conflicts = 0
-        func choose(_ b: String, _ m: String, _ t: String) -> (String, clash: Bool) {
-            if t == b || m == t { return (m, false) }
-            if m == b { return (t, false) }
+        func changed(_ x: Int, _ property: Int) -> (mine: Bool, theirs: Bool) {
+            (touched.mine[x]?.contains(property) == true, touched.theirs[x]?.contains(property) == true)
+        }
+        func choose(_ x: Int, _ property: Int, _ m: String, _ t: String) -> (String, clash: Bool) {
+            let (mc, tc) = changed(x, property)
+            if !tc || m == t { return (m, false) }
+            if !mc { return (t, false) }
             return (preferTheirs == true ? t : m, true)
         }
         /// Both copies' values over the common one's, property by property.
-        func combine(_ b: Node, _ m: Node, _ t: Node) -> (node: Node, clashed: Bool) {
+        func combine(_ x: Int, _ m: Node, _ t: Node) -> (node: Node, clashed: Bool) {
             var chosen: [String] = []
             var clashed = false
-            for (bp, (mp, tp)) in zip(b.properties, zip(m.properties, t.properties)) {
-                let (value, clash) = choose(bp, mp, tp)
+            for (property, (mp, tp)) in zip(m.properties, t.properties).enumerated() {
+                let (value, clash) = choose(x, property, mp, tp)
                 chosen.append(value)
                 clashed = clashed || clash
             }
@@ -80,15 +85,16 @@ final class CopyMergeTests: StoreTestCase {
             node.parent = chosen[3] == "∅" ? nil : Int(chosen[3])
             // The order key: the key of the copy whose move to another parent was taken;
             // else the key of the one copy that changed it; else the greater.
-            let (movedByMine, movedByTheirs) = (m.parent != b.parent, t.parent != b.parent)
-            let (bo, mo, to) = (b.position, m.position, t.position)
+            let (movedByMine, movedByTheirs) = changed(x, 3)
+            let (mineOrdered, theirsOrdered) = changed(x, 4)
+            let (mo, to) = (m.position, t.position)
             if movedByMine && node.parent == m.parent && !(movedByTheirs && m.parent == t.parent) {
                 node.position = mo
             } else if movedByTheirs && node.parent == t.parent && !(movedByMine && m.parent == t.parent) {
                 node.position = to
-            } else if to == bo || mo == to {
+            } else if !theirsOrdered || mo == to {
                 node.position = mo
-            } else if mo == bo {
+            } else if !mineOrdered {
                 node.position = to
             } else {
                 node.position = max(mo, to)
@@ -110,19 +116,19 @@ final class CopyMergeTests: StoreTestCase {
             case (nil, _?, _?):
                 preconditionFailure("the copies' new items have identities of their own")
             case (let b?, let m?, nil):
-                if !touched.mine.contains(x) && !placedUnder(x, in: mine) {
+                if touched.mine[x, default: []].subtracting([4]).isEmpty && !placedUnder(x, in: mine) {
                     continue
                 }
                 conflicts += 1
                 // Kept: with what theirs changed before deleting it.
-                if preferTheirs != true { result[x] = combine(b, m, held.theirs[x] ?? b).node }
+                if preferTheirs != true { result[x] = combine(x, m, held.theirs[x] ?? b).node }
             case (let b?, nil, let t?):
-                if !touched.theirs.contains(x) && !placedUnder(x, in: theirs) { continue }
+                if touched.theirs[x, default: []].subtracting([4]).isEmpty && !placedUnder(x, in: theirs) { continue }
                 conflicts += 1
                 // Brought back: with what mine changed before deleting it.
-                if preferTheirs == true { result[x] = combine(b, held.mine[x] ?? b, t).node }
+                if preferTheirs == true { result[x] = combine(x, held.mine[x] ?? b, t).node }
             case (let b?, let m?, let t?):
-                let (node, clashed) = combine(b, m, t)
+                let (node, clashed) = combine(x, m, t)
                 if clashed { conflicts += 1 }
                 result[x] = node
             }
@@ -276,7 +282,7 @@ final class CopyMergeTests: StoreTestCase {
             var theirsNext = 2000
             let mineFirst = random.oneIn(2)
             var held: (mine: [Int: Node], theirs: [Int: Node]) = ([:], [:])
-            var touched: (mine: Set<Int>, theirs: Set<Int>) = ([], [])
+            var touched: (mine: [Int: Set<Int>], theirs: [Int: Set<Int>]) = ([:], [:])
             /// A save on mine or theirs, noting what it deleted as it was before and what it
             /// changed.
             func save(mine isMine: Bool) throws {
@@ -287,8 +293,15 @@ final class CopyMergeTests: StoreTestCase {
                 for (x, node) in before where after[x] == nil {
                     if isMine { held.mine[x] = node } else { held.theirs[x] = node }
                 }
-                for (x, node) in before where after[x].map({ $0.properties != node.properties }) == true {
-                    if isMine { touched.mine.insert(x) } else { touched.theirs.insert(x) }
+                for (x, node) in before {
+                    guard let now = after[x] else { continue }
+                    var properties = Set(node.properties.indices.filter { node.properties[$0] != now.properties[$0] })
+                    if node.position != now.position { properties.insert(4) }
+                    if isMine {
+                        touched.mine[x, default: []].formUnion(properties)
+                    } else {
+                        touched.theirs[x, default: []].formUnion(properties)
+                    }
                 }
             }
             for _ in 0..<(1 + random.below(3)) {
@@ -325,7 +338,7 @@ final class CopyMergeTests: StoreTestCase {
                     }.joined(separator: " ")
                 }
                 print(
-                    "SEED \(seed)\n base \(show(baseNodes))\n mine \(show(mineNodes))\n theirs \(show(theirsNodes))\n want \(show(expected.nodes))\n got  \(show(result))"
+                    "SEED \(seed) touched \(touched)\n base \(show(baseNodes))\n mine \(show(mineNodes))\n theirs \(show(theirsNodes))\n want \(show(expected.nodes))\n got  \(show(result))"
                 )
                 if only == nil { break }
             }

@@ -154,10 +154,9 @@ final class MergeScheduleTests: StoreTestCase {
             _ key: WritableKeyPath<ModelItem, Stamped<V>>, _ id: Int, _ m: ModelItem, _ t: ModelItem, into item: inout ModelItem
         ) -> Bool {
             let (mv, tv) = (m[keyPath: key], t[keyPath: key])
-            let base = common[id]?[keyPath: key].value
             // Theirs' value made over one theirs saw mine hold is the newer, whatever it holds.
-            let tc = !mine.seen.contains(tv.stamp) && (tv.value != (base ?? mv.value) || theirs.seen.contains(mv.stamp))
-            let mc = !theirs.seen.contains(mv.stamp) && mv.value != (base ?? tv.value)
+            let tc = !mine.seen.contains(tv.stamp)
+            let mc = !theirs.seen.contains(mv.stamp)
             guard tc && mv.value != tv.value else { return false }
             if !mc {
                 item[keyPath: key] = tv
@@ -169,13 +168,10 @@ final class MergeScheduleTests: StoreTestCase {
         /// The merged order key: the key of the copy whose move to another parent the merge
         /// took; else the one copy's that changed it; else the greater.
         func order(_ id: Int, _ m: ModelItem, _ t: ModelItem, parent: Int?) -> Stamped<Int> {
-            let parentBase = common[id]?.parent.value
-            let theirsMoved = !mine.seen.contains(t.parent.stamp) && t.parent.value != (parentBase ?? m.parent.value)
-            let mineMoved = !theirs.seen.contains(m.parent.stamp) && m.parent.value != (parentBase ?? t.parent.value)
-            let base = common[id]?.order.value
-            let tc =
-                !mine.seen.contains(t.order.stamp) && (t.order.value != (base ?? m.order.value) || theirs.seen.contains(m.order.stamp))
-            let mc = !theirs.seen.contains(m.order.stamp) && m.order.value != (base ?? t.order.value)
+            let theirsMoved = !mine.seen.contains(t.parent.stamp)
+            let mineMoved = !theirs.seen.contains(m.parent.stamp)
+            let tc = !mine.seen.contains(t.order.stamp)
+            let mc = !theirs.seen.contains(m.order.stamp)
             let movedAlike = mineMoved && theirsMoved && m.parent.value == t.parent.value
             if mineMoved && parent == m.parent.value && !movedAlike { return m.order }
             if theirsMoved && parent == t.parent.value && !movedAlike { return t.order }
@@ -416,7 +412,7 @@ final class MergeScheduleTests: StoreTestCase {
                     copy.items[identity(target)]!.done = Stamped(value: target[Item.done], stamp: stamp)
                 case 5, 6:
                     // A leaf goes, or now and then a whole subtree (the children cascade).
-                    guard let target, siblings(of: target).isEmpty || random.oneIn(3) else { continue }
+                    guard let target, siblings(of: target).isEmpty || !random.oneIn(3) else { continue }
                     var gone: [(id: Int, parent: Int?)] = []
                     var pending = [target]
                     while let item = pending.popLast() {
@@ -451,10 +447,23 @@ final class MergeScheduleTests: StoreTestCase {
                 }
             }
             guard ctx.hasChanges else { return false }
+            // A save that changed no value (everything set back) leaves no history row, and is
+            // no save in the model either.
+            let rows = try store.history(limit: 1).first?.save
             try ctx.save()
-            return true
+            return try store.history(limit: 1).first?.save != rows
         }
         if saved {
+            // A value set and set back within the save is no change: it keeps its maker.
+            for (id, old) in model.items {
+                guard var item = copy.items[id] else { continue }
+                if item.title.value == old.title.value { item.title = old.title }
+                if item.note.value == old.note.value { item.note = old.note }
+                if item.done.value == old.done.value { item.done = old.done }
+                if item.parent.value == old.parent.value { item.parent = old.parent }
+                if item.order.value == old.order.value { item.order = old.order }
+                copy.items[id] = item
+            }
             model = copy
             graph.parents[stamp] = model.head.map { [$0] } ?? []
             model.edits.insert(stamp)
@@ -684,7 +693,7 @@ final class MergeScheduleTests: StoreTestCase {
             XCTAssertGreaterThan(fastForwards, 50, "and copies that take another's state")
             XCTAssertGreaterThan(orderChecks, 100, "and merges of every copy in two orders")
             XCTAssertGreaterThan(reverts, 100, "and copies that undo and revert")
-            XCTAssertGreaterThan(subtreeDeletes, 100, "and deletes of whole subtrees")
+            XCTAssertGreaterThan(subtreeDeletes, 50, "and deletes of whole subtrees")
         }
     }
 }

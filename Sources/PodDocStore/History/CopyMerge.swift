@@ -633,12 +633,12 @@ private struct Planner {
                     for field in ordinary {
                         let mv = fromMine(mineRow[field: field])
                         let tv = fromTheirs(theirsRow[field: field])
-                        let b = base(field)
-                        // Theirs' change counts unless it only made back the shared value while
-                        // mine changed it too; over a value mine made that theirs has seen, it is
-                        // the newer one whatever it holds.
-                        let tc = theirsChanged(field) && (tv != (b ?? mv) || !mineChanged(field))
-                        let mc = mineChanged(field) && mv != (b ?? tv)
+                        // A change is a save that set the value unseen by the other copy (one
+                        // made back too: taken as none, the outcome would depend on the order
+                        // copies merge in); over a value mine made that theirs has seen,
+                        // theirs' is the newer one whatever it holds.
+                        let tc = theirsChanged(field)
+                        let mc = mineChanged(field)
                         var chosen = mv
                         if tc && mv != tv {
                             if !mc {
@@ -671,9 +671,8 @@ private struct Planner {
                         // whatever order copies merge in.
                         let mv = mineRow[field: orderField]
                         let tv = theirsRow[field: orderField]
-                        let b = base(orderField)
-                        let tc = theirsChanged(orderField) && (tv != (b ?? mv) || !mineChanged(orderField))
-                        let mc = mineChanged(orderField) && mv != (b ?? tv)
+                        let tc = theirsChanged(orderField)
+                        let mc = mineChanged(orderField)
                         var chosen = mv
                         switch place {
                         case .mine: chosen = mv

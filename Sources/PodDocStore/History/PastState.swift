@@ -238,7 +238,9 @@ private struct Rewind {
         defer { if stamping { self.takingBack = takingBack } }
         var stampSaves = self.stampSaves
         defer { if stamping { self.stampSaves = stampSaves } }
-        func stamp(_ id: Int64, _ field: Int) {
+        /// Records this save as the maker of `field` of `id` (or the origin a merge noted);
+        /// for an object it `made`, a field with no origin of its own has the object's.
+        func stamp(_ id: Int64, _ field: Int, made: Bool = false) {
             guard stamping else { return }
             if taker {
                 // Kept until the merge it took back is met (older saves come later).
@@ -253,7 +255,7 @@ private struct Rewind {
                 return
             }
             guard stamps[id]?[field] == nil else { return }
-            stamps[id, default: [:]][field] = origins[id]?[field] ?? name
+            stamps[id, default: [:]][field] = origins[id]?[field] ?? (made ? origins[id]?[-1] : nil) ?? name
             if !takers.isEmpty { stampSaves[entity, default: [:]][id, default: [:]][field] = save }
         }
 
@@ -325,8 +327,15 @@ private struct Rewind {
                 objects[id] = .absent
                 stamp(id, -1)
                 if stamping && made[entity]?[id] == nil { made[entity, default: [:]][id] = origins[id]?[-1] ?? name }
-                // A merge's new object may hold values of later saves than its own.
-                for field in (origins[id] ?? [:]).keys where field >= 0 { stamp(id, field) }
+                // Every value of an object made is the making's (an object made again, by a
+                // revert or an undone delete, holds values newer than any before its delete);
+                // a merge's new object may hold values of later saves than its own. A save that
+                // takes a merge back puts the object back with the makers it had.
+                if taker {
+                    for field in (origins[id] ?? [:]).keys where field >= 0 { stamp(id, field) }
+                } else {
+                    for field in 0..<layout.fieldCount { stamp(id, field, made: true) }
+                }
             }
         }
         // Objects a merge kept against the other copy's delete: their being there is its own.

@@ -77,8 +77,22 @@ extension PersistentStore {
         for row in outcome.inserted { recorder.inserted(row.id) }
         // Values before the save: the rows the objects were read at, which the version
         // check of each update and delete proved current; the batches read theirs.
-        for (pushed, written) in zip(changes.updated, outcome.updated) where written != nil {
-            recorder.updated(written!.id, fields: pushed.changedFields, readAt: pushed.snapshot, resolve: resolve)
+        // A field set and set back before the save is no change: a merge counts every change
+        // recorded as one the other copy has not seen.
+        for (pushed, written) in zip(changes.updated, outcome.updated) {
+            guard let written else { continue }
+            var fields = pushed.changedFields
+            if var before = pushed.snapshot {
+                var after = written.row
+                before.resolveRefs(resolve)
+                after.resolveRefs(resolve)
+                let differing = before.differingFields(from: after)
+                var changed = FieldSet()
+                for field in fields where differing.contains(field) { changed.insert(field) }
+                guard !changed.isEmpty else { continue }
+                fields = changed
+            }
+            recorder.updated(written.id, fields: fields, readAt: pushed.snapshot, resolve: resolve)
         }
         for (pushed, kept) in zip(changes.deleted, outcome.deleted) where kept == nil {
             recorder.deleted(
