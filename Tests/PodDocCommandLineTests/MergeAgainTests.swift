@@ -263,6 +263,39 @@ final class MergeAgainTests: CommandLineTestCase {
         XCTAssertEqual(try titles(b), ["Base", "Errands"], "B keeps its own item")
     }
 
+    /// Two copies that set one value alike, unseen by each other, make it the merging copy's
+    /// own: a copy that later changes what only one of them set meets the other as a conflict
+    /// whichever copy it merges first. B and C rename Base to Home; A takes both; B takes its
+    /// rename back. Met directly, A once took B's old title without a word (its Home counted
+    /// as B's), while C, met first, made it a conflict.
+    func testAValueSetAlikeByTwoCopiesMeetsALaterChangeTheSameWayInEveryOrder() throws {
+        let a = try makeOutline("A.poddoc", holding: "Base")
+        let b = path("B.poddoc.tar.zst")
+        let c = path("C.poddoc.tar.zst")
+        try succeed("save", a, "--as", b)
+        try succeed("save", a, "--as", c)
+        let beforeRename = try succeed("versions", b, "--json").json(VersionsShape.self).versions.first?.save ?? 0
+        try succeed("outline", "rename", b, "1", "Home")
+        try succeed("outline", "rename", c, "1", "Home")
+        try succeed("merge", a, b)
+        try succeed("merge", a, c)
+        XCTAssertEqual(try titles(a), ["Home"])
+        try succeed("revert", b, "--to", String(beforeRename))
+        XCTAssertEqual(try titles(b), ["Base"])
+
+        let direct = path("A1.poddoc")
+        try FileManager.default.copyItem(atPath: a, toPath: direct)
+        XCTAssertEqual(try fail(75, "merge", direct, b, "--json").json(Shape.self).conflicts.map(\.title), ["Home"])
+        XCTAssertEqual(try fail(75, "merge", c, b, "--json").json(Shape.self).conflicts.map(\.title), ["Home"])
+        // Resolved the same way, both orders end alike.
+        try succeed("merge", direct, b, "--prefer", "theirs")
+        try succeed("merge", c, b, "--prefer", "theirs")
+        try succeed("merge", a, c, "--prefer", "theirs")
+        XCTAssertEqual(try titles(direct), ["Base"])
+        XCTAssertEqual(try titles(a), ["Base"])
+        try succeed("check", a)
+    }
+
     /// A rename taken back (`revert --to`) is still a change the other copy's delete did not
     /// know of, so the outcome no longer depends on which copy comes first. A renames Base and
     /// takes it back; B deletes it, and C takes B's state; B then meets A's rename and keeps

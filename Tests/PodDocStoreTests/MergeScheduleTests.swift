@@ -157,6 +157,11 @@ final class MergeScheduleTests: StoreTestCase {
             // Theirs' value made over one theirs saw mine hold is the newer, whatever it holds.
             let tc = !mine.seen.contains(tv.stamp)
             let mc = !theirs.seen.contains(mv.stamp)
+            if tc && mc && mv.value == tv.value {
+                // Set alike by both, unseen by each other: the merge's own value.
+                item[keyPath: key] = Stamped(value: mv.value, stamp: stamp)
+                return false
+            }
             guard tc && mv.value != tv.value else { return false }
             if !mc {
                 item[keyPath: key] = tv
@@ -175,6 +180,7 @@ final class MergeScheduleTests: StoreTestCase {
             let movedAlike = mineMoved && theirsMoved && m.parent.value == t.parent.value
             if mineMoved && parent == m.parent.value && !movedAlike { return m.order }
             if theirsMoved && parent == t.parent.value && !movedAlike { return t.order }
+            if tc && mc && m.order.value == t.order.value { return Stamped(value: m.order.value, stamp: stamp) }
             guard tc && m.order.value != t.order.value else { return m.order }
             return !mc || t.order.value > m.order.value ? t.order : m.order
         }

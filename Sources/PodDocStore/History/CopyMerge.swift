@@ -647,6 +647,11 @@ private struct Planner {
                                 clashes.append(field)
                                 if side(id) == .theirs { chosen = tv }
                             }
+                        } else if tc && mc {
+                            // Both set it alike, unseen by each other: the value is this merge's,
+                            // newer than both, so a copy that has seen only one of the two meets
+                            // the other as a change it has not seen.
+                            took(entity, id, field, from: PastState.thisSave, layout)
                         }
                         if field == parentField {
                             place = mc && tc && mv == tv ? .both : chosen == mv && mc ? .mine : chosen == tv && tc ? .theirs : .neither
@@ -679,6 +684,7 @@ private struct Planner {
                         case .theirs: chosen = tv
                         case .both, .neither:
                             if tc && mv != tv && (!mc || Self.orderKey(tv) > Self.orderKey(mv)) { chosen = tv }
+                            if tc && mc && mv == tv { took(entity, id, orderField, from: PastState.thisSave, layout) }
                         }
                         if chosen != mv {
                             result[orderField] = chosen

@@ -13,6 +13,10 @@ import PodDocJSON
 /// before; an object a later save deleted held the values recorded with the delete. Objects
 /// no later save touched are not in it: they are as they were.
 public struct PastState: Sendable {
+    /// The origin a merge records for a value it makes its own without changing it (both copies
+    /// set it alike): the merge's save, whose name is given only when it is recorded.
+    static let thisSave = "."
+
     /// One object, as it was after the save.
     enum Object: Sendable {
         /// It did not exist.
@@ -227,7 +231,9 @@ private struct Rewind {
                     } else {
                         continue
                     }
-                    for id in try Self.ids(ranges, save: save) { origins[id, default: [:]][field] = origin }
+                    for id in try Self.ids(ranges, save: save) {
+                        origins[id, default: [:]][field] = origin == PastState.thisSave ? name : origin
+                    }
                 }
             }
         }
