@@ -139,7 +139,7 @@ doc-snippets: bootstrap
 ## (static HTML; `--transform-for-static-hosting`). Broken symbol links are errors.
 docs: bootstrap
 	@mkdir -p .build/docs
-	@for target in PodDocStore PodDocDocument; do \
+	@for target in PodDocStore PodDocDocument PodDocArchive PodDocFileSystem Outliner OutlineInterchange PodSpecs PodSpecsServer; do \
 		$(SWIFT) package --allow-writing-to-directory .build/docs generate-documentation --target $$target \
 			--output-path .build/docs/$$target --transform-for-static-hosting --warnings-as-errors || exit 1; \
 	done

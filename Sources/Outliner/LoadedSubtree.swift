@@ -65,7 +65,7 @@ private struct SubtreeLoader {
     static let batchSize = 500
 
     let context: ObjectContext
-    /// Whether items are read with their titles alone (``ObjectContext/values(of:reading:presenceOf:)``)
+    /// Whether items are read with their titles alone (`ObjectContext.values(of:reading:presenceOf:)`)
     /// rather than as objects.
     let titlesOnly: Bool
     var entries: [LoadedSubtree.Entry]

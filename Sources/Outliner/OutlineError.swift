@@ -62,7 +62,7 @@ public struct OutlineError: Error, Sendable {
     public let code: Code
     /// What happened and what to do about it.
     public let message: String
-    /// The underlying error: an ``OutlineFormatError`` for imports and exports, a
+    /// The underlying error: an `OutlineFormatError` for imports and exports, a
     /// `StoreError` for store failures.
     public let cause: (any Error)?
 

@@ -31,7 +31,7 @@ public enum OutlineSchema {
     public static let title = Attribute<String>("title", default: "")
     /// The note under the item (OPML `_note`), or nil.
     public static let note = Attribute<String?>("note")
-    /// The item's order key among its siblings (``SiblingOrder``): siblings are in the order of
+    /// The item's order key among its siblings (`SiblingOrder`): siblings are in the order of
     /// their keys, then of their IDs. A sparse key, not a position: an item placed between
     /// two others takes a key between theirs.
     public static let order = Attribute<Int>("order", default: 0)
@@ -46,7 +46,7 @@ public enum OutlineSchema {
     public static let head = Attribute<JSONText?>("head")
     /// On the root only: the OPML version the document was imported from.
     public static let opmlVersion = Attribute<String?>("opmlVersion")
-    /// Whether the item is a task, and done: `open`, `done` (``OutlineStatus``), or nil for an
+    /// Whether the item is a task, and done: `open`, `done` (`OutlineStatus`), or nil for an
     /// item that is no task. Added in version 2.
     public static let status = Attribute<String?>("status")
     /// The item this one is a child of; nil only for the root.
@@ -65,7 +65,7 @@ public enum OutlineSchema {
         // order key lies after a long note.
         indexes: [[parent.name, order.name]])
 
-    /// The entities an outline needs, to add to a document's ``ObjectModel``.
+    /// The entities an outline needs, to add to a document's `ObjectModel`.
     public static let entities: [EntityDescription] = [entity]
 
     /// The earlier versions of the outline model, for documents that do not record theirs

@@ -5,7 +5,7 @@ import PodDocStore
 // MARK: - Exporting
 
 extension OutlineStore {
-    /// The outline as an ``OutlineTree``, ready for any interchange format.
+    /// The outline as an `OutlineTree`, ready for any interchange format.
     ///
     /// From the root (the default): every item, with the document's head fields, OPML
     /// version and `<body>` attributes. From an item: that item, with everything below it,

@@ -52,7 +52,7 @@ extension OutlineStore {
 
     /// Adds every item of `tree` at the end of `parent`'s children (the root when nil) as
     /// rows, the way a large import should: the items never become objects in the context.
-    /// They are staged as one batch insert (``BatchUpsert/init(inserting:model:)``), `save`
+    /// They are staged as one batch insert (`BatchUpsert.init(inserting:model:)`), `save`
     /// writes them (with whatever else the context holds) to the store in one transaction,
     /// and contexts learn of them from that save, as of any other. Undo: `Import 1,329
     /// items`, which deletes them again (redo brings them back under the same IDs).
@@ -68,6 +68,8 @@ extension OutlineStore {
     /// ```
     ///
     /// - Parameters:
+    ///   - tree: The outline to import.
+    ///   - parent: The item the tree's top-level items go under; nil for the top level.
     ///   - save: Saves the context through to the store (a document's `autosave()`).
     /// - Returns: the IDs of the new top-level items.
     /// - Throws: ``OutlineError``: `notFound` for a missing parent, and nothing is staged;
@@ -173,7 +175,7 @@ extension OutlineStore {
     ///
     /// - Throws: ``OutlineError``: `importFailed` when the data is not a valid outline in
     ///   that format (the message gives the line and column, the cause is the
-    ///   ``OutlineFormatError``); the document is unchanged then.
+    ///   `OutlineFormatError`); the document is unchanged then.
     @discardableResult
     public func importOutline(
         _ data: Data, as format: OutlineFormat, under parent: ObjectID? = nil, at index: Int? = nil

@@ -3,7 +3,7 @@ import PodDocStore
 
 // MARK: - OutlineMatch
 
-/// An item found by ``OutlineStore/find(_:limit:)``.
+/// An item found by ``OutlineStore/find(_:status:limit:)``.
 public struct OutlineMatch: Sendable, Equatable {
     /// The item's ID.
     public let id: ObjectID

@@ -8,13 +8,13 @@ import PodDocStore
 /// through the document's object context.
 ///
 /// The store does not open files or own contexts: the document hands it its main context
-/// (with the context's ``ObjectUndoManager``), and saves that context when it likes. Every
+/// (with the context's `ObjectUndoManager`), and saves that context when it likes. Every
 /// edit is one undo group on that context, named for the user (`Add "Groceries"`,
 /// `Delete "Work" and 12 items`), and keeps the rule that the orders of any item's children
 /// are exactly 0…n-1. An edit that is refused throws before it changes anything.
 ///
 /// Use an outline store on its context's queue only (on the main actor for a main context),
-/// like the context itself. Items are named by ``ObjectID``, which stay valid across saves.
+/// like the context itself. Items are named by `ObjectID`, which stay valid across saves.
 ///
 /// ```swift
 /// let outline = try OutlineStore(context: main)
@@ -256,7 +256,7 @@ extension OutlineStore {
         return object
     }
 
-    /// Order keys for `count` new items at `index` of `siblings` (``SiblingOrder``): keys
+    /// Order keys for `count` new items at `index` of `siblings` (`SiblingOrder`): keys
     /// between the two neighbours, which are read first; or, when they leave no room, the
     /// whole list is read and numbered afresh around the new items when the placement is
     /// applied (inside the edit's undo group).

@@ -4,8 +4,8 @@ import PodDocStore
 // MARK: - StoredOutline
 
 /// An outline as its document last saved it, read from the store item by item as a writer
-/// asks for it: an ``OutlineWalk`` for exports of any size. Memory holds the item being
-/// written, never the tree (see ``PodDocStore/PersistentStore/walkSavedTree(below:following:siblingOrder:reading:_:)``).
+/// asks for it: an `OutlineWalk` for exports of any size. Memory holds the item being
+/// written, never the tree (see `PodDocStore.PersistentStore.walkSavedTree(below:following:siblingOrder:reading:_:)`).
 ///
 /// Changes not yet saved are not in it: export from ``OutlineStore/exportOutline(from:)``
 /// when the document has unsaved changes.

@@ -9,7 +9,7 @@ extension Archive {
     ///
     /// The format is recognised from the content (``detectFormat(of:)``), never the name.
     /// Entries are written into a hidden staging folder beside `destination`
-    /// (``FileSystem/writeDirectory(at:replacingExisting:_:)``), each checked before anything
+    /// (`FileSystem.writeDirectory(at:replacingExisting:_:)`), each checked before anything
     /// is written for it. Only regular files (mode `0644`) and folders (`0755`) are created;
     /// refused are `..` components, absolute paths, symbolic and hard links, devices, FIFOs,
     /// sockets, set-uid/set-gid/sticky bits, duplicate names, names that differ only in case or

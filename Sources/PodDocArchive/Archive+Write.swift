@@ -10,7 +10,7 @@ extension Archive {
     /// owner and group are 0 with no names, every entry has `options.modificationTime`, and no
     /// other time stamps, extended attributes, ACLs or compressor time stamps are stored; so
     /// two writes of the same tree give the same bytes. File contents are streamed in 1 MiB
-    /// chunks. The archive is written through ``FileSystem/write(to:_:)``: a failure leaves any
+    /// chunks. The archive is written through `FileSystem.write(to:_:)`: a failure leaves any
     /// previous archive file unchanged.
     ///
     /// - Parameters:

@@ -77,7 +77,7 @@ final class ConcurrentFileCheck: Sendable {
     }
 
     /// Waits for the check, if the archive had the file: for
-    /// ``FileSystem/writeDirectory(at:replacingExisting:verifying:_:)``, which calls it while
+    /// `FileSystem.writeDirectory(at:replacingExisting:verifying:_:)`, which calls it while
     /// the staging folder is synced.
     ///
     /// - Throws: What the check threw.

@@ -8,7 +8,7 @@ import Glibc
 /// Writes go through the ``FileSystem`` that created the sink, so fault plans apply. The sink is
 /// valid only inside the closure it was handed to; writing after that throws.
 ///
-/// Every ``writebackInterval`` bytes the sink asks the kernel to start writing what it has
+/// Every 8 MiB the sink asks the kernel to start writing what it has
 /// to disk (`sync_file_range(SYNC_FILE_RANGE_WRITE)`, which does not wait): the disk then
 /// works while the writer goes on, and the `fsync` that makes the file durable has little
 /// left to wait for. The request is only a hint; durability still comes from that `fsync`.

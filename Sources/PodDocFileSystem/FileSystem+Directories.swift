@@ -51,7 +51,7 @@ extension FileSystem {
     ///
     /// The file is opened with `O_CREAT | O_EXCL | O_NOFOLLOW`, so neither an existing file nor
     /// a symbolic link at that name is ever written through. The file is not `fsync`ed: use it
-    /// inside ``writeDirectory(at:replacingExisting:_:)``, which syncs everything it installs.
+    /// inside ``writeDirectory(at:replacingExisting:verifying:_:)``, which syncs everything it installs.
     /// When `body` throws, the partial file is removed.
     ///
     /// - Parameters:

@@ -7,7 +7,7 @@ import Synchronization
 extension FileSystem {
     /// Replaces the contents of a file durably and atomically.
     ///
-    /// See ``write(to:_:)`` for the steps and guarantees.
+    /// See ``write(to:replacingExisting:_:)`` for the steps and guarantees.
     ///
     /// - Parameters:
     ///   - data: The new contents.
@@ -67,7 +67,7 @@ extension FileSystem {
         try install(staged, at: targetPath, replacingExisting: replacingExisting)
     }
 
-    /// Copies a file durably: the copy is written with ``write(to:_:)``, so when this returns
+    /// Copies a file durably: the copy is written with ``write(to:replacingExisting:_:)``, so when this returns
     /// the copy is complete and on disk, and a failure leaves any previous `target` unchanged.
     ///
     /// - Parameters:

@@ -11,7 +11,7 @@ public struct PageFileSpecsCatalog: SpecsCatalog {
 
     /// Reads a page file.
     ///
-    /// - Throws: ``PodSpecsError`` (`.fileSystem`, `.malformedJSON`, `.invalidPage`).
+    /// - Throws: `PodSpecsError` (`.fileSystem`, `.malformedJSON`, `.invalidPage`).
     public init(file: SpecsPageFile) throws {
         let page = try file.read()
         texts = page.specs.sorted(by: PodSpec.isInListOrder).map(\.json.text)

@@ -19,7 +19,7 @@ public struct StoreSpecsCatalog: SpecsCatalog {
 
     /// Snapshots the store's list of specs.
     ///
-    /// - Throws: ``PodSpecsError`` (`.store`).
+    /// - Throws: `PodSpecsError` (`.store`).
     public init(store: PersistentStore) throws {
         self.store = store
         do {
@@ -34,7 +34,7 @@ public struct StoreSpecsCatalog: SpecsCatalog {
 
     /// Reads the JSON of a range of the snapshot (specs deleted since are left out).
     ///
-    /// - Throws: ``PodSpecsError`` (`.store`).
+    /// - Throws: `PodSpecsError` (`.store`).
     public func json(in range: Range<Int>) async throws -> [String] {
         let ids = Array(objectIDs[range.clamped(to: objectIDs.indices)])
         guard !ids.isEmpty else { return [] }
@@ -57,7 +57,7 @@ public struct FolderSpecsCatalog: SpecsCatalog {
 
     /// Reads a folder.
     ///
-    /// - Throws: ``PodSpecsError`` (`.fileSystem`) when the folder cannot be listed.
+    /// - Throws: `PodSpecsError` (`.fileSystem`) when the folder cannot be listed.
     public init(folder: SpecsFolder) throws {
         let entries = try folder.entries()
         let page = folder.pageOfAll(entries)

@@ -83,7 +83,7 @@ public final class SpecsServer: Sendable {
     /// Starts listening and returns once the server accepts connections.
     ///
     /// - Returns: The bound port.
-    /// - Throws: ``PodSpecsError`` (`.server`) when the address cannot be bound (in use, not
+    /// - Throws: `PodSpecsError` (`.server`) when the address cannot be bound (in use, not
     ///   an address of this machine…) or the server was started before.
     @discardableResult
     public func start() async throws -> Int {

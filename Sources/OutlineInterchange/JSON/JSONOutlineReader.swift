@@ -5,7 +5,7 @@ import PodDocJSON
 /// Reads the outline JSON shape (see ``JSONOutlineKeys``) straight into an ``OutlineTree``.
 ///
 /// JSONSerialization refuses nesting deeper than 512 levels and a generic JSON value type
-/// would recurse, so this reader pulls tokens from a ``PodDocJSON/JSONScanner`` and keeps an
+/// would recurse, so this reader pulls tokens from a `PodDocJSON.JSONScanner` and keeps an
 /// explicit stack of open arrays and items: an outline may be as deep as memory allows. Keys
 /// may come in any order; `title` is required in an item, everything else may be left out.
 /// Unknown and repeated keys are errors, and so are lone surrogate escapes (text that could

@@ -2,7 +2,7 @@
 
 /// An outline handed over item by item, depth first (a parent before its children, siblings
 /// in order): what the format writers read. An ``OutlineTree`` is one; so is an outline read
-/// straight from a document's store (``StoredOutline``), which an export of any size then
+/// straight from a document's store (`StoredOutline`), which an export of any size then
 /// writes holding one item at a time instead of the whole tree.
 public protocol OutlineWalk {
     /// The OPML version to write back, if the outline came from OPML.
@@ -37,7 +37,9 @@ public struct OutlineSize: Sendable, Equatable {
     /// and the head fields but its title; indented text keeps titles only. Zero for OPML and
     /// JSON.
     ///
-    /// - Parameter head: The outline's head fields.
+    /// - Parameters:
+    ///   - format: The format written.
+    ///   - head: The outline's head fields.
     public func dropped(
         by format: OutlineFormat, head: [OutlineAttribute]
     ) -> (notes: Int, itemsWithAttributes: Int, tasks: Int, headFields: Int) {
@@ -52,9 +54,11 @@ public struct OutlineSize: Sendable, Equatable {
 extension OutlineWalk {
     /// Writes the outline in `format` as UTF-8, handing the bytes on in chunks of about a
     /// megabyte as they are made: memory holds one chunk and what the walk holds (one item
-    /// for a ``StoredOutline``), not the whole output.
+    /// for a `StoredOutline`), not the whole output.
     ///
-    /// - Parameter deliver: Receives each chunk, in order.
+    /// - Parameters:
+    ///   - format: The format to write.
+    ///   - deliver: Receives each chunk, in order.
     /// - Throws: ``OutlineFormatError/Code/unrepresentable`` for OPML, when the outline holds
     ///   something XML cannot; the walk's own failure to read. Chunks delivered before the
     ///   error are not taken back.

@@ -13,7 +13,7 @@ import Synchronization
 /// ever answered fails at once ("nothing is listening"); any other status, a page over the
 /// size limit, or a body that is not a page of specs is an error naming the page.
 ///
-/// Retries follow the server's health, judged on its last answers (``ServiceHealth``): while
+/// Retries follow the server's health, judged on its last answers (`ServiceHealth`): while
 /// at least half succeed, a failure is a passing one and its page is asked again soon (20 ms,
 /// doubling); while most fail, or before any has succeeded, the client backs
 /// off as ``RetryPolicy`` says (4, 8, 16… s) and sends one request at a time, so a failing

@@ -7,7 +7,7 @@ import PodDocStore
 ///
 /// Match on ``code``; show ``message`` to users: it names the file or page involved, says what
 /// went wrong and what to do. ``cause`` keeps the lower-level error (an HTTP client error, a
-/// ``PodDocStore/StoreError``, a ``PodDocFileSystem/FileSystemError``…).
+/// `PodDocStore.StoreError`, a `PodDocFileSystem.FileSystemError`…).
 ///
 /// ```swift
 /// do { try await importer.importService(client, resume: true) }

@@ -6,7 +6,7 @@ import PodDocStore
 /// of `.podspec.json` files, or as CSV.
 ///
 /// Specs are written as their original JSON, byte for byte, in list order (name, then
-/// version order). Every file goes through ``PodDocFileSystem/FileSystem``'s safe save
+/// version order). Every file goes through `PodDocFileSystem.FileSystem`'s safe save
 /// (temporary file, `fsync`, rename, `fsync` of the folder); a folder export is built beside
 /// its target and swapped into place whole, so a failure leaves the previous one intact.
 /// The store is read in one transaction: a consistent snapshot, during which saves wait.
@@ -28,8 +28,11 @@ public struct SpecsExporter: Sendable {
 
     /// Makes an exporter.
     ///
-    /// - Parameter replacingExisting: Whether an existing file or folder at the target may be
-    ///   replaced; when false, the export refuses it (`.fileSystem`, `alreadyExists`).
+    /// - Parameters:
+    ///   - store: The store to read.
+    ///   - fileSystem: The file system to write through.
+    ///   - replacingExisting: Whether an existing file or folder at the target may be
+    ///     replaced; when false, the export refuses it (`.fileSystem`, `alreadyExists`).
     public init(store: PersistentStore, fileSystem: FileSystem = FileSystem(), replacingExisting: Bool = true) {
         self.store = store
         self.fileSystem = fileSystem
@@ -96,7 +99,7 @@ public struct SpecsExporter: Sendable {
     /// Writes a `Specs/` folder in the 2014 layout: `Name/version/Name.podspec.json`.
     ///
     /// Every spec is written: a name or version that cannot be a file name as it is (`.`,
-    /// `..`, a `/`, a NUL byte, over 200 bytes) is escaped (``SpecFileName``), and an import
+    /// `..`, a `/`, a NUL byte, over 200 bytes) is escaped (`SpecFileName`), and an import
     /// of the folder reads every spec back under its own name.
     ///
     /// - Parameter folder: The `Specs` folder to create (replaced whole if it exists and ``replacesExisting``).

@@ -6,7 +6,7 @@ import PodDocStore
 ///
 /// The import never runs on the main actor. Pages are fetched (and parsed) ahead of the import
 /// while earlier ones are saved; every few pages (``Options/specsPerSave`` specs, or
-/// ``Options/maximumSaveInterval``) the worker writes them as one batch upsert (``PodDocStore/BatchUpsert``), records the last
+/// ``Options/maximumSaveInterval``) the worker writes them as one batch upsert (`PodDocStore.BatchUpsert`), records the last
 /// page in the source's ``ImportCheckpoint`` and saves into the root context, which then saves
 /// to disk: the specs and the checkpoint that counts them are always in the same transaction.
 /// A main context with `automaticallyMergesChangesFromParent` receives each save.

@@ -16,7 +16,7 @@ extension PodSpec {
     }
 
     /// Writes every field (the key included) into a `PodSpec` object or a row of a
-    /// ``PodDocStore/BatchUpsert`` of `PodSpec`s.
+    /// `PodDocStore.BatchUpsert` of `PodSpec`s.
     ///
     /// - Precondition: `object` is of the ``PodSpecsSchema/PodSpecEntity`` entity.
     public func write(to object: inout some AttributeSettable) {

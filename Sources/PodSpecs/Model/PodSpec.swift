@@ -88,8 +88,8 @@ public struct PodSpec: Sendable, Hashable {
 
 extension PodSpec {
     /// The order specs are listed in everywhere: by name whatever its case
-    /// (``PodDocStore/Collation/folded``, as the folded name index orders them), names that
-    /// fold alike by their UTF-8 bytes, then by version in ``PodDocStore/VersionOrder``.
+    /// (`PodDocStore.Collation.folded`, as the folded name index orders them), names that
+    /// fold alike by their UTF-8 bytes, then by version in `PodDocStore.VersionOrder`.
     public static func isInListOrder(_ lhs: PodSpec, _ rhs: PodSpec) -> Bool {
         if lhs.name.utf8.elementsEqual(rhs.name.utf8) { return VersionOrder.compare(lhs.version, rhs.version) < 0 }
         let folded = Collation.folded.compare(lhs.name, rhs.name)

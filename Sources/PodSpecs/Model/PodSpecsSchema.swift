@@ -21,7 +21,7 @@ public enum PodSpecsSchema {
     /// A model of these entities alone (version ``version``), for tools and tests that hold
     /// nothing else.
     ///
-    /// - Throws: ``PodDocStore/StoreError`` if the model is invalid (it is not).
+    /// - Throws: `PodDocStore.StoreError` if the model is invalid (it is not).
     public static func makeModel() throws -> ObjectModel {
         try ObjectModel(version: version, entities: entities, migrations: migrations, earlierVersions: earlierVersions())
     }
@@ -64,7 +64,7 @@ public enum PodSpecsSchema {
     // MARK: - PodSpec
 
     /// One pod spec version; unique by ``key`` (`name/version`). Its name, summary and
-    /// description are in a full-text index (``PodDocStore/EntityDescription/fullTextTable``),
+    /// description are in a full-text index (`PodDocStore.EntityDescription.fullTextTable`),
     /// a match in the name ranked above any match in the summary, and one there above the
     /// description.
     public enum PodSpecEntity {
@@ -73,10 +73,10 @@ public enum PodSpecsSchema {
         /// `name/version`: the unique identifier.
         public static let key = Attribute<String>("key", unique: true)
         /// The pod name, indexed case-folded (one index serves listings in case-insensitive
-        /// order, prefixes and lookups by name: compare with ``PodDocStore/Collation/folded``,
+        /// order, prefixes and lookups by name: compare with `PodDocStore.Collation.folded`,
         /// then exactly).
         public static let nameKey = Attribute<String>("name", caseInsensitiveIndex: true)
-        /// The version string as written (sort with ``PodDocStore/Collation/version``).
+        /// The version string as written (sort with `PodDocStore.Collation.version`).
         public static let version = Attribute<String>("version")
         /// The one-line summary.
         public static let summary = Attribute<String?>("summary")

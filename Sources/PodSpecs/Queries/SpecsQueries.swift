@@ -28,7 +28,7 @@ public enum SpecsQueries {
             limit: limit, offset: offset)
     }
 
-    /// The specs of ``listRequest(namePrefix:limit:offset:)``.
+    /// The specs of ``listRequest(namePrefix:swift:limit:offset:)``.
     ///
     /// - Throws: ``PodSpecsError`` (`.store`).
     public static func list(
@@ -74,10 +74,11 @@ public enum SpecsQueries {
         }
     }
 
-    /// Saved specs whose summary or description hold every word of `words`, best matches
-    /// first: a word in a Latin, Greek or Cyrillic script as a word or a word prefix (case and
+    /// Saved specs whose name, summary or description hold every word of `words`, best matches
+    /// first (a match in the name weighs five times one in the summary, ten times one in the
+    /// description, as CocoaPods' `pod search` puts names first): a word in a Latin, Greek or Cyrillic script as a word or a word prefix (case and
     /// accents folded), a Chinese, Japanese or Korean word anywhere in the text
-    /// (``PodDocStore/SearchText``).
+    /// (`PodDocStore.SearchText`).
     ///
     /// The words are taken literally: FTS5 operators in them have no effect.
     ///
