@@ -201,9 +201,6 @@ struct MergePlanner {
         choices[.permanent(entity: entity, rowID: id)] ?? preferring
     }
 
-    // MARK: Ordered trees
-
-
     // MARK: Helpers
 
     /// An order key, for comparing two copies' keys (a missing one sorts first).
