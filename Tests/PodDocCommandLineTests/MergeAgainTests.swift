@@ -23,6 +23,19 @@ final class MergeAgainTests: CommandLineTestCase {
         }
     }
 
+    /// An outline holding Base, and two copies of it saved as `b` and `c`.
+    private func threeCopies(b: String, c: String) throws -> (a: String, b: String, c: String) {
+        let a = try makeOutline("A.poddoc", holding: "Base")
+        try succeed("save", a, "--as", path(b))
+        try succeed("save", a, "--as", path(c))
+        return (a, path(b), path(c))
+    }
+
+    /// The number of a document's newest save.
+    private func newestSave(_ doc: String) throws -> Int {
+        try succeed("versions", doc, "--json").json(VersionsShape.self).versions.first?.save ?? 0
+    }
+
     /// An outline holding Base, and an archive copy of it.
     private func twoCopies() throws -> (a: String, b: String) {
         let a = try makeOutline("A.poddoc", holding: "Base")
@@ -142,11 +155,7 @@ final class MergeAgainTests: CommandLineTestCase {
     }
 
     func testThreeCopiesMergedInDifferentOrdersHoldEachItemOnce() throws {
-        let a = try makeOutline("A.poddoc", holding: "Base")
-        let b = path("B.poddoc")
-        let c = path("C.poddoc.zip")
-        try succeed("save", a, "--as", b)
-        try succeed("save", a, "--as", c)
+        let (a, b, c) = try threeCopies(b: "B.poddoc", c: "C.poddoc.zip")
         try succeed("outline", "add", a, "From A")
         try succeed("outline", "add", b, "From B")
         try succeed("outline", "add", c, "From C")
@@ -269,12 +278,8 @@ final class MergeAgainTests: CommandLineTestCase {
     /// rename back. Met directly, A once took B's old title without a word (its Home counted
     /// as B's), while C, met first, made it a conflict.
     func testAValueSetAlikeByTwoCopiesMeetsALaterChangeTheSameWayInEveryOrder() throws {
-        let a = try makeOutline("A.poddoc", holding: "Base")
-        let b = path("B.poddoc.tar.zst")
-        let c = path("C.poddoc.tar.zst")
-        try succeed("save", a, "--as", b)
-        try succeed("save", a, "--as", c)
-        let beforeRename = try succeed("versions", b, "--json").json(VersionsShape.self).versions.first?.save ?? 0
+        let (a, b, c) = try threeCopies(b: "B.poddoc.tar.zst", c: "C.poddoc.tar.zst")
+        let beforeRename = try newestSave(b)
         try succeed("outline", "rename", b, "1", "Home")
         try succeed("outline", "rename", c, "1", "Home")
         try succeed("merge", a, b)
@@ -306,7 +311,7 @@ final class MergeAgainTests: CommandLineTestCase {
         let b = path("B.poddoc.tar.zst")
         let c = path("C.poddoc.tar.zst")
         try succeed("save", a, "--as", b)
-        let beforeRename = try succeed("versions", a, "--json").json(VersionsShape.self).versions.first?.save ?? 0
+        let beforeRename = try newestSave(a)
         try succeed("outline", "rename", a, "1", "Renamed")
         try succeed("outline", "rm", b, "1")
         try succeed("save", b, "--as", c)
