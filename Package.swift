@@ -121,7 +121,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings),
-        .executableTarget(name: "poddoc", dependencies: ["PodDocCommandLine"], swiftSettings: strictSettings),
+        // glibc's `mallopt`, which the program uses to keep two malloc arenas (docs/DESIGN.md).
+        .systemLibrary(name: "CMalloc"),
+        .executableTarget(name: "poddoc", dependencies: ["PodDocCommandLine", "CMalloc"], swiftSettings: strictSettings),
         // MARK: Reliability: crash tests, fuzzing
         // Seeded randomness (SplitMix64), so crash tests, fuzz runs, property tests and
         // benchmarks replay exactly from their seed.

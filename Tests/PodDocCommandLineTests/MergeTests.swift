@@ -394,4 +394,22 @@ final class MergeTests: CommandLineTestCase {
         XCTAssertTrue(out.contains("4. Errands"), out)
         XCTAssertTrue(out.hasSuffix(tree), out)
     }
+
+    func testTheShellRedoesAnUndoneMergeAndQuittingSavesIt() throws {
+        let (mine, theirs) = try twoCopies()
+        try succeed("outline", "add", theirs, "Errands")
+        try succeed("outline", "rename", theirs, "1", "Office")
+        try succeed("outline", "rm", theirs, "2.1")
+        let before = try succeed("outline", "tree", mine).stdout
+        let merged = try succeed("outline", "tree", theirs).stdout
+        XCTAssertNotEqual(before, merged)
+        let out = try succeed("open", mine, "-c", "merge \(theirs); tree; undo; tree; redo; tree; quit").stdout
+        // The three trees in their order: merged, as before, merged again.
+        let first = try XCTUnwrap(out.range(of: merged), out)
+        let second = try XCTUnwrap(out.range(of: before, range: first.upperBound..<out.endIndex), out)
+        XCTAssertNotNil(out.range(of: merged, range: second.upperBound..<out.endIndex), out)
+        XCTAssertEqual(try succeed("outline", "tree", mine).stdout, merged, "quitting saved the merge redone")
+        XCTAssertTrue(try succeed("check", mine).stdout.contains("ok"))
+        XCTAssertEqual(try succeed("merge", mine, theirs, "--json").stdout.contains("\"upToDate\""), true, "the copy holds theirs")
+    }
 }

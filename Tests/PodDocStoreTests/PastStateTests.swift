@@ -170,11 +170,16 @@ final class PastStateTests: StoreTestCase {
             }
         }
         // Damaged changes: a clean error, never a crash.
-        for damage in [
-            "'{\"Nope\":{\"inserted\":\"1\"}}'", "'{\"Item\":{\"inserted\":\"3-1\"}}'", "'[1'", "'{\"Item\":{\"deleted\":\"1\"}}'",
-            "'{\"Item\":{\"updated\":[{\"properties\":[\"title\"],\"ids\":\"1\",\"before\":[[1,2]]}]}}'",
-            "'{\"Item\":{\"updated\":[{\"properties\":[\"parent\"],\"ids\":\"1\",\"before\":[[\"x\"]]}]}}'",
-        ] {
+        let damages =
+            [
+                "'{\"Nope\":{\"inserted\":\"1\"}}'", "'{\"Item\":{\"inserted\":\"3-1\"}}'", "'[1'", "'{\"Item\":{\"deleted\":\"1\"}}'",
+                "'{\"Item\":{\"updated\":[{\"properties\":[\"title\"],\"ids\":\"1\",\"before\":[[1,2]]}]}}'",
+                "'{\"Item\":{\"updated\":[{\"properties\":[\"parent\"],\"ids\":\"1\",\"before\":[[\"x\"]]}]}}'",
+            ]
+            + ["1,,2", "2,1", "1-", "-1", "1-2-3", "99999999999999999999", "1,", "x", "0", "1-200000000", "1 2", ","].map {
+                "'{\"Item\":{\"inserted\":\"\($0)\"}}'"
+            }
+        for damage in damages {
             try writeFromAnotherConnection("UPDATE _poddoc_history SET changes = \(damage) WHERE save = 4")
             XCTAssertThrowsError(try store.pastState(after: 3), damage) { error in
                 let code = (error as? StoreError)?.code

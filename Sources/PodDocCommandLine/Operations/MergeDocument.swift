@@ -239,10 +239,8 @@ struct MergeDocument: DocumentOperation {
         let name = "Merge \(URL(fileURLWithPath: theirs).lastPathComponent)"
         var changed = 0
         if plan.outcome != .upToDate {
-            let context = document.mainContext
-            let summary = try document.undoManager.group(name) { try context.apply(plan) }
+            let summary = try await document.saveMerge(plan, named: name)
             changed = summary.inserted + summary.updated + summary.deleted
-            try await document.autosave(merging: plan, describing: name)
             session.currentItem = nil
         }
         var notes = plan.moved.map { moved in

@@ -49,17 +49,30 @@ extension ManagedDocument {
         try await serializedSave(.autosave, describing: SaveWork(description: description, run: run))
     }
 
-    /// Autosaves a merge of another copy applied to the main context
-    /// (`ObjectContext.apply(_:)`), recording what it settled so that either
-    /// copy's next merge starts from there.
+    /// Saves a merge of another copy (``CopyMerge/plan(mine:theirs:trees:latest:preferring:choices:twoWay:base:)``,
+    /// worked out from what this document's store holds) as one save: unsaved edits are
+    /// autosaved first; the merge then goes to the store as rows (never as objects of the
+    /// main context, so a merge of 100,000 objects costs the memory of its values only,
+    /// see `ObjectContext.save(applying:storeMetadata:note:)`), recording what it settled so
+    /// that either copy's next merge starts from there. Undoing the action `name` takes the
+    /// merge back (see ``undo()``).
     ///
-    /// - Throws: ``DocumentError``, as `save()` does; the edits stay in memory.
-    public func autosave(merging merge: CopyMerge, describing description: String) async throws {
-        try await serializedSave(.autosave, describing: SaveWork(description: description, merge: merge.record))
-        // Undoing the merge's group takes the merge back (see ``undo()``).
+    /// - Returns: What the merge changed.
+    /// - Throws: ``DocumentError``, as `save()` does; nothing of the merge is saved then.
+    @discardableResult
+    public func saveMerge(_ merge: CopyMerge, named name: String) async throws -> ObjectContext.RevertSummary {
+        precondition(merge.canApply, "a merge with conflicts and no preference is not saved")
+        if hasUnsavedChanges { try await serializedSave(.autosave) }
+        guard merge.outcome != .upToDate else { return ObjectContext.RevertSummary() }
+        let written = try await serializedSave(.autosave, describing: SaveWork(description: name, merge: merge.record, rows: merge))
+        guard let written else { return ObjectContext.RevertSummary() }
+        undoManager.group(name) { undoManager.registerRevert(of: written) }
+        // The action is the save's own: the next save does not describe it again.
+        savedActionCount = undoManager.actionCount
         if let save = try? await Self.onDisk({ [store] in try store.history(limit: 1).first?.save }) {
             mergesByUndoCount[undoManager.undoCount] = save
         }
+        return written.summary
     }
 
     /// Undoes the last action, as ``undoManager`` does; when that action was a merge this open

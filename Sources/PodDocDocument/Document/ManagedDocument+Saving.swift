@@ -85,7 +85,10 @@ extension ManagedDocument {
     // MARK: - The save protocol
 
     /// Runs one save at a time; a save asked for while another runs waits for it.
-    func serializedSave(_ kind: SaveKind, overwritingConflict: Bool = false, describing work: SaveWork? = nil) async throws {
+    @discardableResult
+    func serializedSave(
+        _ kind: SaveKind, overwritingConflict: Bool = false, describing work: SaveWork? = nil
+    ) async throws -> ObjectContext.WrittenMerge? {
         try checkOpen()
         guard !state.contains(.editingDisabled) else {
             throw DocumentError(.readOnly, "\(displayName) was opened read-only; save a copy elsewhere instead.", path: fileURL?.path)
@@ -99,20 +102,23 @@ extension ManagedDocument {
             hasUnsavedChanges || state.contains(.savingError) || (kind == .save && workingCopyIsDirty) || overwritingConflict
             || work?.merge != nil
         if !needed { needed = await rootContext.perform { $0.hasChanges } }
-        guard needed else { return }
+        guard needed else { return nil }
         let task = Task { @MainActor in try await self.saveSteps(kind, overwritingConflict: overwritingConflict, describing: work) }
         runningSave = task
         defer { if runningSave == task { runningSave = nil } }
         do {
-            try await task.value
+            let written = try await task.value
             state.remove(.savingError)
+            return written
         } catch let error as DocumentError {
             if error.code != .inConflict { state.insert(.savingError) }
             throw error
         }
     }
 
-    private func saveSteps(_ kind: SaveKind, overwritingConflict: Bool, describing work: SaveWork?) async throws {
+    private func saveSteps(
+        _ kind: SaveKind, overwritingConflict: Bool, describing work: SaveWork?
+    ) async throws -> ObjectContext.WrittenMerge? {
         let workerSavesAtStart = unsavedWorkerSaves
         let actionsAtStart = undoManager.actionCount
         // Every save looks at the document on disk first. An autosave into a working copy
@@ -147,7 +153,12 @@ extension ManagedDocument {
             // Root → SQLite, on the root's queue: the commit point.
             let storeMetadata = recorded
             let note = saveNote(describing: work)
-            try await rootContext.perform { try $0.save(storeMetadata: storeMetadata, note: note) }
+            var written: ObjectContext.WrittenMerge?
+            if let merge = work?.rows {
+                written = try await rootContext.perform { try $0.save(applying: merge, storeMetadata: storeMetadata, note: note) }
+            } else {
+                try await rootContext.perform { try $0.save(storeMetadata: storeMetadata, note: note) }
+            }
             pendingTakeBack.removeAll { note.takesBack.contains($0) }
             savedActionCount = actionsAtStart
             rootHasUnsavedChanges = false
@@ -163,6 +174,7 @@ extension ManagedDocument {
                 try files.writeMetadata(after: previous, saveSequence: sequence, store: store, hashingStore: hashing)
             }
             try await finishSave(kind, overwritingConflict: overwritingConflict)
+            return written
         } catch {
             if additional != nil { additionalContentChanged = true }
             throw DocumentError.wrap(error, DocumentError.code(for: error), while: "save \(displayName)", path: fileURL?.path)
@@ -253,6 +265,9 @@ extension ManagedDocument {
         var description: String
         var run: String?
         var merge: SaveNote.MergeRecord?
+        /// A merge the save writes to the store as rows (the root context's own changes
+        /// saved).
+        var rows: CopyMerge?
     }
 
     /// What the store's history records about a save: this machine, the user and program,

@@ -126,7 +126,7 @@ public final class ManagedDocument {
     var rootHasUnsavedChanges = false
     var workerObservations: [SaveObservation] = []
     var autosaveTask: Task<Void, Never>?
-    var runningSave: Task<Void, any Error>?
+    var runningSave: Task<ObjectContext.WrittenMerge?, any Error>?
     /// Merges (by save number) the next save takes back: undone, or reverted past.
     var pendingTakeBack: [Int] = []
     /// The merges saved by this open, by the undo count their undo group made.

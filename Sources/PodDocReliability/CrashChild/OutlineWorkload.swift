@@ -130,8 +130,7 @@ final class OutlineWorkload: ChildWorkload {
         log.record("merge the copy: \(plan.outcome.rawValue), \(plan.changedObjects) objects, \(plan.conflicts.count) conflicts")
         guard plan.outcome != .upToDate else { return }
         let context = document.mainContext
-        _ = try document.undoManager.group("Merge") { try context.apply(plan) }
-        try await document.autosave(merging: plan, describing: "Merge \(theirs.lastPathComponent)")
+        try await document.saveMerge(plan, named: "Merge \(theirs.lastPathComponent)")
         CrashChild.reportSave(of: document)
         items = try context.fetchIDs(FetchRequest(OutlineSchema.entityName)).filter { $0 != outline.rootID }
     }

@@ -9,6 +9,13 @@ extension ObjectContext {
         public var updated = 0
         /// Objects removed (inserted since the save).
         public var deleted = 0
+
+        /// A summary of these counts (nothing changed, by default).
+        public init(inserted: Int = 0, updated: Int = 0, deleted: Int = 0) {
+            self.inserted = inserted
+            self.updated = updated
+            self.deleted = deleted
+        }
     }
 
     /// Makes the objects what they were after an earlier save, as changes of this context:
@@ -49,7 +56,7 @@ extension ObjectContext {
     }
 
     /// Makes the objects of `targets` what they say: absent, or holding the fields given.
-    private func apply(_ targets: [String: [Int64: PastState.Object]], describing state: String) throws -> RevertSummary {
+    func apply(_ targets: [String: [Int64: PastState.Object]], describing state: String) throws -> RevertSummary {
         preconditionOnQueue()
         var summary = RevertSummary()
         var removed: [ManagedObject] = []

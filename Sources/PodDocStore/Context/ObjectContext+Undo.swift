@@ -29,6 +29,10 @@ extension ObjectContext {
             } else {
                 _undoManager?.register(.revertBatch(staged))
             }
+        case .applyTargets(let targets, let state):
+            // (A target the store no longer reads back is left: the merge's objects are
+            // as the store holds them.)
+            _ = try? apply(targets, describing: state)
         case .revertBatch(let staged):
             if let index = stagedBatches.firstIndex(where: { $0.receipt === staged.receipt }) {
                 unstageBatch(at: index)

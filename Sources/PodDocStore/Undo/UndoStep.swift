@@ -16,6 +16,10 @@ enum UndoStep {
     /// Revert a keyed batch: take it out of the context while it is staged; once written,
     /// delete the objects it created and put back the values it replaced.
     case revertBatch(StagedBatch)
+    /// Make objects what they say, as changes of the context (``ObjectContext/revert(to:)``
+    /// does the same): a merge written straight to the store, taken back. `state` names the
+    /// state they describe, for the error when one cannot be put back.
+    case applyTargets([String: [Int64: PastState.Object]], describing: String)
 }
 
 /// A deleted object's state, kept so the delete can be undone with the same instance.

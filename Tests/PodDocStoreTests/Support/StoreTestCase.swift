@@ -63,6 +63,13 @@ final class Collector<T: Sendable>: Sendable {
 
 }
 
+/// How ``StoreTestCase/mergeAndSave(_:_:trees:prefer:twoWay:base:)`` writes a merge: as rows
+/// straight to the store (as `poddoc merge` does), or applied to a context's objects first
+/// (`ObjectContext.apply(_:)`, then a save). A task-local value, so a test can take both ways.
+enum MergeWriting {
+    @TaskLocal static var asObjects = false
+}
+
 extension StoreTestCase {
     /// Merges `theirs` into `mine` as `poddoc merge` does, and saves the result with the
     /// merge's record: nothing is saved while conflicts stand unresolved, or when mine holds
@@ -74,9 +81,14 @@ extension StoreTestCase {
     ) throws -> CopyMerge {
         let plan = try CopyMerge.plan(mine: mine, theirs: theirs, trees: trees, preferring: prefer, twoWay: twoWay, base: base)
         guard plan.canApply, plan.outcome != .upToDate else { return plan }
+        let note = SaveNote(description: "merge", merge: plan.record)
         try ObjectContext(store: mine).performAndWait { ctx in
-            try ctx.apply(plan)
-            try ctx.save(storeMetadata: [:], note: SaveNote(description: "merge", merge: plan.record))
+            if MergeWriting.asObjects {
+                try ctx.apply(plan)
+                try ctx.save(storeMetadata: [:], note: note)
+            } else {
+                _ = try ctx.save(applying: plan, note: note)
+            }
         }
         return plan
     }

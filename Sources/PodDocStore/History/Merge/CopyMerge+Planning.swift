@@ -59,10 +59,10 @@ extension CopyMerge {
         var pasts: (mine: PastState?, theirs: PastState?)?
         if let shared {
             do {
-                pasts = (
-                    try past(mine, after: shared.mine, latest: mineLatest, graph: mineGraph),
-                    try past(theirs, after: shared.theirs, latest: theirsLatest, graph: theirsGraph)
-                )
+                // Two stores, two connections: read at once.
+                pasts = try bothAtOnce(
+                    { try past(mine, after: shared.mine, latest: mineLatest, graph: mineGraph) },
+                    { try past(theirs, after: shared.theirs, latest: theirsLatest, graph: theirsGraph) })
             } catch let error as StoreError where error.code == .notInHistory {
                 pasts = nil  // the values of the shared save were let go
             }

@@ -103,7 +103,14 @@ extension MergePlanner {
             return nil
         }
 
-        var touched = Set(local.keys)
+        // Only an object the merge places (a new parent, or made whole) can be left without a
+        // parent or close a cycle: every other one keeps mine's parent, and mine's tree has
+        // neither. (A cycle holds at least one placed object, so walking up from each finds it.)
+        var touched = Set(
+            local.compactMap { id, target -> Int64? in
+                guard case .present(let fields, let whole) = target, whole || fields[parentField] != nil else { return nil }
+                return id
+            })
         // Children (in mine) of the objects that go may be left without a parent too.
         let gone = local.compactMap { id, target -> Int64? in
             if case .absent = target { return id }

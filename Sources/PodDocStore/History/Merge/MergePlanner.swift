@@ -73,7 +73,13 @@ struct MergePlanner {
             var result: [String: [Int64: [Int: String]]] = [:]
             for (entity, objects) in stamps {
                 var kept: [Int64: [Int: String]] = [:]
+                kept.reserveCapacity(objects.count)
                 for (id, fields) in objects {
+                    // (Most often every change of an object is unseen: kept as it is.)
+                    if fields.values.allSatisfy({ !graph.contains($0) }) {
+                        kept[id] = fields
+                        continue
+                    }
                     let fresh = fields.filter { !graph.contains($0.value) }
                     if !fresh.isEmpty { kept[id] = fresh }
                 }
@@ -113,8 +119,19 @@ struct MergePlanner {
             latestValues: latestValues, preferring: preferring, choices: choices, everything: (mineStamps, theirsStamps))
     }
 
+    /// How many objects' rows a merge holds at once, of each copy: it works through the
+    /// objects either copy changed a slice at a time, so that its memory does not grow with
+    /// the size of the change.
+    /// (A task-local value, so that a test can make the slices small.)
+    @TaskLocal static var rowsAtOnce = 8_192
+
     /// Current rows of `ids` in `store`, by row id.
     func rows(_ store: PersistentStore, _ layout: EntityLayout, _ ids: [Int64]) throws -> [Int64: RowData] {
+        try Self.rows(store, layout, ids)
+    }
+
+    /// Current rows of `ids` in `store`, by row id.
+    static func rows(_ store: PersistentStore, _ layout: EntityLayout, _ ids: [Int64]) throws -> [Int64: RowData] {
         let found = try store.rows(for: ids.map { .permanent(entity: layout.name, rowID: $0) }, entity: layout)
         return Dictionary(found.map { ($0.id.rowID!, $0.row) }, uniquingKeysWith: { first, _ in first })
     }
@@ -137,9 +154,12 @@ struct MergePlanner {
     /// The save that made theirs' value of `field` of `id` (-1: the object), when it was
     /// made after the shared save.
     func theirsOrigin(_ entity: String, _ id: Int64, _ field: Int) -> String? {
-        let stamps = theirsAll[entity]?[id]
-        return stamps?[field] ?? stamps?[-1]
+        Self.origin(theirsAll[entity]?[id] ?? [:], field)
     }
+
+    /// The save that made a value, from its object's stamps: the field's own, else the
+    /// object's.
+    static func origin(_ stamps: [Int: String], _ field: Int) -> String? { stamps[field] ?? stamps[-1] }
 
     /// Mine becomes theirs wherever either changed anything since their newest shared saves.
     mutating func takeTheirs() throws {
@@ -180,6 +200,18 @@ struct MergePlanner {
                 }
             }
         }
+    }
+
+    /// The fields a copy changed unseen by the other: those its unseen saves set (`own`), and,
+    /// for an object it made since the shared save (`made`), every field no later save of
+    /// its own set (`all`: each of its changes since, seen or not), the making's.
+    static func changedFields(_ own: [Int: String], _ all: [Int: String], made: Bool, _ layout: EntityLayout) -> FieldSet {
+        var fields = FieldSet()
+        for field in own.keys where field >= 0 { fields.insert(field) }
+        if made {
+            for field in 0..<layout.fieldCount where all[field] == nil { fields.insert(field) }
+        }
+        return fields
     }
 
     /// Whether a past object existed at the shared save.
