@@ -117,7 +117,7 @@ let package = Package(
             name: "PodDocCommandLine",
             dependencies: [
                 "PodDocContent", "PodDocDocument", "PodDocFileSystem", "PodDocReliability", "PodSpecs", "PodSpecsServer", "Outliner",
-                "OutlineInterchange", "PodDocStore", "PodDocJSON", "CEditLine",
+                "OutlineInterchange", "PodDocStore", "PodDocJSON", "CEditLine", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings),

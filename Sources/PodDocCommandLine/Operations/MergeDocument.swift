@@ -203,6 +203,8 @@ struct MergeDocument: DocumentOperation {
                 }
             }
             plan = try await makePlan([:])
+            // What the plan read of both histories is let go: its pages go back before the save.
+            FreedMemory.giveBack()
             // In the shell, the conflicts are resolved one at a time.
             if !plan.canApply, let ask = session.ask {
                 var choices: [ObjectID: MergeSide] = [:]
