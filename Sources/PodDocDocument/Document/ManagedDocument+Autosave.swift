@@ -49,7 +49,7 @@ extension ManagedDocument {
         try await serializedSave(.autosave, describing: SaveWork(description: description, run: run))
     }
 
-    /// Saves a merge of another copy (``CopyMerge/plan(mine:theirs:trees:latest:preferring:choices:twoWay:base:)``,
+    /// Saves a merge of another copy (`CopyMerge.plan(mine:theirs:trees:latest:preferring:choices:twoWay:base:)`,
     /// worked out from what this document's store holds) as one save: unsaved edits are
     /// autosaved first; the merge then goes to the store as rows (never as objects of the
     /// main context, so a merge of 100,000 objects costs the memory of its values only,

@@ -29,7 +29,7 @@ extension ObjectContext {
     /// - Precondition: a root context, and ``CopyMerge/canApply``.
     /// - Throws: ``StoreError``: `.validation` when this context has unsaved changes (the
     ///   merge was worked out from what the store holds: save them first), `.corrupt` when the
-    ///   merge puts back an object it does not hold whole, and as ``save()`` otherwise. The
+    ///   merge puts back an object it does not hold whole, and as `save()` does otherwise. The
     ///   store is then unchanged.
     public func save(applying merge: CopyMerge, storeMetadata: [String: String] = [:], note: SaveNote) throws -> WrittenMerge {
         preconditionOnQueue()
