@@ -42,7 +42,7 @@ extension ObjectContext {
                 "Context '\(name)' has unsaved changes; a merge is worked out from what the store holds, so save them first and work the merge out again."
             )
         }
-        var (writing, before, summary) = try mergeChanges(merge.targets, in: store)
+        var (writing, before, summary) = try changeSet(reaching: merge.targets, in: store)
         writing.storeMetadata = storeMetadata
         writing.note = note
         try writing.validateRequiredAttributes(model)
@@ -57,8 +57,8 @@ extension ObjectContext {
 
     /// The change set that makes the store's objects what `targets` say, read from `store`
     /// (every row once, in id order), with what those objects held before.
-    private func mergeChanges(
-        _ targets: [String: [Int64: PastState.Object]], in store: PersistentStore
+    private func changeSet(
+        reaching targets: [String: [Int64: PastState.Object]], in store: PersistentStore
     ) throws -> (ChangeSet, [String: [Int64: PastState.Object]], RevertSummary) {
         var changes = ChangeSet(policy: _mergePolicy, source: name, sourceID: ObjectIdentifier(self), pushNumber: 0)
         var before: [String: [Int64: PastState.Object]] = [:]

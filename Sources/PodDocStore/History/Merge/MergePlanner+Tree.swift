@@ -87,7 +87,8 @@ extension MergePlanner {
             }
             let mineHeld: Int64?? = try mineRow(id).map { $0.parent } ?? rowID(heldMine[entity]?[id]?[parentField])
             let theirsHeld: Int64?? =
-                try rowID(rows(theirs, layout, [id])[id].map { $0[field: parentField] }) ?? rowID(heldTheirs[entity]?[id]?[parentField])
+                try rowID(Self.rows(theirs, layout, [id])[id].map { $0[field: parentField] })
+                ?? rowID(heldTheirs[entity]?[id]?[parentField])
             let mineMoved = mineNew[entity]?[id]?[parentField] != nil
             let theirsMoved = theirsNew[entity]?[id]?[parentField] != nil
             if mineMoved, theirsMoved, let mine = mineHeld, let theirs = theirsHeld {
@@ -163,7 +164,7 @@ extension MergePlanner {
             guard !onCycle.isEmpty else { break }
             if first {
                 for id in onCycle {
-                    let theirsParent = try rows(theirs, layout, [id])[id].flatMap { row -> Int64? in
+                    let theirsParent = try Self.rows(theirs, layout, [id])[id].flatMap { row -> Int64? in
                         if case .ref(let ref) = row[field: parentField] { return ref?.rowID }
                         return nil
                     }
@@ -182,7 +183,7 @@ extension MergePlanner {
                 if side(entity, id) == .mine {
                     place = try mineRow(id)
                 } else {
-                    place = try rows(theirs, layout, [id])[id].map { row in
+                    place = try Self.rows(theirs, layout, [id])[id].map { row in
                         var parent: Int64?
                         if case .ref(let ref) = row[field: parentField] { parent = ref?.rowID }
                         var order = 0

@@ -28,7 +28,7 @@ extension MergePlanner {
             }
             let placing = ids.filter { places(mineStamps[$0]) || places(theirsStamps[$0]) }
             let (mineRows, theirsRows) = try bothAtOnce(
-                { try rows(mine, layout, placing) }, { try Self.rows(theirs, layout, placing) })
+                { try Self.rows(mine, layout, placing) }, { try Self.rows(theirs, layout, placing) })
 
             // Theirs' new objects that mine holds under another id already: one object made
             // on both (the same unique value), kept under the smaller id; or an id both gave
@@ -102,7 +102,7 @@ extension MergePlanner {
 
             // One object made on both copies: no common value, so any difference is a conflict.
             for pair in pairs {
-                let mineFound = try mineRows[pair.mine] ?? rows(mine, layout, [pair.mine])[pair.mine]
+                let mineFound = try mineRows[pair.mine] ?? Self.rows(mine, layout, [pair.mine])[pair.mine]
                 guard let mineRow = mineFound, let theirsRow = theirsRows[pair.theirs] else { continue }
                 let final = min(pair.mine, pair.theirs)
                 var chosen: [Int: FieldValue] = [:]
@@ -189,7 +189,8 @@ extension MergePlanner {
                 let slice = Array(ids[start..<min(start + Self.rowsAtOnce, ids.count)])
                 // (Freed here, slice by slice: handed to another thread, they would pile up
                 // while both cores read the next slices.)
-                var (mineRows, theirsRows) = try bothAtOnce({ try rows(mine, layout, slice) }, { try Self.rows(theirs, layout, slice) })
+                var (mineRows, theirsRows) = try bothAtOnce(
+                    { try Self.rows(mine, layout, slice) }, { try Self.rows(theirs, layout, slice) })
                 for id in slice where pairs.isEmpty || (!pairedTheirs.contains(id) && !pairedMine.contains(id)) {
                     let ms = mineStamps[id] ?? [:]
                     let ts = theirsStamps[id] ?? [:]

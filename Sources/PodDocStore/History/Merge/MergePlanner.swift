@@ -126,11 +126,6 @@ struct MergePlanner {
     @TaskLocal static var rowsAtOnce = 8_192
 
     /// Current rows of `ids` in `store`, by row id.
-    func rows(_ store: PersistentStore, _ layout: EntityLayout, _ ids: [Int64]) throws -> [Int64: RowData] {
-        try Self.rows(store, layout, ids)
-    }
-
-    /// Current rows of `ids` in `store`, by row id.
     static func rows(_ store: PersistentStore, _ layout: EntityLayout, _ ids: [Int64]) throws -> [Int64: RowData] {
         let found = try store.rows(for: ids.map { .permanent(entity: layout.name, rowID: $0) }, entity: layout)
         return Dictionary(found.map { ($0.id.rowID!, $0.row) }, uniquingKeysWith: { first, _ in first })
@@ -169,8 +164,8 @@ struct MergePlanner {
             let layout = model.layout(entity)
             let ids = Set((pastMine[entity] ?? [:]).keys).union((pastTheirs[entity] ?? [:]).keys)
                 .union((theirsAll[entity] ?? [:]).keys).sorted()
-            let mineRows = try rows(mine, layout, ids)
-            let theirsRows = try rows(theirs, layout, ids)
+            let mineRows = try Self.rows(mine, layout, ids)
+            let theirsRows = try Self.rows(theirs, layout, ids)
             for id in ids {
                 switch (mineRows[id], theirsRows[id]) {
                 case (nil, nil):
