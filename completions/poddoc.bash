@@ -194,7 +194,6 @@ _poddoc_new() {
     # Offer option value completions
     case "${prev}" in
     '--kind')
-        __poddoc_add_completions -W 'pods'$'\n''outline'
         return
         ;;
     esac

@@ -176,7 +176,7 @@ complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddo
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc" -eq 1' -fa 'crash-test' -d 'Kill a child poddoc with SIGKILL while it edits and autosaves, again and again, and check every reopen.'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc" -eq 1' -fa 'help' -d 'Show subcommand help information.'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddoc new" -eq 1' -F
-complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc new" kind' -l 'kind' -d 'What it holds: pods (CocoaPods specs) or outline.' -rfka 'pods outline'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc new" kind' -l 'kind' -d 'What it holds: pods (CocoaPods specs) or outline.' -rfka ''
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc new" json' -l 'json' -d 'Print the result as JSON (shapes in docs/CLI.md).'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc new" q quiet' -l 'quiet' -s 'q' -d 'Show no progress (a bar on a terminal, a line every few seconds otherwise); results, messages and errors still print.'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc new" version' -l 'version' -d 'Show the version.'

@@ -15,7 +15,7 @@ extension DocumentBenchmarks {
         let folder = try scratchFolder("autosave")
         defer { try? FileManager.default.removeItem(at: folder) }
         let document = try await ManagedDocument.create(
-            at: folder.appending(path: "Auto.poddoc"), kind: .outline,
+            at: folder.appending(path: "Auto.poddoc"), kind: DocumentKind("org.poddoc.benchmarks.notes"),
             model: try model(), options: options(folder))
         for i in 0..<count { document.mainContext.insert("Note")[title] = "note \(i)" }
         try await document.save()
@@ -75,7 +75,8 @@ extension DocumentBenchmarks {
         let folder = try scratchFolder("archive")
         defer { try? FileManager.default.removeItem(at: folder) }
         let package = folder.appending(path: "Big.poddoc")
-        let document = try await ManagedDocument.create(at: package, kind: .outline, model: try model(), options: options(folder))
+        let document = try await ManagedDocument.create(
+            at: package, kind: DocumentKind("org.poddoc.benchmarks.notes"), model: try model(), options: options(folder))
         // About 1 KiB of text per note, varied enough not to compress to nothing.
         var random = SeededRandom(seed: 7)
         let words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet", "kilo", "lima"]

@@ -63,9 +63,9 @@ enum MergeBenchmark {
             let mineURL = folder.appending(path: "Mine-\(run).poddoc")
             try FileManager.default.copyItem(at: minePristine, to: mineURL)
             let mine = try PersistentStore(
-                url: mineURL.appending(path: "StoreContent/persistentStore"), model: DocumentKind.outline.objectModel)
+                url: mineURL.appending(path: "StoreContent/persistentStore"), model: DocumentType.outline.model)
             let theirs = try PersistentStore(
-                url: theirsPristine.appending(path: "StoreContent/persistentStore"), model: DocumentKind.outline.objectModel,
+                url: theirsPristine.appending(path: "StoreContent/persistentStore"), model: DocumentType.outline.model,
                 options: PersistentStore.Options(readOnly: true))
             let start = clock.now
             let merge = try CopyMerge.plan(
@@ -143,7 +143,7 @@ enum MergeBenchmark {
     private static func edit(_ url: URL, _ change: (Int, ManagedObject) -> Void) async throws {
         var options = ManagedDocument.OpenOptions()
         options.autosaveInterval = nil
-        let document = try await ManagedDocument.open(url, model: DocumentKind.outline.objectModel, options: options)
+        let document = try await ManagedDocument.open(url, model: DocumentType.outline.model, options: options)
         let items = try document.mainContext.fetch(
             FetchRequest(OutlineSchema.entityName, sortBy: [FetchSort(OutlineSchema.created)])
         )

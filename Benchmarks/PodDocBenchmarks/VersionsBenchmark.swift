@@ -31,7 +31,7 @@ enum VersionsBenchmark {
         let page = try PodSpecParser.parsePage(Data(catalog.page(0, size: saves).utf8), location: "page 0")
         var options = PersistentStore.Options(synchronous: .normal)
         options.historyRetention = HistoryRetention(maximumSaves: saves)
-        let store = try PersistentStore(url: storeURL, model: DocumentKind.pods.objectModel, options: options)
+        let store = try PersistentStore(url: storeURL, model: DocumentType.pods.model, options: options)
         let root = ObjectContext(store: store)
         try root.performAndWait { ctx in
             for (index, spec) in page.specs.enumerated() {

@@ -132,7 +132,7 @@ final class AutosaveFixture {
     static func open(recordingHistory: Bool = true) async throws -> AutosaveFixture {
         let folder = try scratchFolder("harness-autosave")
         let document = try await ManagedDocument.create(
-            at: folder.appending(path: "Auto.poddoc"), kind: .outline,
+            at: folder.appending(path: "Auto.poddoc"), kind: DocumentKind("org.poddoc.benchmarks.notes"),
             model: try DocumentBenchmarks.model(), options: DocumentBenchmarks.options(folder))
         if !recordingHistory { document.rootContext.store.historyRetention = nil }
         for i in 0..<notes { document.mainContext.insert("Note")[DocumentBenchmarks.title] = "note \(i)" }

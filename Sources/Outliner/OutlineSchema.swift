@@ -68,6 +68,12 @@ public enum OutlineSchema {
     /// The entities an outline needs, to add to a document's `ObjectModel`.
     public static let entities: [EntityDescription] = [entity]
 
+    /// How copies of an outline merge: its items form an ordered tree, and an item's
+    /// ``modified`` date takes the later of two.
+    public static let merging = MergeDescription(
+        trees: [OrderedTree(entity: entityName, parent: parent, order: order)],
+        latestValues: [LatestValue(entity: entityName, attribute: modified)])
+
     /// The earlier versions of the outline model, for documents that do not record theirs
     /// (written before poddoc recorded models): version 1, without ``status``.
     public static func earlierVersions() throws -> [ObjectModel] {

@@ -412,4 +412,31 @@ final class MergeTests: CommandLineTestCase {
         XCTAssertTrue(try succeed("check", mine).stdout.contains("ok"))
         XCTAssertEqual(try succeed("merge", mine, theirs, "--json").stdout.contains("\"upToDate\""), true, "the copy holds theirs")
     }
+
+    func testCopiesOfANewOutlineMergeIntoOneOutline() throws {
+        // Copies made before either was edited: a new outline holds its root already, so
+        // both copies share it, and their items merge into one tree, whichever way.
+        for format in ["poddoc", "poddoc.tar.zst"] {
+            let mine = path("New.\(format)")
+            let theirs = path("New-copy.\(format)")
+            try succeed("new", mine, "--kind", "outline")
+            try succeed("save", mine, "--as", theirs)
+            try succeed("outline", "add", mine, "Errands")
+            try succeed("outline", "add", theirs, "Desk")
+            let shell = try succeed("open", theirs, "-c", "tree; merge \(mine); tree; quit")
+            XCTAssertFalse(shell.stdout.contains("damaged") || shell.stderr.contains("damaged"), shell.stdout + shell.stderr)
+            try succeed("merge", mine, theirs)
+            for copy in [mine, theirs] {
+                // Both at the top of the list: the tie falls to the ids, the original's first.
+                XCTAssertEqual(try succeed("outline", "tree", copy).stdout, "1. Errands\n2. Desk\n")
+                XCTAssertTrue(try succeed("check", copy).stdout.contains("ok"))
+            }
+            XCTAssertEqual(try hash(mine), try hash(theirs))
+            XCTAssertEqual(try succeed("merge", theirs, mine, "--json").json(Shape.self).outcome, "upToDate")
+            // A new outline has no history of its own yet: save 0 is where copies start.
+            let untouched = path("Untouched.\(format)")
+            try succeed("new", untouched, "--kind", "outline")
+            XCTAssertTrue(try succeed("versions", untouched).stdout.contains("no saves"))
+        }
+    }
 }

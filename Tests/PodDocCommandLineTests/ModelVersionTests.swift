@@ -149,7 +149,7 @@ final class ModelVersionTests: CommandLineTestCase {
         let doc = try copyModelOneDocuments()[0]
         // The store upgraded and committed; the process died before the metadata said so.
         let store = try PersistentStore(
-            url: URL(fileURLWithPath: doc + "/StoreContent/persistentStore"), model: DocumentKind.outline.objectModel)
+            url: URL(fileURLWithPath: doc + "/StoreContent/persistentStore"), model: DocumentType.outline.model)
         _ = try store.checkpoint()
         try store.close()
         let check = try succeed("check", doc)

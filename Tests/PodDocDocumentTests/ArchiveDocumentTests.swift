@@ -10,7 +10,7 @@ import XCTest
 final class ArchiveDocumentTests: DocumentTestCase {
     func testArchiveDocumentSavesReproduciblyAndOpensElsewhere() async throws {
         let archive = url("Notes.poddoc.tar.zst")
-        let document = try await ManagedDocument.create(at: archive, kind: .pods, model: Note.model, options: options)
+        let document = try await ManagedDocument.create(at: archive, kind: .notes, model: Note.model, options: options)
         XCTAssertEqual(document.format, .archive(.tarZstd))
         addNote(document, "packed")
         document.additionalContent = ["a.txt": Data("A".utf8)]
@@ -55,7 +55,7 @@ final class ArchiveDocumentTests: DocumentTestCase {
 
     func testPackageToArchiveToPackageKeepsTheLogicalHash() async throws {
         let package = url("Round.poddoc")
-        let document = try await ManagedDocument.create(at: package, kind: .outline, model: Note.model, options: options)
+        let document = try await ManagedDocument.create(at: package, kind: .notes, model: Note.model, options: options)
         for i in 0..<200 { addNote(document, "note \(i)") }
         try await document.save()
         let hash = document.metadata.storeHash
@@ -76,7 +76,7 @@ final class ArchiveDocumentTests: DocumentTestCase {
 
     func testAutosaveGoesToTheWorkingCopyAndIsRecoveredAfterACrash() async throws {
         let archive = url("Work.poddoc.tar.gz")
-        let document = try await ManagedDocument.create(at: archive, kind: .outline, model: Note.model, options: options)
+        let document = try await ManagedDocument.create(at: archive, kind: .notes, model: Note.model, options: options)
         addNote(document, "saved")
         try await document.save()
         let packed = try Data(contentsOf: archive)
@@ -170,7 +170,7 @@ final class ArchiveDocumentTests: DocumentTestCase {
     /// closed.
     private func savedArchive(notes: Int) async throws -> URL {
         let archive = url("Good.poddoc.tar.zst")
-        let document = try await ManagedDocument.create(at: archive, kind: .outline, model: Note.model, options: options)
+        let document = try await ManagedDocument.create(at: archive, kind: .notes, model: Note.model, options: options)
         for i in 0..<notes { addNote(document, String(repeating: "note \(i) ", count: 20)) }
         try await document.save()
         try await document.close()

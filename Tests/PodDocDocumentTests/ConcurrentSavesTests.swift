@@ -8,7 +8,7 @@ import XCTest
 @MainActor
 final class ConcurrentSavesTests: DocumentTestCase {
     func testSavesAskedForTogetherAllFinish() async throws {
-        let document = try await ManagedDocument.create(at: url("Busy.poddoc"), kind: .outline, model: Note.model, options: options)
+        let document = try await ManagedDocument.create(at: url("Busy.poddoc"), kind: .notes, model: Note.model, options: options)
         for round in 0..<20 {
             addNote(document, "note \(round)")
             async let first: Void = document.autosave()

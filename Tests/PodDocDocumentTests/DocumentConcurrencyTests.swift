@@ -9,7 +9,7 @@ import XCTest
 final class DocumentConcurrencyTests: DocumentTestCase {
     func testASecondProcessIsRefusedWithTheHolderNamedOrOpensReadOnly() async throws {
         let url = url("Shared.poddoc")
-        let document = try await ManagedDocument.create(at: url, kind: .outline, model: Note.model, options: options)
+        let document = try await ManagedDocument.create(at: url, kind: .notes, model: Note.model, options: options)
         addNote(document, "mine")
         try await document.save()
         try await document.close()
@@ -41,7 +41,7 @@ final class DocumentConcurrencyTests: DocumentTestCase {
 
     func testALockLeftByADeadProcessIsTakenOver() async throws {
         let url = url("Stale.poddoc")
-        let document = try await ManagedDocument.create(at: url, kind: .outline, model: Note.model, options: options)
+        let document = try await ManagedDocument.create(at: url, kind: .notes, model: Note.model, options: options)
         try await document.close()
         let dead = LockHolder(
             pid: 999_999, host: ProcessInfo.processInfo.hostName, user: "someone", acquiredAt: Date(), toolVersion: "poddoc 0.0.1")
@@ -57,7 +57,7 @@ final class DocumentConcurrencyTests: DocumentTestCase {
     /// machine's copy, a sync tool…), named `name`, holding a note "theirs".
     private func replaceOnDisk(_ url: URL, by name: String) async throws {
         let theirs = self.url(name)
-        let other = try await ManagedDocument.create(at: theirs, kind: .outline, model: Note.model, options: options)
+        let other = try await ManagedDocument.create(at: theirs, kind: .notes, model: Note.model, options: options)
         addNote(other, "theirs")
         try await other.save()
         try await other.close()
@@ -69,7 +69,7 @@ final class DocumentConcurrencyTests: DocumentTestCase {
     /// `onStateChange` and `stateChanges()`, which ends when the document closes.
     func testAnAutosaveMeetingAChangeOnDiskTellsTheApp() async throws {
         let url = url("Told.poddoc")
-        let mine = try await ManagedDocument.create(at: url, kind: .outline, model: Note.model, options: options)
+        let mine = try await ManagedDocument.create(at: url, kind: .notes, model: Note.model, options: options)
         addNote(mine, "mine")
         try await mine.save()
         var told: [DocumentState] = []
@@ -90,7 +90,7 @@ final class DocumentConcurrencyTests: DocumentTestCase {
 
     func testADocumentChangedBehindAnOpenOneGoesInConflict() async throws {
         let url = url("Behind.poddoc")
-        let mine = try await ManagedDocument.create(at: url, kind: .outline, model: Note.model, options: options)
+        let mine = try await ManagedDocument.create(at: url, kind: .notes, model: Note.model, options: options)
         addNote(mine, "mine")
         try await mine.save()
         try await replaceOnDisk(url, by: "Theirs.poddoc")
@@ -128,7 +128,7 @@ final class DocumentConcurrencyTests: DocumentTestCase {
         options.autosaveInterval = .seconds(15)
         options.sleep = { _ in await clock.sleep() }
         let url = url("Auto.poddoc")
-        let document = try await ManagedDocument.create(at: url, kind: .outline, model: Note.model, options: options)
+        let document = try await ManagedDocument.create(at: url, kind: .notes, model: Note.model, options: options)
         var events: [AutosaveEvent] = []
         document.onAutosave = { events.append($0) }
         await clock.waitForSleeps(1)
@@ -166,7 +166,7 @@ final class DocumentConcurrencyTests: DocumentTestCase {
     }
 
     func testWorkerSavesCountAsUnsavedChangesUntilTheDocumentSaves() async throws {
-        let document = try await ManagedDocument.create(at: url("Workers.poddoc"), kind: .outline, model: Note.model, options: options)
+        let document = try await ManagedDocument.create(at: url("Workers.poddoc"), kind: .notes, model: Note.model, options: options)
         let worker = document.newWorkerContext()
         try await worker.perform { ctx in
             ctx.insert("Note").setValue(.text("from worker"), forKey: "title")
@@ -182,7 +182,7 @@ final class DocumentConcurrencyTests: DocumentTestCase {
     }
 
     func testNeverSavedDocumentsLiveInAWorkingCopyUntilSavedAs() async throws {
-        let untitled = try await ManagedDocument.create(at: nil, kind: .outline, model: Note.model, options: options)
+        let untitled = try await ManagedDocument.create(at: nil, kind: .notes, model: Note.model, options: options)
         XCTAssertNil(untitled.fileURL)
         addNote(untitled, "draft")
         do {

@@ -16,6 +16,11 @@ enum Note {
     }()
 }
 
+extension DocumentKind {
+    /// The kind of the documents these tests make: notes, a kind this module does not know.
+    static let notes = DocumentKind("org.poddoc.tests.notes")
+}
+
 /// Base class: a temporary folder, a private state folder for working copies, and helpers.
 @MainActor
 class DocumentTestCase: XCTestCase {

@@ -8,11 +8,11 @@ import XCTest
 final class PackageDocumentTests: DocumentTestCase {
     func testCreateSaveReopenPackage() async throws {
         let url = url("Notes.poddoc")
-        let document = try await ManagedDocument.create(at: url, kind: .outline, model: Note.model, options: options)
+        let document = try await ManagedDocument.create(at: url, kind: .notes, model: Note.model, options: options)
         let layout = PackageLayout(root: url)
         XCTAssertTrue(FileManager.default.fileExists(atPath: layout.store.path))
         XCTAssertTrue(FileManager.default.fileExists(atPath: layout.additionalContent.path))
-        XCTAssertEqual(document.metadata.kind, .outline)
+        XCTAssertEqual(document.metadata.kind, .notes)
         XCTAssertEqual(document.metadata.saveSequence, 0)
         XCTAssertFalse(document.hasUnsavedChanges)
 
@@ -42,7 +42,7 @@ final class PackageDocumentTests: DocumentTestCase {
     func testSaveOrderStoreBeforeMetadataAndStagedContentCommittedByTheStore() async throws {
         let url = url("Order.poddoc")
         let layout = PackageLayout(root: url)
-        let document = try await ManagedDocument.create(at: url, kind: .outline, model: Note.model, options: options)
+        let document = try await ManagedDocument.create(at: url, kind: .notes, model: Note.model, options: options)
         addNote(document, "a")
         try await document.save()
         let before = try DocumentFiles(layout: layout, fileSystem: FileSystem()).readMetadata()
@@ -77,7 +77,7 @@ final class PackageDocumentTests: DocumentTestCase {
     func testStagedContentOfAnUncommittedSaveIsDropped() async throws {
         let url = url("Staged.poddoc")
         let layout = PackageLayout(root: url)
-        let document = try await ManagedDocument.create(at: url, kind: .outline, model: Note.model, options: options)
+        let document = try await ManagedDocument.create(at: url, kind: .notes, model: Note.model, options: options)
         document.additionalContent = ["keep.txt": Data("old".utf8)]
         try await document.save()
         try await document.close()
@@ -92,7 +92,7 @@ final class PackageDocumentTests: DocumentTestCase {
     }
 
     func testRevertDropsUnsavedChanges() async throws {
-        let document = try await ManagedDocument.create(at: url("Revert.poddoc"), kind: .outline, model: Note.model, options: options)
+        let document = try await ManagedDocument.create(at: url("Revert.poddoc"), kind: .notes, model: Note.model, options: options)
         addNote(document, "kept")
         try await document.save()
         addNote(document, "dropped")
@@ -113,7 +113,7 @@ final class PackageDocumentTests: DocumentTestCase {
         await assertOpenFails(empty, code: .notADocument, mentioning: "not a poddoc document")
 
         let broken = url("Broken.poddoc")
-        let document = try await ManagedDocument.create(at: broken, kind: .pods, model: Note.model, options: options)
+        let document = try await ManagedDocument.create(at: broken, kind: .notes, model: Note.model, options: options)
         try await document.close()
         try FileManager.default.removeItem(at: PackageLayout(root: broken).store)
         await assertOpenFails(broken, code: .missingStore, mentioning: "persistentStore is missing")
@@ -123,7 +123,7 @@ final class PackageDocumentTests: DocumentTestCase {
 
     func testNewerFormatIsRefusedOrOpenedReadOnly() async throws {
         let url = url("Future.poddoc")
-        let document = try await ManagedDocument.create(at: url, kind: .outline, model: Note.model, options: options)
+        let document = try await ManagedDocument.create(at: url, kind: .notes, model: Note.model, options: options)
         try await document.close()
         let files = DocumentFiles(layout: PackageLayout(root: url), fileSystem: FileSystem())
         var metadata = try files.readMetadata()
@@ -146,7 +146,7 @@ final class PackageDocumentTests: DocumentTestCase {
 
     func testMigrationKeepsABackupUntilItSucceeds() async throws {
         let url = url("Migrate.poddoc")
-        let document = try await ManagedDocument.create(at: url, kind: .outline, model: Note.model, options: options)
+        let document = try await ManagedDocument.create(at: url, kind: .notes, model: Note.model, options: options)
         addNote(document, "v1 note")
         try await document.save()
         try await document.close()

@@ -73,7 +73,7 @@ final class SaveFaultInjectionTests: DocumentTestCase {
         var options = self.options
         options.environment["XDG_STATE_HOME"] = caseFolder.appending(path: "state").path
         // The paths depend on where the document lands; the plan is filled in once it exists.
-        let probe = try await ManagedDocument.create(at: documentURL, kind: .outline, model: Note.model, options: options)
+        let probe = try await ManagedDocument.create(at: documentURL, kind: .notes, model: Note.model, options: options)
         let package = probe.packageURL
         try await probe.close()
         try? FileManager.default.removeItem(at: documentURL)
@@ -84,7 +84,7 @@ final class SaveFaultInjectionTests: DocumentTestCase {
                     FaultPlan.Fault(step, errno: errno, path: $0, trigger: trigger)
                 }))
 
-        let document = try await ManagedDocument.create(at: documentURL, kind: .outline, model: Note.model, options: options)
+        let document = try await ManagedDocument.create(at: documentURL, kind: .notes, model: Note.model, options: options)
         addNote(document, "before")
         document.additionalContent = ["notes/a.txt": Data("first".utf8)]
         try await document.save()

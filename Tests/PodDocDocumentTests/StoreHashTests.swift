@@ -11,7 +11,7 @@ import XCTest
 final class StoreHashTests: DocumentTestCase {
     func testAutosavesKeepTheHashOfTheLastHashedSaveAndClosingUpdatesIt() async throws {
         let package = url("Hash.poddoc")
-        let document = try await ManagedDocument.create(at: package, kind: .outline, model: Note.model, options: options)
+        let document = try await ManagedDocument.create(at: package, kind: .notes, model: Note.model, options: options)
         addNote(document, "saved")
         try await document.save()
         XCTAssertTrue(document.metadata.isStoreHashCurrent)
@@ -39,7 +39,7 @@ final class StoreHashTests: DocumentTestCase {
 
     func testOpeningAfterACrashHashesWhatTheAutosavesLeft() async throws {
         let package = url("Crashed.poddoc")
-        let document = try await ManagedDocument.create(at: package, kind: .outline, model: Note.model, options: options)
+        let document = try await ManagedDocument.create(at: package, kind: .notes, model: Note.model, options: options)
         addNote(document, "autosaved")
         try await document.autosave()
         XCTAssertFalse(try readMetadata(package).isStoreHashCurrent)

@@ -8,7 +8,7 @@ import XCTest
 final class VerificationTests: DocumentTestCase {
     func testSoundDocumentPassesAndEachDisagreementIsFound() async throws {
         let package = url("Checked.poddoc")
-        let document = try await ManagedDocument.create(at: package, kind: .outline, model: Note.model, options: options)
+        let document = try await ManagedDocument.create(at: package, kind: .notes, model: Note.model, options: options)
         addNote(document, "one")
         document.additionalContent = ["a.txt": Data("A".utf8)]
         try await document.save()

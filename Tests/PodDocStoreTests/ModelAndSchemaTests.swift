@@ -29,6 +29,45 @@ final class ModelAndSchemaTests: StoreTestCase {
         XCTAssertThrowsError(try ObjectModel(entities: [Item.entity, Item.entity]))
     }
 
+    func testMergeDescriptionIsCheckedAgainstTheModel() {
+        let tree = OrderedTree(entity: "Item", parent: Item.parent, order: Item.order)
+        XCTAssertNoThrow(try ObjectModel(entities: [Item.entity], merging: MergeDescription(trees: [tree])))
+        let elsewhere = OrderedTree(entity: "Nowhere", parent: Item.parent, order: Item.order)
+        XCTAssertThrowsError(try ObjectModel(entities: [Item.entity], merging: MergeDescription(trees: [elsewhere]))) { error in
+            XCTAssertEqual((error as? StoreError)?.code, .invalidModel)
+        }
+        let byTitle = OrderedTree(entity: "Item", parent: Item.parent, order: Attribute<Int>("title"))
+        XCTAssertThrowsError(try ObjectModel(entities: [Item.entity], merging: MergeDescription(trees: [byTitle]))) { error in
+            XCTAssertTrue("\(error)".contains("integer attribute"), "\(error)")
+        }
+        XCTAssertThrowsError(try ObjectModel(entities: [Item.entity], merging: MergeDescription(trees: [tree, tree])))
+        let notADate = LatestValue(entity: "Item", attribute: Attribute<Date>("title"))
+        XCTAssertThrowsError(try ObjectModel(entities: [Item.entity], merging: MergeDescription(latestValues: [notADate])))
+    }
+
+    func testAStoreRecordsItsWholeModelAndItIsReadWithoutWriting() throws {
+        let merging = MergeDescription(
+            trees: [OrderedTree(entity: "Item", parent: Item.parent, order: Item.order)],
+            latestValues: [LatestValue(entity: "Item", attribute: Attribute<Date>("created"))])
+        let model = try ObjectModel(version: 3, entities: [Item.entity], merging: merging)
+        let url = folder.appending(path: "recorded")
+        try PersistentStore(url: url, model: model).close()
+        let before = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        let data = try Data(contentsOf: url)
+        let recorded = try XCTUnwrap(try PersistentStore.recordedModel(ofStoreAt: url))
+        XCTAssertEqual(recorded.version, 3)
+        XCTAssertEqual(recorded.versionHash, model.versionHash)
+        XCTAssertEqual(recorded.merging, merging, "the merge description travels with the model")
+        XCTAssertEqual(recorded.entities.map(\.name), ["Item"])
+        XCTAssertEqual(try Data(contentsOf: url), data, "reading the record wrote nothing")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(), before, "no -wal or -shm")
+        // A model without a merge description records none, as before.
+        XCTAssertFalse(try ObjectModel(entities: [Item.entity]).recordJSON.contains("merging"))
+        let garbage = folder.appending(path: "garbage")
+        try Data("not a database at all, not even close".utf8).write(to: garbage)
+        XCTAssertThrowsError(try PersistentStore.recordedModel(ofStoreAt: garbage))
+    }
+
     // MARK: - Schema
 
     func testNewStoreHasApplicationIDVersionAndTables() throws {

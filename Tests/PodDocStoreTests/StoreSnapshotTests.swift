@@ -55,6 +55,35 @@ final class StoreSnapshotTests: StoreTestCase {
         XCTAssertEqual(try store.readSnapshot { try $0.rows(of: []) }.count, 0)
     }
 
+    func testAnObjectDiffNamesWhatWasAddedRemovedAndChangedByProperty() throws {
+        let store = try makeStore()
+        let root = ObjectContext(store: store)
+        try insertPods(["a", "b", "c"], into: root)
+        let earlierURL = folder.appending(path: "earlier")
+        try store.writeSnapshot(to: earlierURL)
+        let earlier = try PersistentStore(url: earlierURL, model: testModel)
+        let ids = try store.readSnapshot { try $0.objectIDs(FetchRequest("Pod", sortBy: [FetchSort(Pod.name)])) }
+        try root.performAndWait { ctx in
+            let a = try XCTUnwrap(try ctx.existingObject(with: ids[0]))
+            a[Pod.summary] = "changed"
+            a[Pod.score] = 2
+            try ctx.delete(try XCTUnwrap(try ctx.existingObject(with: ids[1])))
+            try ctx.save()
+        }
+        try insertPods(["d"], into: root)
+        let diff = try ObjectDiff(from: earlier, to: store)
+        let pods = diff.changes.filter { $0.entity == "Pod" }
+        XCTAssertEqual(pods.map(\.kind), [.changed, .removed, .added])
+        XCTAssertEqual(pods.map(\.id), [ids[0].rowID, ids[1].rowID, ids[2].rowID.map { $0 + 1 }])
+        XCTAssertEqual(pods[0].properties, ["summary", "score"])
+        XCTAssertEqual(try ObjectDiff(from: store, to: store).changes, [], "a store does not differ from itself")
+        XCTAssertEqual(try ObjectDiff(from: store, to: earlier).changes.map(\.kind), [.changed, .added, .removed])
+        let other = try PersistentStore(url: nil, model: try ObjectModel(version: 9, entities: [Item.entity]))
+        XCTAssertThrowsError(try ObjectDiff(from: store, to: other)) { error in
+            XCTAssertEqual((error as? StoreError)?.code, .schemaMismatch)
+        }
+    }
+
     /// A save made while a snapshot is being read is not seen by it: the walk is of one state.
     func testASnapshotSeesOneStateWhileAnotherConnectionWrites() throws {
         let store = try makeStore()

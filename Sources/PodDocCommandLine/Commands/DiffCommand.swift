@@ -53,6 +53,8 @@ struct DiffCommand: PodDocCommand {
         let kind: String
         let items: [OutlineDiff.Change]?
         let specs: [SpecsDiff.Change]?
+        /// A kind with no diff of its own: its objects, by entity and property.
+        var objects: [ObjectDiff.Change]? = nil
     }
 
     func validate() throws {
@@ -113,7 +115,7 @@ struct DiffCommand: PodDocCommand {
                 "\(aName) holds \(a.metadata.kind.rawValue) and \(bName) holds \(b.metadata.kind.rawValue): only documents of one kind compare."
             )
         }
-        if a.metadata.kind == .outline && a.metadata.documentID != b.metadata.documentID {
+        if a.metadata.kind != .pods && a.metadata.documentID != b.metadata.documentID {
             throw CommandFailure(
                 .badInput, code: "badInput",
                 "\(aName) and \(bName) are different outlines (their document IDs differ); diff compares copies of one outline, or one outline at two saves (--from N)."
@@ -132,6 +134,9 @@ struct DiffCommand: PodDocCommand {
         case .pods:
             let diff = try await Task.detached { try SpecsDiff(from: a, to: b) }.value
             return Shape(from: labels.0, to: labels.1, kind: "pods", items: nil, specs: diff.changes)
+        default:
+            let diff = try await Task.detached { try ObjectDiff(from: a, to: b) }.value
+            return Shape(from: labels.0, to: labels.1, kind: earlier.metadata.kind.rawValue, items: nil, specs: nil, objects: diff.changes)
         }
     }
 
@@ -163,8 +168,16 @@ struct DiffCommand: PodDocCommand {
             }
             counts[change.kind.rawValue, default: 0] += 1
         }
+        for change in shape.objects ?? [] {
+            switch change.kind {
+            case .added: lines.append("+ \(change.entity) \(change.id)")
+            case .removed: lines.append("- \(change.entity) \(change.id)")
+            case .changed: lines.append("~ \(change.entity) \(change.id): \(change.properties.joined(separator: ", "))")
+            }
+            counts[change.kind.rawValue, default: 0] += 1
+        }
         let order = ["added", "removed", "moved", "renamed", "noteChanged", "changed"]
-        let names = ["noteChanged": "note changed", "changed": shape.kind == "pods" ? "changed" : "other changes"]
+        let names = ["noteChanged": "note changed", "changed": shape.kind == "outline" ? "other changes" : "changed"]
         let summary = order.compactMap { key in counts[key].map { "\($0) \(names[key] ?? key)" } }.joined(separator: ", ")
         lines.append(summary.isEmpty ? "No differences between \(shape.from) and \(shape.to)." : "\(shape.from) → \(shape.to): \(summary).")
         return lines.joined(separator: "\n")

@@ -3,7 +3,10 @@ import Foundation
 import PodDocContent
 import PodDocDocument
 
-extension DocumentKind: ExpressibleByArgument {}
+extension DocumentKind: ExpressibleByArgument {
+    /// The kinds the `poddoc` program makes documents of.
+    public static var allValueStrings: [String] { DocumentType.builtIn.map(\.kind.rawValue) }
+}
 
 /// `poddoc new PATH --kind pods|outline`.
 struct NewCommand: PodDocCommand {
@@ -26,6 +29,11 @@ struct NewCommand: PodDocCommand {
 
     func validate() throws {
         try DocumentName.validate(path)
+        guard DocumentType.builtIn(kind) != nil else {
+            throw ValidationError(
+                "poddoc makes pods and outline documents, not '\(kind)': a document of an app's own kind is made by the app (ManagedDocument.create(at:type:)); poddoc then opens, checks, merges and exports it."
+            )
+        }
     }
 
     /// What `new` prints with `--json`.

@@ -104,6 +104,12 @@ struct ImportContent: DocumentOperation {
                     "An outline document imports one file: give one of --opml, --markdown, --text, --outline-json (--from is for pods).")
             }
             try await importOutline(given[0].0, format: given[0].1, into: session)
+        default:
+            let kind = session.document.metadata.kind
+            throw CommandFailure(
+                .badInput, code: "badInput",
+                "\(session.document.fileURL?.path ?? "The document") is a document of kind '\(kind)': poddoc imports specs into pods documents and outlines into outline documents. Import into it with the app that made it."
+            )
         }
     }
 

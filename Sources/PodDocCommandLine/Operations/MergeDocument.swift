@@ -187,17 +187,13 @@ struct MergeDocument: DocumentOperation {
             }
             let baseStore = baseDocument?.rootContext.store
             let (mine, theirsStore) = (document.rootContext.store, other.rootContext.store)
-            let outline = document.metadata.kind == .outline
-            let trees =
-                outline ? [OrderedTree(entity: OutlineSchema.entityName, parent: OutlineSchema.parent, order: OutlineSchema.order)] : []
-            let latest = outline ? [LatestValue(entity: OutlineSchema.entityName, attribute: OutlineSchema.modified)] : []
             let prefer = self.prefer
             let twoWay = self.twoWay
             func makePlan(_ choices: [ObjectID: MergeSide]) async throws -> CopyMerge {
                 try await Progress.watching("merge") {
                     try await Task.detached {
                         try CopyMerge.plan(
-                            mine: mine, theirs: theirsStore, trees: trees, latest: latest, preferring: prefer, choices: choices,
+                            mine: mine, theirs: theirsStore, preferring: prefer, choices: choices,
                             twoWay: twoWay, base: baseStore)
                     }.value
                 }

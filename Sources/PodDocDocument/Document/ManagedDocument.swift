@@ -178,8 +178,37 @@ public final class ManagedDocument {
         try await open(url, options: options) { _ in model }
     }
 
+    /// Opens the document at `url`, which must be of `type`'s kind, with `type`'s model
+    /// (migrating an older store to it on a writing open).
+    ///
+    /// - Throws: ``DocumentError``; `.wrongKind` when the document is of another kind.
+    public static func open(_ url: URL, as type: DocumentType, options: OpenOptions = OpenOptions()) async throws -> ManagedDocument {
+        let path = url.path
+        return try await open(url, options: options) { kind in
+            guard kind == type.kind else {
+                throw DocumentError(
+                    .wrongKind, "\(path) is a document of kind '\(kind)', not '\(type.kind)' (\(type.displayName)); nothing changed.",
+                    path: path)
+            }
+            return type.model
+        }
+    }
+
+    /// Opens the document at `url` whatever its kind: with the model of its kind's type among
+    /// `types`, or, for a kind none of them declares, with the model its store records (as
+    /// written: never migrated, never another kind's model). What a tool that opens any
+    /// poddoc document calls.
+    ///
+    /// - Throws: ``DocumentError``; `.wrongKind` when the kind is unknown and the store
+    ///   records no model.
+    public static func open(_ url: URL, types: [DocumentType], options: OpenOptions = OpenOptions()) async throws -> ManagedDocument {
+        let models = Dictionary(types.map { ($0.kind, $0.model) }, uniquingKeysWith: { first, _ in first })
+        let parts = try await onDisk { try DocumentOpening.open(url, model: { kind in models[kind] }, options: options) }
+        return ManagedDocument(parts, options: options)
+    }
+
     /// Opens the document at `url` with the object model that `model` gives for the kind its
-    /// metadata names (`pods`, `outline`): for tools that open any document.
+    /// metadata names: for tools that open any document.
     ///
     /// - Throws: ``DocumentError``, or what `model` throws for a kind it does not know.
     public static func open(
@@ -190,18 +219,27 @@ public final class ManagedDocument {
         return ManagedDocument(parts, options: options)
     }
 
-    /// Creates a new, empty document: a package, or an archive when `url` ends in `.tar.zst`,
-    /// `.zip` or `.tar.gz`; with no `url`, a never-saved document kept in a working copy
-    /// until ``save(as:format:)`` gives it a place.
+    /// Creates a new document of `type`: a package, or an archive when `url` ends in
+    /// `.tar.zst`, `.zip` or `.tar.gz`; with no `url`, a never-saved document kept in a
+    /// working copy until ``save(as:format:)`` gives it a place. It holds the type's initial
+    /// content, saved as save 0.
+    ///
+    /// - Throws: ``DocumentError``.
+    public static func create(at url: URL?, type: DocumentType, options: OpenOptions = OpenOptions()) async throws -> ManagedDocument {
+        let parts = try await onDisk { try DocumentOpening.create(url, type: type, options: options) }
+        let document = ManagedDocument(parts, options: options)
+        if url != nil, parts.format.isArchive { try await document.save() }
+        return document
+    }
+
+    /// Creates a new, empty document of `kind` with `model`: ``create(at:type:options:)``
+    /// with a type of no initial content.
     ///
     /// - Throws: ``DocumentError``.
     public static func create(
         at url: URL?, kind: DocumentKind, model: ObjectModel, options: OpenOptions = OpenOptions()
     ) async throws -> ManagedDocument {
-        let parts = try await onDisk { try DocumentOpening.create(url, kind: kind, model: model, options: options) }
-        let document = ManagedDocument(parts, options: options)
-        if url != nil, parts.format.isArchive { try await document.save() }
-        return document
+        try await create(at: url, type: DocumentType(kind: kind, displayName: kind.rawValue, model: model), options: options)
     }
 
     /// Working copies holding work that was never written back (archive documents autosaved

@@ -10,7 +10,7 @@ public struct DocumentError: Error, Sendable {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Kind: String {
             case notADocument, missingStore, newerFormat, locked, inConflict, recoveryAvailable
-            case closed, readOnly, corrupt, fileSystem, archive, store, invalidMetadata, notSaved
+            case closed, readOnly, corrupt, fileSystem, archive, store, invalidMetadata, notSaved, wrongKind
         }
         private let kind: Kind
         private init(_ kind: Kind) { self.kind = kind }
@@ -43,6 +43,9 @@ public struct DocumentError: Error, Sendable {
         public static let invalidMetadata = Code(.invalidMetadata)
         /// The document has no location yet (never saved); use save(as:).
         public static let notSaved = Code(.notSaved)
+        /// The document is of another kind than the one asked for, or of a kind this program
+        /// does not know whose store records no model to read it with.
+        public static let wrongKind = Code(.wrongKind)
 
         public var description: String { kind.rawValue }
     }
@@ -56,7 +59,8 @@ public struct DocumentError: Error, Sendable {
     /// The underlying error (a `StoreError`, a file-system or archive error…).
     public let cause: (any Error)?
 
-    init(_ code: Code, _ message: String, path: String? = nil, cause: (any Error)? = nil) {
+    /// An error with a message that says what happened and what to do next.
+    public init(_ code: Code, _ message: String, path: String? = nil, cause: (any Error)? = nil) {
         self.code = code
         self.message = message
         self.path = path

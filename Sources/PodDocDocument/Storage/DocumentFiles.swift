@@ -27,8 +27,10 @@ struct DocumentFiles: Sendable {
 
     // MARK: - Creating
 
-    /// Creates a new, empty package at `root` (which must not exist), atomically.
-    static func createPackage(at root: URL, kind: DocumentKind, model: ObjectModel, fileSystem: FileSystem) throws {
+    /// Creates a new package of `type` at `root` (which must not exist), atomically: empty,
+    /// or holding the type's initial content, saved with the store's metadata as save 0.
+    static func createPackage(at root: URL, type: DocumentType, fileSystem: FileSystem) throws {
+        let (kind, model) = (type.kind, type.model)
         let documentID = UUID()
         try fileSystem.writeDirectory(at: root, replacingExisting: false) { staged in
             let layout = PackageLayout(root: staged)
@@ -37,10 +39,13 @@ struct DocumentFiles: Sendable {
             // The store is made here and moved to `root` with the folder: it belongs there.
             var options = PersistentStore.Options()
             options.finalLocation = PackageLayout(root: root).store
+            // Save 0 is where every copy starts, not an edit: the history begins after it.
+            options.historyRetention = nil
             let store = try PersistentStore(url: layout.store, model: model, options: options)
             let root = ObjectContext(store: store, name: "create")
             let (_, digest) = try ContentDigest.additionalContent(layout.additionalContent, fileSystem: fileSystem)
             try root.performAndWait { ctx in
+                try type.initialContent?(ctx)
                 try ctx.save(storeMetadata: [
                     StoreKey.saveSequence: "0", StoreKey.additionalContentDigest: digest,
                     StoreKey.documentID: documentID.uuidString, StoreKey.kind: kind.rawValue,

@@ -46,7 +46,8 @@ enum UntrustedStore {
 }
 
 /// Chooses the object model for a document's kind, once its metadata has been read.
-typealias ModelProvider = @Sendable (DocumentKind) throws -> ObjectModel
+/// The model to open a document of a kind with; nil for the model its store records.
+typealias ModelProvider = @Sendable (DocumentKind) throws -> ObjectModel?
 
 /// Opening and creating documents: locks, archives, working copies, recovery, repair.
 enum DocumentOpening {
@@ -114,6 +115,7 @@ enum DocumentOpening {
             }
         }
         var metadata = try files.readMetadata()
+        let kindModel = try resolveModel(model, of: metadata.kind, layout: layout, editors: editors, document: fileURL ?? layout.root)
         var readOnly = options.readOnly
         if metadata.isNewerFormat {
             guard options.readOnly else {
@@ -123,7 +125,7 @@ enum DocumentOpening {
             readOnly = true
         }
         if !readOnly, heldLock == nil, let found = SQLiteHeader.userVersion(of: layout.store),
-            case let known = try model(metadata.kind).version, found > known
+            case let known = kindModel.version, found > known
         {
             // Refused before the lock, so that nothing is written (the store checks again,
             // for a version a crash left in its -wal).
@@ -149,14 +151,14 @@ enum DocumentOpening {
         let store: PersistentStore
         let migrated: Bool
         do {
-            if !readOnly, let found = SQLiteHeader.userVersion(of: layout.store), case let current = try model(metadata.kind),
+            if !readOnly, let found = SQLiteHeader.userVersion(of: layout.store), case let current = kindModel,
                 found < current.version
             {
                 // A writing open upgrades the store: checked first, as it is on disk.
                 try files.verifyBeforeUpgrading(metadata: metadata, model: current)
             }
             (store, migrated) = try files.openStore(
-                model: model(metadata.kind), readOnly: readOnly, untrusted: untrusted,
+                model: kindModel, readOnly: readOnly, untrusted: untrusted,
                 ledger: readOnly ? nil : StateReplicaLedger(environment: options.environment), editors: editors)
         } catch let error as StoreError where error.code == .newerSchema && !readOnly {
             // Named by the user's document, not the store inside it.
@@ -198,6 +200,34 @@ enum DocumentOpening {
         return OpenedParts(
             store: store, files: files, metadata: metadata, additionalContent: additional, workingCopy: workingCopy,
             lock: lock, stamp: stamp, format: format, fileURL: fileURL, readOnly: readOnly)
+    }
+
+    /// The model to open a package of `kind` with: the provider's, or for a kind it does not
+    /// know, the one the package's store records.
+    private static func resolveModel(
+        _ provider: ModelProvider, of kind: DocumentKind, layout: PackageLayout, editors: PersistentStore.Options.Editors, document: URL
+    ) throws -> ObjectModel {
+        if let model = try provider(kind) { return model }
+        guard FileManager.default.fileExists(atPath: layout.store.path) else {
+            throw DocumentError(
+                .missingStore, "\(layout.root.path) has no store (StoreContent/persistentStore is missing); the document is incomplete.",
+                path: layout.root.path)
+        }
+        let recorded: ObjectModel?
+        do {
+            recorded = try PersistentStore.recordedModel(ofStoreAt: layout.store, editors: editors)
+        } catch let error as StoreError where error.code == .corrupt || error.code == .notAStore {
+            throw DocumentError.wrap(error, .corrupt, while: "read the model of \(document.path)", path: document.path)
+        } catch {
+            throw DocumentError.wrap(error, .store, while: "read the model of \(document.path)", path: document.path)
+        }
+        guard let recorded else {
+            throw DocumentError(
+                .wrongKind,
+                "\(document.path) is a document of kind '\(kind)', which this program does not know, and its store records no model to read it with. Open it with the app that made it.",
+                path: document.path)
+        }
+        return recorded
     }
 
     /// Opens the user's version of a package kept in a working copy when the package changed
@@ -456,16 +486,17 @@ enum DocumentOpening {
 
     /// Creates a new document at `url` (a package, or an archive when the name ends in an
     /// archive extension), or a never-saved one in a working copy when `url` is nil.
-    static func create(_ url: URL?, kind: DocumentKind, model: ObjectModel, options: ManagedDocument.OpenOptions) throws -> OpenedParts {
+    static func create(_ url: URL?, type: DocumentType, options: ManagedDocument.OpenOptions) throws -> OpenedParts {
         let fs = options.fileSystem
         let format = url.map(DocumentFormat.init(inferringFrom:)) ?? .package
+        let model = type.model
         let provider: ModelProvider = { _ in model }
         if let url, FileManager.default.fileExists(atPath: url.path) {
             throw DocumentError(.fileSystem, "\(url.path) already exists; choose another name or remove it first.", path: url.path)
         }
         switch (url, format) {
         case (let url?, .package):
-            try wrapFiles("create \(url.path)", url) { try DocumentFiles.createPackage(at: url, kind: kind, model: model, fileSystem: fs) }
+            try wrapFiles("create \(url.path)", url) { try DocumentFiles.createPackage(at: url, type: type, fileSystem: fs) }
             return try openPackage(
                 PackageLayout(root: url), model: provider, options: options, lockFile: PackageLayout(root: url).lock,
                 workingCopy: nil, fileURL: url, format: .package, untrusted: nil)
@@ -477,7 +508,7 @@ enum DocumentOpening {
             do {
                 try wrapFiles("create \(url.path)", url) {
                     try fs.removeItem(at: copy.package)
-                    try DocumentFiles.createPackage(at: copy.package, kind: kind, model: model, fileSystem: fs)
+                    try DocumentFiles.createPackage(at: copy.package, type: type, fileSystem: fs)
                     try copy.writeOrigin(.init(archivePath: url.standardizedFileURL.path, dirty: true, modified: Date()), fileSystem: fs)
                 }
                 let parts = try openPackage(
@@ -497,7 +528,7 @@ enum DocumentOpening {
             let lock = try acquireLock(
                 copy.folder.appendingPathComponent(lockName), readOnly: false, document: copy.package, fileSystem: fs)
             try wrapFiles("create an untitled document", nil) {
-                try DocumentFiles.createPackage(at: copy.package, kind: kind, model: model, fileSystem: fs)
+                try DocumentFiles.createPackage(at: copy.package, type: type, fileSystem: fs)
                 try copy.writeOrigin(.init(archivePath: nil, dirty: true, modified: Date()), fileSystem: fs)
             }
             return try openPackage(

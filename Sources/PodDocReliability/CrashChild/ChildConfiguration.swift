@@ -1,4 +1,5 @@
 import Foundation
+import PodDocContent
 public import PodDocDocument
 public import PodDocFileSystem
 
@@ -63,7 +64,7 @@ public struct ChildConfiguration: Sendable, Hashable {
             guard let value = values[name] else { throw CrashTestError(.usage, "Missing --\(name). \(Self.usage)") }
             return value
         }
-        guard let kind = DocumentKind(rawValue: try required("kind")) else {
+        guard let kind = DocumentKind(rawValue: try required("kind")), DocumentType.builtIn(kind) != nil else {
             throw CrashTestError(.usage, "--kind must be pods or outline. \(Self.usage)")
         }
         guard let seed = UInt64(try required("seed")), let milliseconds = Int(try required("autosave-ms")), milliseconds > 0 else {

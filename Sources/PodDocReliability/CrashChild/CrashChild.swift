@@ -64,6 +64,7 @@ public enum CrashChild {
             switch configuration.kind {
             case .pods: try PodsWorkload(document: document, specBatches: configuration.specBatches, log: log)
             case .outline: try OutlineWorkload(document: document, log: log)
+            default: throw CrashTestError(.usage, "The crash test edits pods and outline documents, not '\(configuration.kind)'.")
             }
         while true {
             for _ in 0...random.below(6) {

@@ -117,10 +117,8 @@ final class OutlineWorkload: ChildWorkload {
             CrashChild.reportSave(of: document)
             let (mine, other) = (document.rootContext.store, copy.rootContext.store)
             plan = try await Task.detached {
-                try CopyMerge.plan(
-                    mine: mine, theirs: other,
-                    trees: [OrderedTree(entity: OutlineSchema.entityName, parent: OutlineSchema.parent, order: OutlineSchema.order)],
-                    latest: [LatestValue(entity: OutlineSchema.entityName, attribute: OutlineSchema.modified)], preferring: .mine)
+                // The outline's trees and latest values: its model's merge description.
+                try CopyMerge.plan(mine: mine, theirs: other, preferring: .mine)
             }.value
             try await copy.close()
         } catch {

@@ -49,12 +49,36 @@ struct ModelRecord: Codable, Equatable, Sendable {
         case blob(Data)
     }
 
+    /// A model's merge description (``MergeDescription``), by names.
+    struct Merging: Codable, Equatable, Sendable {
+        struct Tree: Codable, Equatable, Sendable {
+            var entity: String
+            var parent: String
+            var order: String
+        }
+        struct Latest: Codable, Equatable, Sendable {
+            var entity: String
+            var attribute: String
+        }
+        var trees: [Tree]
+        var latest: [Latest]
+    }
+
     var version: Int
     var entities: [Entity]
+    /// Absent when every property merges on its own (and in records made before models
+    /// carried their merge description).
+    var merging: Merging?
 
-    /// The record of a model's entities.
-    init(version: Int, entities: [EntityDescription]) {
+    /// The record of a model's entities and merge description.
+    init(version: Int, entities: [EntityDescription], merging: MergeDescription = MergeDescription()) {
         self.version = version
+        self.merging =
+            merging == MergeDescription()
+            ? nil
+            : Merging(
+                trees: merging.trees.map { Merging.Tree(entity: $0.entity, parent: $0.parent, order: $0.order) },
+                latest: merging.latestValues.map { Merging.Latest(entity: $0.entity, attribute: $0.attribute) })
         self.entities = entities.map { entity in
             Entity(
                 name: entity.name,
@@ -105,8 +129,11 @@ struct ModelRecord: Codable, Equatable, Sendable {
                 indexes: entity.indexes, fullTextAttributes: entity.fullTextAttributes, fullTextWeights: entity.fullTextWeights,
                 renamedFrom: entity.renamedFrom ?? [])
         }
+        let merging = MergeDescription(
+            trees: self.merging?.trees.map { OrderedTree(entity: $0.entity, parent: $0.parent, order: $0.order) } ?? [],
+            latestValues: self.merging?.latest.map { LatestValue(entity: $0.entity, attribute: $0.attribute) } ?? [])
         do {
-            return try ObjectModel(version: version, entities: entities)
+            return try ObjectModel(version: version, entities: entities, merging: merging)
         } catch let error as StoreError {
             throw corrupt(error.message)
         }

@@ -18,6 +18,9 @@ public struct ObjectModel: Sendable {
     public let version: Int
     /// The entities, in declaration order.
     public let entities: [EntityDescription]
+    /// How copies of its objects merge beyond property by property: ordered trees and
+    /// latest values. A store records it with the model.
+    public let merging: MergeDescription
     /// Custom stages of migrations to ``version``, in version order.
     public let migrations: [SchemaMigration]
     /// Earlier versions of the model: the source of the migration of a store that records no
@@ -41,11 +44,13 @@ public struct ObjectModel: Sendable {
     /// - Parameters:
     ///   - version: The model version, from 1.
     ///   - entities: The entities.
+    ///   - merging: How copies merge: ordered trees and latest values.
     ///   - migrations: Custom stages, for what inference cannot do.
     ///   - earlierVersions: Earlier versions of the model, for stores that do not record theirs.
     /// - Throws: ``StoreError`` with code ``StoreError/Code/invalidModel`` naming the problem.
     public init(
-        version: Int = 1, entities: [EntityDescription], migrations: [SchemaMigration] = [], earlierVersions: [ObjectModel] = []
+        version: Int = 1, entities: [EntityDescription], merging: MergeDescription = MergeDescription(),
+        migrations: [SchemaMigration] = [], earlierVersions: [ObjectModel] = []
     ) throws {
         guard version >= 1 else { throw StoreError.invalidModel("the version must be 1 or more, not \(version)") }
         if let later = earlierVersions.first(where: { $0.version >= version }) {
@@ -56,7 +61,9 @@ public struct ObjectModel: Sendable {
         self.migrations = migrations.sorted { $0.version < $1.version }
         self.earlierVersions = earlierVersions
         self.layouts = try ObjectModel.makeLayouts(entities)
-        let record = ModelRecord(version: version, entities: entities)
+        try merging.check(against: layouts.mapValues(\.description))
+        self.merging = merging
+        let record = ModelRecord(version: version, entities: entities, merging: merging)
         self.record = record
         self.recordJSON = record.json()
         self.entityVersionHashes = Dictionary(uniqueKeysWithValues: record.entities.map { ($0.name, ModelRecord.versionHash(of: $0)) })

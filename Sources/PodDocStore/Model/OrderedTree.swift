@@ -20,6 +20,13 @@ public struct OrderedTree: Sendable, Hashable {
         self.parent = parent.name
         self.order = order.name
     }
+
+    /// Describes an ordered tree by names (a recorded model's).
+    init(entity: String, parent: String, order: String) {
+        self.entity = entity
+        self.parent = parent
+        self.order = order
+    }
 }
 
 // MARK: - Order keys

@@ -228,6 +228,33 @@ public final class PersistentStore: Sendable {
         return try PersistentStore(url: url, model: source, options: options)
     }
 
+    /// The model the store at `url` records (the whole model it was written with), read
+    /// without writing a byte; nil when it records none (a store written before poddoc
+    /// recorded models). For opening a store whose model the program does not know.
+    ///
+    /// - Throws: ``StoreError``: `.notAStore`, `.corrupt` when the record is damaged, `.sqlite`.
+    public static func recordedModel(ofStoreAt url: URL, editors: Options.Editors = .unknown) throws -> ObjectModel? {
+        var options = Options(readOnly: true)
+        options.editors = editors
+        let probe = try PersistentStore.probe(url, options: options)
+        defer { try? probe.close() }
+        do {
+            return try probe.read { db in
+                let found = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
+                guard found == applicationID else {
+                    throw StoreError(.notAStore, "\(url.path) is an SQLite database of another application; it is not a poddoc store.")
+                }
+                guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = '_poddoc_store')") == true
+                else { return nil }
+                return try SchemaManager.recordedModel(db)
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw PersistentStore.openError(error, url: url)
+        }
+    }
+
     /// A read-only connection to look at a store file's header and records.
     private static func probe(_ url: URL, options: Options) throws -> DatabaseQueue {
         let access = ReadAccess.choose(for: url, editors: options.editors)

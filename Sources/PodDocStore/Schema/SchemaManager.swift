@@ -228,7 +228,7 @@ struct SchemaManager {
     /// The model a store records, or nil when it records none.
     ///
     /// - Throws: ``StoreError`` (`.corrupt`) when the record is damaged.
-    private static func recordedModel(_ db: Database) throws -> ObjectModel? {
+    static func recordedModel(_ db: Database) throws -> ObjectModel? {
         guard let json = try String.fetchOne(db, sql: "SELECT value FROM _poddoc_store WHERE key = ?", arguments: [modelKey]) else {
             return nil
         }

@@ -198,6 +198,28 @@ public struct StoredRow: Sendable {
         return hashes
     }
 
+    /// The stored value of the attribute named `name`, whatever its type: for tools that read
+    /// any model (exports, generic listings).
+    ///
+    /// - Precondition: the entity has the attribute.
+    public func value(ofAttribute name: String) -> StoreValue {
+        values.values[layout.attributeIndex(of: name)]
+    }
+
+    /// The destination of the to-one relationship named `name` that this entity holds the
+    /// key of (nil for none), whatever the model: for tools that read any model.
+    ///
+    /// - Precondition: the entity holds the key of the relationship.
+    public func destination(ofRelationship name: String) -> ObjectID? {
+        guard let index = layout.foreignKeyIndex[name] else {
+            preconditionFailure("\(layout.name) holds no key of a relationship '\(name)'")
+        }
+        return values.refs[index]
+    }
+
+    /// The names of the to-one relationships whose keys the row holds, in the model's order.
+    public var heldRelationships: [String] { layout.foreignKeys.map(\.name) }
+
     /// The value of a typed attribute, as ``ManagedObject`` reads it.
     ///
     /// - Precondition: the stored value is of the attribute's type (the schema enforces it).

@@ -23,8 +23,9 @@ extension CopyMerge {
     /// - Parameters:
     ///   - mine: The store merged into.
     ///   - theirs: The store merged from: another copy of the same document.
-    ///   - trees: The entities that form ordered trees.
-    ///   - latest: The attributes that take the later value.
+    ///   - trees: The entities that form ordered trees; nil for those of mine's model
+    ///     (``ObjectModel/merging``).
+    ///   - latest: The attributes that take the later value; nil for those of mine's model.
     ///   - preferring: How to resolve conflicts; nil lists them and changes nothing.
     ///   - choices: How to resolve the conflicts of these objects (a shell asks one by one);
     ///     before `preferring`.
@@ -37,9 +38,11 @@ extension CopyMerge {
     ///   retention, or the copies are not of one document); `.corrupt` when a history is
     ///   damaged.
     public static func plan(
-        mine: PersistentStore, theirs: PersistentStore, trees: [OrderedTree] = [], latest: [LatestValue] = [], preferring: MergeSide? = nil,
-        choices: [ObjectID: MergeSide] = [:], twoWay: Bool = false, base: PersistentStore? = nil
+        mine: PersistentStore, theirs: PersistentStore, trees: [OrderedTree]? = nil, latest: [LatestValue]? = nil,
+        preferring: MergeSide? = nil, choices: [ObjectID: MergeSide] = [:], twoWay: Bool = false, base: PersistentStore? = nil
     ) throws -> CopyMerge {
+        let trees = trees ?? mine.model.merging.trees
+        let latest = latest ?? mine.model.merging.latestValues
         let mineGraph = try mine.saveGraph()
         let theirsGraph = try theirs.saveGraph()
         let mineLatest = mineGraph.localSaves.last?.save ?? 0

@@ -16,6 +16,12 @@ public struct LatestValue: Sendable, Hashable {
         self.entity = entity
         self.attribute = attribute.name
     }
+
+    /// Describes one by names (a recorded model's).
+    init(entity: String, attribute: String) {
+        self.entity = entity
+        self.attribute = attribute
+    }
 }
 
 /// An object a merge moved on its own: it was under a parent the other copy deleted, and now
