@@ -173,13 +173,13 @@ _poddoc() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    new|open|info|versions|diff|import|export|save|revert|merge|check|recover|serve|outline|pods|git-setup|merge-driver|textconv|crash-test|help)
+    new|open|info|versions|diff|import|export|save|revert|merge|check|recover|serve|outline|pods|objects|git-setup|merge-driver|textconv|crash-test|help)
         # Offer subcommand argument completions
         "_poddoc_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'new open info versions diff import export save revert merge check recover serve outline pods git-setup merge-driver textconv crash-test help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'new open info versions diff import export save revert merge check recover serve outline pods objects git-setup merge-driver textconv crash-test help' -- "${cur}"))
         ;;
     esac
 }
@@ -188,12 +188,16 @@ _poddoc_new() {
     repeating_flags=()
     non_repeating_flags=(--json --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--kind)
+    non_repeating_options=(--kind --from)
     __poddoc_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
     '--kind')
+        return
+        ;;
+    '--from')
+        __poddoc_add_completions -f
         return
         ;;
     esac
@@ -354,7 +358,7 @@ _poddoc_export() {
     # Offer option value completions
     case "${prev}" in
     '--format')
-        __poddoc_add_completions -W 'archive'$'\n''json'$'\n''opml'$'\n''markdown'$'\n''text'$'\n''csv'$'\n''specs'
+        __poddoc_add_completions -W 'archive'$'\n''objects'$'\n''json'$'\n''opml'$'\n''markdown'$'\n''text'$'\n''csv'$'\n''specs'
         return
         ;;
     '--at')
@@ -889,6 +893,68 @@ _poddoc_pods_count() {
     repeating_options=()
     non_repeating_options=()
     __poddoc_offer_flags_options 2
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __poddoc_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_poddoc_objects() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __poddoc_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    ls|show)
+        # Offer subcommand argument completions
+        "_poddoc_objects_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'ls show' -- "${cur}"))
+        ;;
+    esac
+}
+
+_poddoc_objects_ls() {
+    repeating_flags=()
+    non_repeating_flags=(--recover --discard --json --quiet -q --read-only --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--limit)
+    __poddoc_offer_flags_options 2
+
+    # Offer option value completions
+    case "${prev}" in
+    '--limit')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __poddoc_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_poddoc_objects_show() {
+    repeating_flags=()
+    non_repeating_flags=(--recover --discard --json --quiet -q --read-only --version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __poddoc_offer_flags_options 3
 
     # Offer positional completions
     case "${positional_number}" in

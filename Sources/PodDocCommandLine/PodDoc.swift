@@ -28,7 +28,7 @@ public struct PodDoc: ParsableCommand {
         NewCommand.self, OpenCommand.self, InfoCommand.self, VersionsCommand.self, DiffCommand.self, OneShot<ImportContent>.self,
         OneShot<ExportContent>.self,
         OneShot<SaveDocument>.self, OneShot<RevertDocument>.self, OneShot<MergeDocument>.self, CheckCommand.self, RecoverCommand.self,
-        ServeCommand.self, OutlineCommand.self, PodsCommand.self,
+        ServeCommand.self, OutlineCommand.self, PodsCommand.self, ObjectsCommand.self,
         GitSetupCommand.self, MergeDriverCommand.self, TextConvCommand.self,
         CrashTestCommand.self, CrashChildCommand.self,
     ]

@@ -129,7 +129,12 @@ struct InfoCommand: PodDocCommand {
         func add(_ name: String, _ value: String?) {
             if let value { lines.append("  \(name.padding(toLength: 14, withPad: " ", startingAt: 0)) \(value)") }
         }
-        add("kind", shape.kind)
+        add(
+            "kind",
+            shape.kind.map { kind in
+                DocumentKind(rawValue: kind).flatMap(DocumentType.builtIn) != nil
+                    ? kind : "\(kind) (an app's own kind, read with the model its store records)"
+            })
         add("format", shape.format + (shape.formatVersion.map { " (document format \($0))" } ?? ""))
         add("contents", shape.counts?.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
         add("size", "\(shape.bytes) bytes" + (shape.storeBytes.map { " (store \($0) bytes)" } ?? ""))

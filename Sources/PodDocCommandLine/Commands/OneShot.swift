@@ -86,6 +86,21 @@ struct PodsCommand: ParsableCommand {
         subcommands: OperationSets.pods.map { $0.oneShot })
 }
 
+/// `poddoc objects <operation> DOC …`.
+struct ObjectsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "objects",
+        abstract: "Read the objects of any document, whatever its kind, with the model its store records.",
+        discussion: Examples.discussion(
+            "For documents of an app's own kind (and pods and outlines alike): the entities, each entity's objects, one object. `poddoc export DOC FILE --format objects` writes them all as JSON.",
+            [
+                "poddoc objects ls Tasks.poddoc",
+                "poddoc objects ls Tasks.poddoc Task",
+                "poddoc objects show Tasks.poddoc Task 3",
+            ]),
+        subcommands: OperationSets.objects.map { $0.oneShot })
+}
+
 extension DocumentOperation {
     /// This operation as a one-shot command.
     static var oneShot: any ParsableCommand.Type { OneShot<Self>.self }
@@ -98,13 +113,16 @@ enum OperationSets {
         RenameItem.self, SetNote.self, MarkDone.self, MarkUndone.self, IndentItem.self, OutdentItem.self, RemoveItem.self,
     ]
     static let pods: [any DocumentOperation.Type] = [ListSpecs.self, SearchSpecs.self, ShowSpec.self, CountSpecs.self]
+    /// Operations on the objects of any document, whatever its model.
+    static let objects: [any DocumentOperation.Type] = [ListObjects.self, ShowObject.self]
     /// Operations for documents of both kinds.
     static let shared: [any DocumentOperation.Type] = [
         ImportContent.self, ExportContent.self, SaveDocument.self, RevertDocument.self, MergeDocument.self,
     ]
 
-    /// What the shell offers for a kind.
+    /// What the shell offers for a kind: its own operations, or for a kind poddoc does not
+    /// know, the object listings.
     static func shell(for kind: PodDocDocument.DocumentKind) -> [any DocumentOperation.Type] {
-        (kind == .outline ? outline : pods) + shared
+        (kind == .outline ? outline : kind == .pods ? pods : objects) + shared
     }
 }

@@ -4,6 +4,7 @@ import OutlineInterchange
 import Outliner
 import PodDocDocument
 import PodDocFileSystem
+import PodDocStore
 import PodSpecs
 
 /// `export OUT --format …`: the document as an archive, or its content in another format.
@@ -13,20 +14,25 @@ struct ExportContent: DocumentOperation {
         "poddoc export Notes.poddoc Notes.opml --format opml",
         "poddoc export Notes.poddoc Then.md --format markdown --at 1   # as it was after save 1",
         "poddoc export Specs.poddoc Specs.poddoc.tar.zst --format archive",
+        "poddoc export Tasks.poddoc tasks.json --format objects   # every object, any kind; `poddoc new COPY --from tasks.json` rebuilds it",
     ]
-    static let abstract = "Export: archive (both kinds); json, csv, specs (pods); opml, markdown, text, json (outline)."
+    static let abstract =
+        "Export: archive or objects (any document); json, csv, specs (pods); opml, markdown, text, json (outline)."
     static let kind: DocumentKind? = nil
     static let changesDocument = false
 
     /// The export formats.
     enum Format: String, ExpressibleByArgument, CaseIterable {
-        case archive, json, opml, markdown, text, csv, specs
+        case archive, objects, json, opml, markdown, text, csv, specs
     }
 
     @Argument(help: "Where to write: a new file (a new folder for specs), outside the document.", completion: .file())
     var output: String
 
-    @Option(help: "archive (.tar.zst, .zip or .tar.gz by the name) | json | csv | specs (pods) | opml | markdown | text | json (outline).")
+    @Option(
+        help:
+            "archive (.tar.zst, .zip or .tar.gz by the name) | objects (every object as JSON, any kind; json too for kinds poddoc does not know) | json | csv | specs (pods) | opml | markdown | text | json (outline)."
+    )
     var format: Format
 
     @Flag(
@@ -49,6 +55,7 @@ struct ExportContent: DocumentOperation {
         let files: Int?
         let specs: Int?
         let bytes: Int?
+        var objects: Int? = nil
     }
 
     func validate() throws {
@@ -85,6 +92,22 @@ struct ExportContent: DocumentOperation {
             }
             try await Progress.watching("export") { try await document.save(to: url, format: target) }
             shape = Shape(output: output, format: target.description, files: 1, specs: nil, bytes: Self.size(of: url))
+        case (.objects, _),
+            (.json, _) where document.metadata.kind != .pods && document.metadata.kind != .outline:
+            let store = document.rootContext.store
+            let kind = document.metadata.kind.rawValue
+            let counts = try await Progress.watching("export") {
+                try await Task.detached {
+                    var counts = ObjectsJSON.Counts()
+                    try FileSystem().write(to: url, replacingExisting: replacing) { sink in
+                        counts = try ObjectsJSON.write(store, kind: kind, to: { try sink.write($0) })
+                    }
+                    return counts
+                }.value
+            }
+            shape = Shape(
+                output: output, format: ExportContent.Format.objects.rawValue, files: 1, specs: nil, bytes: Self.size(of: url),
+                objects: counts.total)
         case (.json, .pods), (.csv, .pods), (.specs, .pods):
             let exporter = SpecsExporter(store: document.rootContext.store, replacingExisting: replacing)
             let format = self.format
@@ -125,13 +148,16 @@ struct ExportContent: DocumentOperation {
             shape = Shape(output: output, format: format.rawValue, files: 1, specs: nil, bytes: bytes)
         default:
             let kind = document.metadata.kind
-            throw CommandFailure(
-                .usage, code: "usage",
-                "A\(kind == .outline ? "n outline" : " pods") document does not export as \(format.rawValue); use \(kind == .pods ? "archive, json, csv or specs" : "archive, opml, markdown, text or json")."
-            )
+            let formats =
+                kind == .pods
+                ? "archive, objects, json, csv or specs"
+                : kind == .outline ? "archive, objects, opml, markdown, text or json" : "archive, objects or json"
+            let what = kind == .pods ? "A pods document" : kind == .outline ? "An outline document" : "A document of kind '\(kind)'"
+            throw CommandFailure(.usage, code: "usage", "\(what) does not export as \(format.rawValue); use \(formats).")
         }
         var text = "Exported \(name) to \(output) (\(shape.format)"
         if let specs = shape.specs { text += ", \(specs) specs" }
+        if let objects = shape.objects { text += ", \(objects) object\(objects == 1 ? "" : "s")" }
         session.output.emit(shape, text: text + ").")
     }
 

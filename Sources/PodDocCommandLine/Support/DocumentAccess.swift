@@ -95,10 +95,13 @@ enum DocumentAccess {
     }
 
     static func wrongKind(_ actual: DocumentKind, url: URL, command: String) -> CommandFailure {
-        let other = actual == .pods ? "poddoc pods" : "poddoc outline"
-        return CommandFailure(
-            .document, code: "wrongKind",
-            "\(url.path) is \(actual == .pods ? "a pods" : "an outline") document; `\(command)` works on \(actual == .pods ? "outline" : "pods") documents. Use `\(other) …` instead."
-        )
+        let instead =
+            switch actual {
+            case .pods: "`poddoc pods …` instead"
+            case .outline: "`poddoc outline …` instead"
+            default: "`poddoc objects …` to read it, and the app that made it to edit it"
+            }
+        let what = actual == .pods ? "a pods document" : actual == .outline ? "an outline document" : "a document of kind '\(actual)'"
+        return CommandFailure(.document, code: "wrongKind", "\(url.path) is \(what); `\(command)` does not work on it. Use \(instead).")
     }
 }
