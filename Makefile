@@ -44,7 +44,9 @@ test-fuzz fuzz: build-tests
 
 ## `poddoc crash-test`: CRASH_CYCLES kills per kind (pods, outline), format (package,
 ## archive) and seed (CRASH_SEEDS), the four kinds and formats in parallel, each through its
-## seeds in turn; each JSON report goes to .build/crash-reports/.
+## seeds in turn; then the same for a copy of the task-list example's document (an app's own
+## kind, edited from its model), both formats in parallel. Each JSON report goes to
+## .build/crash-reports/.
 CRASH_CYCLES ?= 200
 CRASH_SEEDS ?= 1 2
 ## Upgrades of a model-1 outline killed, per format (`crash-test --kind migration`).
@@ -63,6 +65,14 @@ test-crash: build-tests
 		.build/debug/poddoc crash-test --kind migration --format $$format --cycles $(MIGRATION_CRASH_CYCLES) --seed 1 --json \
 			> .build/crash-reports/crash-migration-$$format-1.json || status=1; \
 	done; \
+	.build/debug/task-list .build/crash-reports/example > /dev/null || status=1; \
+	pids=""; for format in package archive; do \
+		( for seed in $(CRASH_SEEDS); do \
+			.build/debug/poddoc crash-test --from .build/crash-reports/example/Chores.poddoc --format $$format \
+				--cycles $(CRASH_CYCLES) --seed $$seed --json > .build/crash-reports/crash-tasklist-$$format-$$seed.json || exit 1; \
+		done ) & pids="$$pids $$!"; \
+	done; \
+	for pid in $$pids; do wait $$pid || status=1; done; \
 	cat .build/crash-reports/*.json; echo; exit $$status
 
 ## Two hosts in network namespaces sharing documents (root only; skipped otherwise).

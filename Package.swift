@@ -142,6 +142,9 @@ let package = Package(
 
         // MARK: Examples
         .executableTarget(name: "store-tour", dependencies: ["PodDocStore"], path: "Examples/StoreTour", swiftSettings: strictSettings),
+        // A task-list app's own document type, start to finish (README: "Your own document type").
+        .executableTarget(
+            name: "task-list", dependencies: ["PodDocDocument", "PodDocStore"], path: "Examples/TaskList", swiftSettings: strictSettings),
 
         // MARK: Benchmarks (release builds; `make bench`)
         // What both benchmark programs share: the data they make, the raw SQLite floors, the

@@ -1032,7 +1032,7 @@ _poddoc_crash-test() {
     repeating_flags=()
     non_repeating_flags=(--force --json --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--cycles --kind --format --seed --autosave-interval --specs --work-folder)
+    non_repeating_options=(--cycles --kind --from --format --seed --autosave-interval --specs --work-folder)
     __poddoc_offer_flags_options 0
 
     # Offer option value completions
@@ -1041,7 +1041,10 @@ _poddoc_crash-test() {
         return
         ;;
     '--kind')
-        __poddoc_add_completions -W 'outline'$'\n''pods'$'\n''migration'
+        return
+        ;;
+    '--from')
+        __poddoc_add_completions -f
         return
         ;;
     '--format')

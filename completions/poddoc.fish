@@ -105,7 +105,7 @@ function __poddoc_parse_tokens -S
         case 'textconv'
             __poddoc_parse_subcommand 1 'version' 'h/help'
         case 'crash-test'
-            __poddoc_parse_subcommand 0 'cycles=' 'kind=' 'format=' 'seed=' 'autosave-interval=' 'specs=' 'work-folder=' 'force' 'json' 'q/quiet' 'version' 'h/help'
+            __poddoc_parse_subcommand 0 'cycles=' 'kind=' 'from=' 'format=' 'seed=' 'autosave-interval=' 'specs=' 'work-folder=' 'force' 'json' 'q/quiet' 'version' 'h/help'
         case 'help'
             __poddoc_parse_subcommand -r 1 'version'
         end
@@ -520,7 +520,8 @@ complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_positional "poddo
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc textconv" version' -l 'version' -d 'Show the version.'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc textconv" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc crash-test" cycles' -l 'cycles' -d 'How many kills.' -rfka ''
-complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc crash-test" kind' -l 'kind' -d 'What the children do: edit an outline or import pods with autosave on; or (migration) upgrade an outline document of model 1 with `poddoc outline add`, killed at random moments: the document must come back old or upgraded, never a mix.' -rfka 'outline pods migration'
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc crash-test" kind' -l 'kind' -d 'What the children do: edit an outline or import pods with autosave on; edit a copy of --from, of any kind (its kind\'s identifier), with edits made from its model; or (migration) upgrade an outline document of model 1 with `poddoc outline add`, killed at random moments: the document must come back old or upgraded, never a mix.' -rfka ''
+complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc crash-test" from' -l 'from' -d 'A document whose copy the children edit (read, never written): any kind, an app\'s own included; its kind is the test\'s.' -rF
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc crash-test" format' -l 'format' -d 'A package, or an archive (autosaved in its working copy).' -rfka 'package archive'
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc crash-test" seed' -l 'seed' -d 'The seed of every random choice; the same seed repeats the same test.' -rfka ''
 complete -c 'poddoc' -n '__poddoc_should_offer_completions_for_flags_or_options "poddoc crash-test" autosave-interval' -l 'autosave-interval' -d 'The child\'s autosave interval, in milliseconds.' -rfka ''

@@ -287,6 +287,13 @@ final class AppKindTests: CommandLineTestCase {
         try succeed("outline", "add", rebuilt, "Later")
         try succeed("check", rebuilt)
         XCTAssertTrue(try succeed("objects", "ls", notes).stdout.contains("OutlineItem  4 objects"))
+        // A long text is cut in a listing, and said how long it is; JSON holds it whole.
+        try succeed("outline", "note", notes, "1", String(repeating: "long note ", count: 100))
+        let listing = try succeed("objects", "ls", notes, "OutlineItem").stdout
+        XCTAssertTrue(listing.contains(#"note="long note long note "#) && listing.contains("… (1000 characters)"), listing)
+        XCTAssertLessThan(listing.count, 2_000, listing)
+        XCTAssertTrue(
+            try succeed("objects", "ls", notes, "OutlineItem", "--json").stdout.contains(String(repeating: "long note ", count: 100)))
 
         // Bad files: one clear line, nothing made.
         let target = path("Never.poddoc")

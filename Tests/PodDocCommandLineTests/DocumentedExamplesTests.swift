@@ -25,6 +25,10 @@ final class DocumentedExamplesTests: CommandLineTestCase {
         try succeed("new", here("Specs.poddoc"), "--kind", "pods")
         try succeed("import", here("Specs.poddoc"), "--from", Self.sampleSpecs)
         try FileManager.default.copyItem(atPath: Self.sampleSpecs, toPath: here("specs.json"))
+        // A document of an app's own kind: the task-list example's.
+        let example = try Self.binary().deletingLastPathComponent().appending(path: "task-list").path
+        XCTAssertEqual(try runTool(example, [template]).status, 0)
+        try succeed("export", here("Chores.poddoc"), here("chores.json"), "--format", "objects")
         try """
         <?xml version="1.0" encoding="UTF-8"?>
         <opml version="2.0"><head><title>Imported</title></head><body>

@@ -82,6 +82,35 @@ func snippetsOfREADMEMd(
             sortBy: [FetchSort(Pod.version, ascending: false, collation: .version)], limit: 1)
         return try await root.perform { ctx in try ctx.fetchFirst(newest)?[Pod.version] }   // "2.0.0"
     }
+    // README.md, snippet 3
+    enum TaskItem {
+        static let title = Attribute<String>("title", default: "")
+        static let modified = Attribute<Date>("modified")                  // the later edit wins
+        static let list = ToOne("list", to: "TaskList", inverse: "tasks")
+    }
+    let taskModel = try ObjectModel(
+        version: 1,
+        entities: [
+            EntityDescription("TaskList", members: [ToMany("tasks", to: "Task", inverse: "list")]),
+            EntityDescription("Task", members: [TaskItem.title, TaskItem.modified, TaskItem.list]),
+        ],
+        merging: MergeDescription(latestValues: [LatestValue(entity: "Task", attribute: TaskItem.modified)]))
+    let taskList = DocumentType(kind: DocumentKind("org.example.tasklist"), displayName: "Task list", model: taskModel)
+
+    let chores = try await ManagedDocument.create(at: url, type: taskList)  // later: .open(url, as: taskList)
+    chores.undoManager.group("Add Task") {
+        let task = chores.mainContext.insert("Task")
+        task[TaskItem.title] = "Water the plants"
+        task[TaskItem.modified] = Date()
+    }
+    try await chores.autosave()                                             // the timer does it too
+    let laptop = folder.appending(path: "Chores-laptop.poddoc")
+    try await chores.save(to: laptop)                                       // a copy, edited elsewhere
+    let copy = try await ManagedDocument.open(laptop, as: taskList)
+    let plan = try CopyMerge.plan(mine: chores.rootContext.store, theirs: copy.rootContext.store)
+    _ = try await chores.saveMerge(plan, named: "Merge the laptop's copy")  // undoable; exactly once
+    try await copy.close()
+    try await chores.close()
 }
 
 @MainActor
@@ -181,6 +210,71 @@ func snippetsOfSourcesPodDocDocumentPodDocDocumentDoccPodDocDocumentMd(
         try await document.save()
         try await document.close()
     }
+}
+
+@MainActor
+func snippetsOfSourcesPodDocDocumentPodDocDocumentDoccYourOwnDocumentTypeMd(
+    folder: URL, url: URL, model: ObjectModel, store: PersistentStore, root: ObjectContext, main: ObjectContext,
+    worker: ObjectContext, document: ManagedDocument, specs: [(name: String, version: String)]
+) async throws {
+    // Sources/PodDocDocument/PodDocDocument.docc/YourOwnDocumentType.md, snippet 1
+    enum TaskList {
+        static let name = Attribute<String>("name", default: "")
+        static let tasks = ToMany("tasks", to: "Task", inverse: "list", deleteRule: .cascade)
+    }
+    enum TaskItem {
+        static let title = Attribute<String>("title", default: "")
+        static let done = Attribute<Bool>("done", default: false)
+        static let order = Attribute<Int>("order", default: 0)     // SiblingOrder keys
+        static let modified = Attribute<Date>("modified")
+        static let list = ToOne("list", to: "TaskList", inverse: "tasks")
+    }
+
+    let merging = MergeDescription(latestValues: [LatestValue(entity: "Task", attribute: TaskItem.modified)])
+    let version1 = try ObjectModel(
+        version: 1,
+        entities: [
+            EntityDescription("TaskList", members: [TaskList.name, TaskList.tasks]),
+            EntityDescription("Task", members: [TaskItem.title, TaskItem.done, TaskItem.order, TaskItem.modified, TaskItem.list]),
+        ],
+        merging: merging)
+    let taskList = DocumentType(kind: DocumentKind("org.example.tasklist"), displayName: "Task list", model: version1)
+    // Sources/PodDocDocument/PodDocDocument.docc/YourOwnDocumentType.md, snippet 2
+    let chores = try await ManagedDocument.create(at: url, type: taskList)
+    chores.undoManager.group("Add Task") {
+        let task = chores.mainContext.insert("Task")
+        task[TaskItem.title] = "Water the plants"
+        task[TaskItem.modified] = Date()
+    }
+    chores.undoManager.undo()              // each group is one step
+    try await chores.autosave()            // the timer does this every 15 seconds
+    try await chores.close()               // saves what is left
+
+    let reopened = try await ManagedDocument.open(url, as: taskList)
+    // Sources/PodDocDocument/PodDocDocument.docc/YourOwnDocumentType.md, snippet 3
+    let laptop = folder.appending(path: "Chores-laptop.poddoc")
+    try await reopened.save(to: laptop)
+    let copy = try await ManagedDocument.open(laptop, as: taskList)
+    copy.mainContext.insert("Task")[TaskItem.title] = "Buy bulbs"
+    try await copy.save()
+
+    let plan = try CopyMerge.plan(mine: reopened.rootContext.store, theirs: copy.rootContext.store)
+    let summary = try await reopened.saveMerge(plan, named: "Merge the laptop's copy")   // undoable
+    print("\(summary.inserted) inserted")
+    try await copy.close()
+    try await reopened.close()
+    // Sources/PodDocDocument/PodDocDocument.docc/YourOwnDocumentType.md, snippet 4
+    let title = Attribute<String>("title", default: "", renamedFrom: ["name"])   // was TaskList.name
+    let version2 = try ObjectModel(
+        version: 2,
+        entities: [
+            EntityDescription("TaskList", members: [title, TaskList.tasks]),
+            EntityDescription("Task", members: [TaskItem.title, TaskItem.done, TaskItem.order, TaskItem.modified, TaskItem.list]),
+        ],
+        merging: merging, earlierVersions: [version1])
+    let taskList2 = DocumentType(kind: taskList.kind, displayName: "Task list", model: version2)
+    let upgraded = try await ManagedDocument.open(url, as: taskList2)
+    try await upgraded.close()
 }
 
 @MainActor

@@ -1,6 +1,8 @@
 import Foundation
+import PodDocContent
 import PodDocDocument
 import PodDocReliability
+import PodDocStore
 import XCTest
 
 /// Runs the crash test for each kind and format: a real child process edits a document with
@@ -14,6 +16,76 @@ final class CrashTestTests: XCTestCase {
     @MainActor func testPodsArchive() async throws { try await crashTest(.pods, .archive) }
     @MainActor func testOutlinePackage() async throws { try await crashTest(.outline, .package) }
     @MainActor func testOutlineArchive() async throws { try await crashTest(.outline, .archive) }
+    @MainActor func testAnAppsOwnKindPackage() async throws { try await crashTestOfAnAppsKind(.package) }
+    @MainActor func testAnAppsOwnKindArchive() async throws { try await crashTestOfAnAppsKind(.archive) }
+
+    /// A kind declared only here: every attribute type, a unique key, a relationship between
+    /// two entities and an ordered tree. The children know it only by the model its store
+    /// records, and edit it from that model.
+    @MainActor
+    private func crashTestOfAnAppsKind(_ format: CrashTest.Format) async throws {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "poddoc-app-kind-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let parent = ToOne("parent", to: "Folder", inverse: "children")
+        let folderEntity = EntityDescription(
+            "Folder",
+            members: [
+                Attribute<String>("name", default: ""), Attribute<Int>("order", default: 0), parent,
+                ToMany("children", to: "Folder", inverse: "parent", deleteRule: .cascade),
+                ToMany("files", to: "File", inverse: "folder", deleteRule: .cascade),
+            ])
+        let fileEntity = EntityDescription(
+            "File",
+            members: [
+                Attribute<String>("path", unique: true), Attribute<Int>("size", default: 0), Attribute<Double?>("score"),
+                Attribute<Bool>("hidden", default: false), Attribute<Date>("modified"), Attribute<Data?>("thumbnail"),
+                Attribute<JSONText?>("tags"), ToOne("folder", to: "Folder", inverse: "files"),
+            ])
+        let model = try ObjectModel(
+            entities: [folderEntity, fileEntity],
+            merging: MergeDescription(trees: [OrderedTree(entity: "Folder", parent: parent, order: Attribute<Int>("order"))]))
+        let type = DocumentType(kind: DocumentKind("org.example.files"), displayName: "Files", model: model)
+        var open = ManagedDocument.OpenOptions()
+        open.autosaveInterval = nil
+        open.environment = ["XDG_STATE_HOME": folder.appending(path: "state").path, "HOME": folder.path]
+        let template = folder.appending(path: "Files.poddoc")
+        let document = try await ManagedDocument.create(at: template, type: type, options: open)
+        document.mainContext.insert("Folder").setValue(.text("top"), forKey: "name")
+        try await document.close()
+        let before = try Data(contentsOf: template.appending(path: "StoreContent/persistentStore"))
+
+        let environment = ProcessInfo.processInfo.environment
+        var options = CrashTest.Options(kind: type.kind, format: format)
+        options.template = template
+        options.cycles = environment["PODDOC_CRASH_CYCLES"].flatMap(Int.init) ?? 6
+        options.seed = environment["PODDOC_CRASH_SEED"].flatMap(UInt64.init) ?? 2026
+        options.workFolder = folder.appending(path: "work")
+        // Edits made from a model are cheap, so each autosave carries more of them and takes
+        // longer than an outline's: the children live long enough for a few.
+        options.lifetime = .milliseconds(80) ... .milliseconds(300)
+        let report = try await CrashTest.run(options, childExecutable: try childExecutable())
+        print(report.table)
+        XCTAssertTrue(report.passed, report.table)
+        XCTAssertEqual(report.recovered, options.cycles)
+        // A child killed at a crash point may die in its first save; the others save.
+        XCTAssertGreaterThanOrEqual(
+            report.savesReported, (options.cycles - report.crashPointKills) / 2, "the children saved often: \(report.table)")
+        XCTAssertEqual(try Data(contentsOf: template.appending(path: "StoreContent/persistentStore")), before, "the template is only read")
+        // The children edited both entities, from the model alone.
+        var reopen = open
+        reopen.environment = ["XDG_STATE_HOME": folder.appending(path: "work/state").path, "HOME": folder.path]
+        let crashed = folder.appending(path: format == .package ? "work/Crash.poddoc" : "work/Crash.poddoc.tar.zst")
+        let edited = try await ManagedDocument.open(crashed, types: [], options: reopen)
+        XCTAssertEqual(edited.metadata.kind, type.kind)
+        XCTAssertEqual(edited.model.versionHash, model.versionHash, "opened with the model its store records")
+        let history = try edited.rootContext.store.history().map(\.summary).joined(separator: "; ")
+        XCTAssertTrue(history.contains("File: ") && history.contains("inserted"), history)
+        XCTAssertTrue(history.contains("Folder: "), history)
+        let verification = try await edited.verify()
+        XCTAssertTrue(verification.isSound, verification.problems.joined(separator: " "))
+        try await edited.close()
+    }
 
     @MainActor
     private func crashTest(_ kind: DocumentKind, _ format: CrashTest.Format) async throws {
@@ -45,7 +117,7 @@ final class CrashTestTests: XCTestCase {
 
     func testChildRejectsBadArgumentsWithUsage() {
         for arguments in [
-            ["--kind", "pods"], ["--document", "x", "--kind", "film", "--seed", "1", "--autosave-ms", "5"],
+            ["--kind", "pods"], ["--document", "x", "--kind", "no kind!", "--seed", "1", "--autosave-ms", "5"],
             ["--document", "x", "--kind", "pods", "--seed", "1", "--autosave-ms", "5", "--crash-at", "teleport:1"],
             ["stray"],
         ] {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PodDocContent
 import PodDocDocument
 import PodDocReliability
 
@@ -25,21 +26,24 @@ struct CrashTestCommand: PodDocCommand {
             [
                 "poddoc crash-test --cycles 20 --seed 7",
                 "poddoc crash-test --kind pods --format archive --cycles 10 --json",
+                "poddoc crash-test --from Chores.poddoc --cycles 20   # any kind: edits made from its model",
             ]))
 
     @Option(help: "How many kills.")
     var cycles = 200
 
-    /// What a crash test kills.
-    enum Kind: String, ExpressibleByArgument, CaseIterable {
-        case outline, pods, migration
-    }
+    @Option(
+        help: ArgumentHelp(
+            "What the children do: edit an outline or import pods with autosave on; edit a copy of --from, of any kind (its kind's identifier), with edits made from its model; or (migration) upgrade an outline document of model 1 with `poddoc outline add`, killed at random moments: the document must come back old or upgraded, never a mix.",
+            valueName: "outline|pods|migration|KIND"))
+    var kind: String?
 
     @Option(
-        help:
-            "What the children do: edit an outline or import pods with autosave on; or (migration) upgrade an outline document of model 1 with `poddoc outline add`, killed at random moments: the document must come back old or upgraded, never a mix."
-    )
-    var kind: Kind = .outline
+        help: ArgumentHelp(
+            "A document whose copy the children edit (read, never written): any kind, an app's own included; its kind is the test's.",
+            valueName: "document"),
+        completion: .file())
+    var from: String?
 
     @Option(help: "A package, or an archive (autosaved in its working copy).")
     var format: CrashTest.Format = .package
@@ -72,7 +76,16 @@ struct CrashTestCommand: PodDocCommand {
         guard cycles > 0 else { throw ValidationError("--cycles must be at least 1.") }
         guard autosaveInterval > 0 else { throw ValidationError("--autosave-interval must be at least 1 ms.") }
         if force, workFolder == nil { throw ValidationError("--force goes with --work-folder (the folder it lets the test use).") }
-        if kind == .migration, specs != nil { throw ValidationError("--specs goes with --kind pods, not migration.") }
+        if kind == "migration", specs != nil { throw ValidationError("--specs goes with --kind pods, not migration.") }
+        if kind == "migration", from != nil { throw ValidationError("--from goes with a kind of document, not migration.") }
+        if let kind, kind != "migration" {
+            guard let parsed = DocumentKind(rawValue: kind) else {
+                throw ValidationError("--kind takes pods, outline, migration or a kind's identifier, not '\(kind)'.")
+            }
+            if DocumentType.builtIn(parsed) == nil, from == nil {
+                throw ValidationError("A crash test of the kind '\(kind)' edits a copy of a document of it: give one with --from DOC.")
+            }
+        }
     }
 
     /// `--kind migration`: ``MigrationCrashTest``.
@@ -102,8 +115,23 @@ struct CrashTestCommand: PodDocCommand {
     }
 
     func execute() async throws {
-        if kind == .migration { return try await runMigration() }
-        var options = CrashTest.Options(kind: kind == .pods ? .pods : .outline, format: format)
+        if kind == "migration" { return try await runMigration() }
+        var testKind = kind.flatMap(DocumentKind.init(rawValue:)) ?? .outline
+        var template: URL?
+        if let from {
+            let url = URL(fileURLWithPath: from)
+            let source = try await DocumentAccess.open(try DocumentArgument.parse([from]), mode: .read, command: "poddoc crash-test")
+            let found = source.metadata.kind
+            try await source.close()
+            if let kind, found.rawValue != kind {
+                throw CommandFailure(
+                    .badInput, code: "wrongKind", "\(from) is a document of kind '\(found)', not '\(kind)'; leave out --kind.")
+            }
+            testKind = found
+            template = url
+        }
+        var options = CrashTest.Options(kind: testKind, format: format)
+        options.template = template
         options.cycles = cycles
         options.seed = seed
         options.autosaveInterval = .milliseconds(autosaveInterval)

@@ -17,7 +17,7 @@ struct NewCommand: PodDocCommand {
         discussion: Examples.discussion([
             "poddoc new Recipes.poddoc --kind outline",
             "poddoc new Catalogue.poddoc.tar.zst --kind pods   # one archive file",
-            "poddoc new Rebuilt.poddoc --from tasks.json   # any kind, from `poddoc export DOC tasks.json --format objects`",
+            "poddoc new Rebuilt.poddoc --from chores.json   # any kind, from `poddoc export DOC chores.json --format objects`",
         ]))
 
     @Argument(help: "Where to create it, e.g. Specs.poddoc or Notes.poddoc.tar.zst (must not exist).", completion: .file())

@@ -94,9 +94,9 @@ struct ObjectsCommand: ParsableCommand {
         discussion: Examples.discussion(
             "For documents of an app's own kind (and pods and outlines alike): the entities, each entity's objects, one object. `poddoc export DOC FILE --format objects` writes them all as JSON.",
             [
-                "poddoc objects ls Tasks.poddoc",
-                "poddoc objects ls Tasks.poddoc Task",
-                "poddoc objects show Tasks.poddoc Task 3",
+                "poddoc objects ls Chores.poddoc",
+                "poddoc objects ls Chores.poddoc Task",
+                "poddoc objects show Chores.poddoc Task 1",
             ]),
         subcommands: OperationSets.objects.map { $0.oneShot })
 }

@@ -14,7 +14,7 @@ struct ExportContent: DocumentOperation {
         "poddoc export Notes.poddoc Notes.opml --format opml",
         "poddoc export Notes.poddoc Then.md --format markdown --at 1   # as it was after save 1",
         "poddoc export Specs.poddoc Specs.poddoc.tar.zst --format archive",
-        "poddoc export Tasks.poddoc tasks.json --format objects   # every object, any kind; `poddoc new COPY --from tasks.json` rebuilds it",
+        "poddoc export Chores.poddoc Chores-now.json --format objects   # every object, any kind; `poddoc new Copy.poddoc --from Chores-now.json` rebuilds it",
     ]
     static let abstract =
         "Export: archive or objects (any document); json, csv, specs (pods); opml, markdown, text, json (outline)."

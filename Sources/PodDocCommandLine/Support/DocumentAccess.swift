@@ -43,6 +43,9 @@ enum DocumentAccess {
             try? await document.close()
             throw wrongKind(document.metadata.kind, url: url, command: command)
         }
+        // Opening read the whole store (checks, the hash before a write), which the save reads
+        // again, perhaps on a thread of the other malloc arena: what the open freed goes back.
+        FreedMemory.giveBack()
         return document
     }
 

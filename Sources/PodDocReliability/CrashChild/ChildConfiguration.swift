@@ -64,8 +64,8 @@ public struct ChildConfiguration: Sendable, Hashable {
             guard let value = values[name] else { throw CrashTestError(.usage, "Missing --\(name). \(Self.usage)") }
             return value
         }
-        guard let kind = DocumentKind(rawValue: try required("kind")), DocumentType.builtIn(kind) != nil else {
-            throw CrashTestError(.usage, "--kind must be pods or outline. \(Self.usage)")
+        guard let kind = DocumentKind(rawValue: try required("kind")) else {
+            throw CrashTestError(.usage, "--kind must be a document kind: pods, outline, or an app's own. \(Self.usage)")
         }
         guard let seed = UInt64(try required("seed")), let milliseconds = Int(try required("autosave-ms")), milliseconds > 0 else {
             throw CrashTestError(.usage, "--seed and --autosave-ms take positive whole numbers. \(Self.usage)")

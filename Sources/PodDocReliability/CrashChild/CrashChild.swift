@@ -31,6 +31,16 @@ public enum CrashChild {
         return 1
     }
 
+    /// A new document of a kind poddoc brings; a document of another kind is the copy of
+    /// a template the parent made (``CrashTest/Options/template``), never made here.
+    @MainActor
+    private static func create(_ url: URL, kind: DocumentKind, options: ManagedDocument.OpenOptions) async throws -> ManagedDocument {
+        guard DocumentType.builtIn(kind) != nil else {
+            throw CrashTestError(.usage, "\(url.path) does not exist, and the crash test makes new documents of kinds poddoc brings only.")
+        }
+        return try await ManagedDocument.create(at: url, kind: kind, options: options)
+    }
+
     @MainActor
     static func run(_ configuration: ChildConfiguration, log: OperationLog) async throws {
         var options = ManagedDocument.OpenOptions()
@@ -43,7 +53,7 @@ public enum CrashChild {
         let document =
             FileManager.default.fileExists(atPath: url.path)
             ? try await ManagedDocument.open(url, options: options)
-            : try await ManagedDocument.create(at: url, kind: configuration.kind, options: options)
+            : try await Self.create(url, kind: configuration.kind, options: options)
         document.onAutosave = { event in
             switch event {
             case .saved(_, let sequence, let hash):
@@ -64,7 +74,7 @@ public enum CrashChild {
             switch configuration.kind {
             case .pods: try PodsWorkload(document: document, specBatches: configuration.specBatches, log: log)
             case .outline: try OutlineWorkload(document: document, log: log)
-            default: throw CrashTestError(.usage, "The crash test edits pods and outline documents, not '\(configuration.kind)'.")
+            default: try ModelWorkload(document: document, log: log)
             }
         while true {
             for _ in 0...random.below(6) {

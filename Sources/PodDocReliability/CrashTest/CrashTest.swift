@@ -49,6 +49,11 @@ public enum CrashTest {
         /// ``replacesWorkFolder``). When nil, a fresh temporary folder, removed after the run
         /// whatever its outcome.
         public var workFolder: URL?
+        /// A document whose copy the children edit, of any kind (``kind`` must be its kind):
+        /// for a kind poddoc does not bring, the edits are made from the model its store
+        /// records (inserts, updates, deletes, moves in its ordered trees, undo). Nil: a new
+        /// document of ``kind`` (pods or outline).
+        public var template: URL?
         /// Whether a ``workFolder`` holding other things may be used: the test then replaces
         /// its `Crash.poddoc`, `state` and `batches` there and leaves the rest.
         public var replacesWorkFolder = false
@@ -86,6 +91,7 @@ public enum CrashTest {
         var report = CrashTestReport(
             kind: options.kind.rawValue, format: options.format.rawValue, seed: options.seed,
             autosaveMilliseconds: setup.autosaveMilliseconds)
+        if let template = options.template { try await setup.copy(template) }
         var random = SeededRandom(seed: options.seed)
         for cycle in 0..<options.cycles {
             try Task.checkCancellation()

@@ -130,6 +130,32 @@ struct CrashTestSetup: Sendable {
 
     /// How the parent reopens the document: no autosave, recover any working copy, check
     /// the store first.
+    /// Makes the test's document a copy of `template` (read, never written), in the test's
+    /// format.
+    ///
+    /// - Throws: ``CrashTestError`` (`.setup`) when it cannot be read or copied, or is of
+    ///   another kind than the test's.
+    @MainActor
+    func copy(_ template: URL) async throws(CrashTestError) {
+        var options = reopenOptions
+        options.readOnly = true
+        options.recovery = .ask
+        do {
+            let source = try await ManagedDocument.open(template, options: options)
+            defer { Task { try? await source.close() } }
+            guard source.metadata.kind == self.options.kind else {
+                throw CrashTestError(
+                    .usage, "\(template.path) is a document of kind '\(source.metadata.kind)', not '\(self.options.kind)'.")
+            }
+            try await source.save(to: document, format: self.options.format == .package ? .package : .archive(.tarZstd))
+            try await source.close()
+        } catch let error as CrashTestError {
+            throw error
+        } catch {
+            throw CrashTestError(.setup, "Could not copy \(template.path) for the crash test: \(error)")
+        }
+    }
+
     var reopenOptions: ManagedDocument.OpenOptions {
         var options = ManagedDocument.OpenOptions()
         options.autosaveInterval = nil

@@ -41,8 +41,9 @@ struct ObjectShape: Encodable {
             "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
         }
 
-        /// The value in a line of text: text quoted, dates in ISO 8601, data by its size.
-        func text(as type: AttributeType?, entity destination: String?) -> String {
+        /// The value in a line of text: text quoted (cut after `length` characters, saying how
+        /// long it is), dates in ISO 8601, data by its size.
+        func text(as type: AttributeType?, entity destination: String?, length: Int) -> String {
             switch self {
             case .null: return "null"
             case .bool(let b): return b ? "true" : "false"
@@ -52,6 +53,7 @@ struct ObjectShape: Encodable {
             case .real(let d): return "\(d)"
             case .reference(let n): return "\(destination ?? "object") \(n)"
             case .text(let s) where type == .data: return "<\(Data(base64Encoded: s)?.count ?? 0) bytes>"
+            case .text(let s) where s.count > length: return Self.quoted(String(s.prefix(length))) + "… (\(s.count) characters)"
             case .text(let s): return Self.quoted(s)
             }
         }
@@ -101,7 +103,7 @@ struct ObjectShape: Encodable {
         let parts = properties.map { name, value in
             let attribute = entity?.attributes.first { $0.name == name }
             let destination = entity?.relationships.first { $0.name == name }?.destination
-            return "\(name)=\(value.text(as: attribute?.type, entity: destination))"
+            return "\(name)=\(value.text(as: attribute?.type, entity: destination, length: 60))"
         }
         return TerminalText.oneLine("\(self.entity) \(id)  " + parts.joined(separator: " "))
     }
@@ -127,9 +129,9 @@ extension DocumentSession {
 struct ListObjects: DocumentOperation {
     static let name = "ls"
     static let examples = [
-        "poddoc objects ls Tasks.poddoc",
-        "poddoc objects ls Tasks.poddoc Task --limit 20",
-        "poddoc objects ls Tasks.poddoc Task --json",
+        "poddoc objects ls Chores.poddoc",
+        "poddoc objects ls Chores.poddoc Task --limit 20",
+        "poddoc objects ls Chores.poddoc Task --json",
     ]
     static let abstract = "List the entities of any document with their counts, or the objects of one entity."
     static let kind: DocumentKind? = nil
@@ -197,8 +199,8 @@ struct ListObjects: DocumentOperation {
 struct ShowObject: DocumentOperation {
     static let name = "show"
     static let examples = [
-        "poddoc objects show Tasks.poddoc Task 3",
-        "poddoc objects show Tasks.poddoc TaskList 1 --json",
+        "poddoc objects show Chores.poddoc Task 1",
+        "poddoc objects show Chores.poddoc TaskList 1 --json",
     ]
     static let abstract = "Show one object of any document: its attributes, and its relationships by id."
     static let kind: DocumentKind? = nil
@@ -235,7 +237,7 @@ struct ShowObject: DocumentOperation {
             let destination = entity.relationships.first { $0.name == name }?.destination
             lines.append(
                 "  " + (name + ":").padding(toLength: width + 2, withPad: " ", startingAt: 0)
-                    + TerminalText.oneLine(value.text(as: attribute?.type, entity: destination)))
+                    + TerminalText.oneLine(value.text(as: attribute?.type, entity: destination, length: 400)))
         }
         for (name, destination, ids) in toMany {
             let listed = ids.prefix(20).map(String.init).joined(separator: ", ") + (ids.count > 20 ? ", …" : "")

@@ -33,7 +33,8 @@ extension CopyMerge {
     ///     every difference a conflict.
     ///   - base: When the histories share no save in reach, a copy of the state the two
     ///     parted from (git's merge base): what each changed is what differs from it.
-    /// - Throws: ``StoreError``: `.notInHistory` when the histories share no save in reach
+    /// - Throws: ``StoreError``: `.schemaMismatch` when the stores are read with different
+    ///   models; `.notInHistory` when the histories share no save in reach
     ///   and neither `twoWay` nor `base` is given (the common save was let go by the
     ///   retention, or the copies are not of one document); `.corrupt` when a history is
     ///   damaged.
@@ -41,6 +42,12 @@ extension CopyMerge {
         mine: PersistentStore, theirs: PersistentStore, trees: [OrderedTree]? = nil, latest: [LatestValue]? = nil,
         preferring: MergeSide? = nil, choices: [ObjectID: MergeSide] = [:], twoWay: Bool = false, base: PersistentStore? = nil
     ) throws -> CopyMerge {
+        for other in [theirs, base].compactMap({ $0 }) where other.model.versionHash != mine.model.versionHash {
+            throw StoreError(
+                .schemaMismatch,
+                "Cannot merge copies read with two models (version \(mine.model.version) and \(other.model.version)): open the older copy with the app of the newer model, which upgrades it, then merge."
+            )
+        }
         let trees = trees ?? mine.model.merging.trees
         let latest = latest ?? mine.model.merging.latestValues
         let mineGraph = try mine.saveGraph()
