@@ -157,6 +157,8 @@ enum SpecsImportBenchmark {
         let floorCommitting = try JSONEachSpecs.run(
             pageCount: pageCount, page: page, at: folder.appending(path: "each-\(UUID().uuidString)"),
             pagesPerCommit: SpecsImporter.Options().specsPerSave / pageSize)
+        let floorPrivate = try JSONEachSpecs.run(
+            pageCount: pageCount, page: page, at: folder.appending(path: "each-\(UUID().uuidString)"), journal: false)
         return [
             Measurement(
                 name:
@@ -167,6 +169,10 @@ enum SpecsImportBenchmark {
                 name: "the same against SQLite doing the same work, a commit every 5,000 specs (as the import saves)",
                 seconds: run.importSeconds, count: catalog.specCount, floorName: "SQLite, committing as the import does",
                 floorSeconds: floorCommitting),
+            Measurement(
+                name: "the same against SQLite building a new store in a private file, no journal, synced and renamed into place",
+                seconds: run.importSeconds, count: catalog.specCount, floorName: "SQLite, private file without a journal",
+                floorSeconds: floorPrivate),
         ]
     }
 

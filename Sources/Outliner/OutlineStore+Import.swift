@@ -94,10 +94,20 @@ extension OutlineStore {
         let (count, opmlVersion, head, bodyAttributes) = (tree.count, tree.opmlVersion, tree.head, tree.bodyAttributes)
         // Made off the caller's actor (a million rows take a second); the rows hold what the
         // save needs, so the tree goes with them.
-        var (batch, topLevelRows) = try await Self.rows(
+        var parts = try await Self.rows(
             of: consume tree, model: context.store.model, under: parentObject.objectID, after: lastKey, stamped: now())
-        let topLevel = topLevelRows.map { batch.temporaryID(ofRow: $0) }
-        let receipt = try OutlineStore.reading("staging the imported items") { try context.upsert(batch) }
+        var topLevel: [ObjectID] = []
+        for index in parts.indices {
+            topLevel += parts[index].topLevel.map { parts[index].batch.temporaryID(ofRow: $0) }
+        }
+        // From here the context holds the only copy of the rows, and lets them go off this
+        // thread after the save.
+        var receipts: [BatchUpsertReceipt] = []
+        do {
+            let staged = parts.map(\.batch)
+            parts = []
+            receipts = try OutlineStore.reading("staging the imported items") { try staged.map { try context.upsert($0) } }
+        }
         undoable(ActionName.importItems(count)) {
             if takesHead {
                 parentObject[OutlineSchema.opmlVersion] = opmlVersion
@@ -111,7 +121,7 @@ extension OutlineStore {
         } catch {
             throw OutlineError.storeFailed(error, while: "saving \(ActionName.items(count))")
         }
-        guard receipt.result != nil else {
+        guard receipts.allSatisfy({ $0.result != nil }) else {
             throw OutlineError(
                 .storeFailed, "The imported items were not saved: the save ended without writing them. Save the document to write them.")
         }
@@ -120,29 +130,67 @@ extension OutlineStore {
 
     /// The rows of `tree`'s items in depth-first order, each pointing at its parent's row
     /// (top-level items at `parent`, with order keys after `lastKey`), and the indexes of
-    /// the top-level rows.
+    /// the top-level rows, in parts that follow each other: a large outline's top-level
+    /// items are split in two, each half's rows made on a thread of its own.
     @concurrent
     private static func rows(
         of tree: consuming OutlineTree, model: ObjectModel, under parent: ObjectID, after lastKey: Int?, stamped date: Date
-    ) async throws(OutlineError) -> (BatchUpsert, [Int]) {
-        let topLevelCount = tree.children(of: tree.root).count
-        guard let topLevelKeys = SiblingOrder.keys(topLevelCount, between: lastKey, and: nil) else {
+    ) async throws(OutlineError) -> [(batch: BatchUpsert, topLevel: [Int])] {
+        let sizes = tree.topLevelSubtreeSizes
+        guard let topLevelKeys = SiblingOrder.keys(sizes.count, between: lastKey, and: nil) else {
             throw OutlineError(
                 .invalidArgument,
-                "Cannot add \(topLevelCount) items after the last child: its order key is too close to the largest there is. Move the last child up one place, then import again."
+                "Cannot add \(sizes.count) items after the last child: its order key is too close to the largest there is. Move the last child up one place, then import again."
             )
         }
-        var batch: BatchUpsert
+        let shared = consume tree
+        let ranges = halves(of: sizes, smallest: rowsWorthASecondThread)
         do {
-            batch = try BatchUpsert(inserting: OutlineSchema.entityName, model: model)
+            guard ranges.count == 2 else {
+                return [
+                    try rows(of: shared, topLevel: ranges[0], sizes: sizes, keys: topLevelKeys, model: model, under: parent, stamped: date)
+                ]
+            }
+            async let second = rows(
+                of: shared, topLevel: ranges[1], sizes: sizes, keys: topLevelKeys, model: model, under: parent, stamped: date)
+            let first = try rows(
+                of: shared, topLevel: ranges[0], sizes: sizes, keys: topLevelKeys, model: model, under: parent, stamped: date)
+            return [first, try await second]
         } catch {
             throw OutlineError.storeFailed(error, while: "preparing the import")
         }
-        batch.reserveCapacity(tree.count)
+    }
+
+    /// From this many items on, an import makes its rows on two threads.
+    static let rowsWorthASecondThread = 20_000
+
+    /// The top-level positions split where the items before and after are closest to half
+    /// of them; one range for fewer than `smallest` items (or a single top-level item).
+    static func halves(of sizes: [Int], smallest: Int) -> [Range<Int>] {
+        let total = sizes.reduce(0, +)
+        guard total >= smallest, sizes.count > 1 else { return [0..<sizes.count] }
+        var before = 0
+        var split = 0
+        while split < sizes.count - 1, before + sizes[split] <= total / 2 {
+            before += sizes[split]
+            split += 1
+        }
+        split = max(split, 1)
+        return [0..<split, split..<sizes.count]
+    }
+
+    /// The rows of the subtrees of the top-level items at `topLevel` and the indexes of their
+    /// top-level rows; `keys` holds the order keys of all top-level items.
+    private static func rows(
+        of tree: OutlineTree, topLevel range: Range<Int>, sizes: [Int], keys topLevelKeys: [Int], model: ObjectModel,
+        under parent: ObjectID, stamped date: Date
+    ) throws -> (batch: BatchUpsert, topLevel: [Int]) {
+        var batch = try BatchUpsert(inserting: OutlineSchema.entityName, model: model)
+        batch.reserveCapacity(sizes[range].reduce(0, +))
         var topLevel: [Int] = []
         // The open path: each level's row (nil for `parent`) and the index of its next child.
-        var path: [(row: Int?, next: Int)] = [(nil, 0)]
-        for visit in tree.depthFirst() {
+        var path: [(row: Int?, next: Int)] = [(nil, range.lowerBound)]
+        for visit in tree.depthFirst(topLevel: range) {
             path.removeSubrange(visit.depth...)
             let level = path[visit.depth - 1]
             path[visit.depth - 1].next += 1

@@ -36,6 +36,17 @@ final class OutlineTreeTests: XCTestCase {
         XCTAssertEqual(tree.maxDepth, 3)
     }
 
+    func testTheWalkOfSomeTopLevelItemsAndTheSizeOfEach() {
+        let tree = makeTrip()
+        XCTAssertEqual(tree.topLevelSubtreeSizes, [4, 1])
+        func walk(_ range: Range<Int>) -> [String] { tree.depthFirst(topLevel: range).map { "\($0.depth):\($0.item.title)" } }
+        XCTAssertEqual(walk(0..<1), ["1:Packing", "2:Passport", "2:Clothes", "3:Socks"])
+        XCTAssertEqual(walk(1..<2), ["1:Tickets"])
+        XCTAssertEqual(walk(0..<2), tree.outlineSummary)
+        XCTAssertEqual(walk(2..<2), [])
+        XCTAssertEqual(OutlineTree().topLevelSubtreeSizes, [])
+    }
+
     func testEmptyTree() {
         let tree = OutlineTree()
         XCTAssertTrue(tree.isEmpty)

@@ -92,6 +92,30 @@ final class ModelAndSchemaTests: StoreTestCase {
         XCTAssertEqual(again.identifier, store.identifier)
     }
 
+    /// A foreign key that leads a compound index is found through it: no index of its own,
+    /// and lookups by it (a cascade's children, a fetch by parent) use the compound one.
+    func testAForeignKeyLeadingACompoundIndexHasNoIndexOfItsOwn() throws {
+        let node = EntityDescription(
+            "Node",
+            members: [
+                Attribute<Int>("order", default: 0), ToOne("parent", to: "Node", inverse: "children"),
+                ToMany("children", to: "Node", inverse: "parent", deleteRule: .cascade),
+                ToOne("tag", to: "Tag", inverse: "nodes"),
+            ], indexes: [["parent", "order"]])
+        let tag = EntityDescription("Tag", members: [ToMany("nodes", to: "Node", inverse: "tag")])
+        let store = try PersistentStore(url: storeURL, model: ObjectModel(entities: [node, tag]))
+        try store.close()
+        try otherConnection().read { db in
+            let indexes = try String.fetchAll(
+                db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'Node' AND sql IS NOT NULL ORDER BY name")
+            XCTAssertEqual(indexes, ["Node_by_parent_order", "Node_tag"])
+            let plan = try Row.fetchAll(db, sql: #"EXPLAIN QUERY PLAN SELECT id FROM "Node" WHERE "parent" = 1"#).map {
+                $0["detail"] as String
+            }
+            XCTAssertTrue(plan.contains { $0.contains("Node_by_parent_order") }, "\(plan)")
+        }
+    }
+
     func testMigrationRunsInOneTransactionAndFailureLeavesStoreUnchanged() throws {
         let v1 = try ObjectModel(version: 1, entities: [EntityDescription("Note", members: [Attribute<String>("text", default: "")])])
         do {

@@ -13,16 +13,22 @@ extension OutlineTree {
     struct TraversalIterator: IteratorProtocol {
         private let nodes: [Node]
         /// The open path: each node with the position of its next child to visit.
-        private var stack: [(node: Int, nextChild: Int)] = [(0, 0)]
+        private var stack: [(node: Int, nextChild: Int)]
+        /// Where the walk of the root's children stops.
+        private let topLevelEnd: Int
 
-        init(nodes: [Node]) {
+        /// A walk of the whole tree, or of the subtrees of the top-level items at the
+        /// positions `topLevel`.
+        init(nodes: [Node], topLevel: Range<Int>? = nil) {
             self.nodes = nodes
+            stack = [(0, topLevel?.lowerBound ?? 0)]
+            topLevelEnd = topLevel?.upperBound ?? .max
         }
 
         mutating func next() -> TraversalStep? {
             while let top = stack.last {
                 let children = nodes[top.node].children
-                if top.nextChild < children.count {
+                if top.nextChild < (top.node == 0 ? min(children.count, topLevelEnd) : children.count) {
                     stack[stack.count - 1].nextChild += 1
                     let child = children[top.nextChild]
                     stack.append((child, 0))

@@ -15,10 +15,12 @@ extension OutlineTree {
     /// siblings in order), with its depth. The walk uses an explicit stack, never recursion.
     public struct DepthFirstSequence: Sequence, Sendable {
         let tree: OutlineTree
+        /// The positions of the top-level items whose subtrees are walked; nil for all.
+        var topLevel: Range<Int>? = nil
 
         /// Returns an iterator over the walk.
         public func makeIterator() -> Iterator {
-            Iterator(tree: tree, steps: TraversalIterator(nodes: tree.nodes))
+            Iterator(tree: tree, steps: TraversalIterator(nodes: tree.nodes, topLevel: topLevel))
         }
 
         /// The iterator of a ``DepthFirstSequence``.
@@ -48,6 +50,31 @@ extension OutlineTree {
     /// ```
     public func depthFirst() -> DepthFirstSequence {
         DepthFirstSequence(tree: self)
+    }
+
+    /// The items of the subtrees of the top-level items at the positions `topLevel` (from 0),
+    /// in depth-first pre-order with their depths: one part of ``depthFirst()``, so that
+    /// parts of a large outline can be walked on threads of their own.
+    ///
+    /// - Precondition: `topLevel` lies within the top-level items.
+    public func depthFirst(topLevel: Range<Int>) -> DepthFirstSequence {
+        precondition(topLevel.upperBound <= nodes[0].children.count, "the tree has \(nodes[0].children.count) top-level items")
+        return DepthFirstSequence(tree: self, topLevel: topLevel)
+    }
+
+    /// How many items each top-level item's subtree holds, itself included, in order.
+    public var topLevelSubtreeSizes: [Int] {
+        let topLevel = nodes[0].children
+        var position = [Int](repeating: -1, count: nodes.count)
+        for (offset, index) in topLevel.enumerated() { position[index] = offset }
+        var sizes = [Int](repeating: 0, count: topLevel.count)
+        // Parents are always stored before their children: a node's top-level item is known
+        // once its parent's is.
+        for index in nodes.indices.dropFirst() {
+            if position[index] < 0, let parent = nodes[index].parent { position[index] = position[parent] }
+            sizes[position[index]] += 1
+        }
+        return sizes
     }
 
     /// The depth of the deepest item: 0 for an empty outline, 1 for a flat list.

@@ -74,8 +74,10 @@ extension XMLReader {
             }
             switch text[index] {
             case quote:
+                defer { index += 1 }
+                // Most values hold no reference and no tab or line feed: one copy, no buffer.
+                if value.isEmpty && runStart == start + 1 { return String(decoding: text[runStart..<index], as: UTF8.self) }
                 value.append(contentsOf: text[runStart..<index])
-                index += 1
                 return String(decoding: value, as: UTF8.self)
             case ASCII.lessThan:
                 throw error(at: index, "'<' is not allowed in the value of the attribute '\(name)'; write it as '&lt;'")
@@ -125,12 +127,13 @@ extension XMLReader {
 
 extension XMLReader {
     /// Reads an XML name at `index`; `expectation` says what was expected, for the error.
-    mutating func readName(_ expectation: String) throws(OutlineFormatError) -> String {
+    /// `expectation` is only made for the error: it often names the tag, and every tag is read.
+    mutating func readName(_ expectation: @autoclosure () -> String) throws(OutlineFormatError) -> String {
         let start = index
         guard index < text.count, let (first, length) = UTF8Scalars.decode(text, at: index),
             XMLCharacters.isNameStart(first)
         else {
-            throw error(at: index, "expected \(expectation), found \(sample(at: index))")
+            throw error(at: index, "expected \(expectation()), found \(sample(at: index))")
         }
         index += length
         while index < text.count {

@@ -182,9 +182,10 @@ struct XMLReader {
     }
 
     /// Consumes `literal` or throws "expected `literal`".
-    mutating func expect(_ literal: StaticString, _ context: String) throws(OutlineFormatError) {
+    /// `context` is only made for the error: it often names the tag, and every tag is read.
+    mutating func expect(_ literal: StaticString, _ context: @autoclosure () -> String) throws(OutlineFormatError) {
         guard matches(literal) else {
-            throw error(at: index, "expected '\(literal)' \(context)")
+            throw error(at: index, "expected '\(literal)' \(context())")
         }
         index += literal.utf8CodeUnitCount
     }

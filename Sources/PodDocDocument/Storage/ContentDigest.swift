@@ -8,18 +8,19 @@ import PodDocStore
 enum ContentDigest {
     /// `sha256:<hex>` of a store's logical content.
     static func store(_ store: PersistentStore) throws -> String {
-        var hasher = SHA256()
-        try store.streamLogicalContent { hasher.update(bufferPointer: $0) }
-        return "sha256:" + hex(hasher.finalize())
+        // Hashed on another thread while the rows are read.
+        let hasher = BackgroundHasher()
+        try store.streamLogicalContent { hasher.update($0) }
+        return "sha256:" + hasher.finish()
     }
 
     /// `sha256:<hex>` of a store's logical content as it is on disk: for a read-only store
     /// reading a private upgraded copy of an older store, the older store's, under the model it
     /// was written with (what its document's recorded hash describes).
     static func storeOnDisk(_ store: PersistentStore) throws -> String {
-        var hasher = SHA256()
-        try store.streamLogicalContentOnDisk { hasher.update(bufferPointer: $0) }
-        return "sha256:" + hex(hasher.finalize())
+        let hasher = BackgroundHasher()
+        try store.streamLogicalContentOnDisk { hasher.update($0) }
+        return "sha256:" + hasher.finish()
     }
 
     /// The files of an additional-content folder and `sha256:<hex>` of their manifest (the

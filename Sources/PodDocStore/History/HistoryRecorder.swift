@@ -77,6 +77,12 @@ struct HistoryRecorder {
         byEntity[id.entityName, default: Changes()].inserted.append(row)
     }
 
+    /// Objects of one entity inserted with the given row ids (a batch's new rows).
+    mutating func inserted(_ rows: some Collection<Int64>, of entity: String) {
+        guard !rows.isEmpty else { return }
+        byEntity[entity, default: Changes()].inserted.append(contentsOf: rows)
+    }
+
     /// An updated object, with the values `fields` held before the save (in their order).
     mutating func updated(_ id: ObjectID, fields: FieldSet, before: [StoreValue]?) {
         guard let row = id.rowID, !fields.isEmpty else { return }
@@ -128,7 +134,9 @@ struct HistoryRecorder {
             var separator = ""
             var count = EntityCounts.Count()
             if !changes.inserted.isEmpty {
-                let ids = Set(changes.inserted).sorted()
+                // A batch's rows come in ascending order already: no set to build, no sort.
+                let inOrder = zip(changes.inserted, changes.inserted.dropFirst()).allSatisfy { $0 < $1 }
+                let ids = inOrder ? changes.inserted : Set(changes.inserted).sorted()
                 out.append(contentsOf: "\"inserted\":\"".utf8)
                 Self.appendRanges(ids, to: &out)
                 out.append(UInt8(ascii: "\""))

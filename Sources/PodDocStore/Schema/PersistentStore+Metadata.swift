@@ -1,4 +1,5 @@
 internal import GRDB
+internal import GRDBSQLite
 
 // MARK: - Store metadata
 
@@ -41,14 +42,27 @@ extension PersistentStore {
                 let statement = try RawStatement(db, "SELECT \(list) FROM \(layout.table) ORDER BY \"id\"")
                 while try statement.step() {
                     for column in 0...Int32(columns.count) {
-                        // A long text or blob goes from SQLite's memory as it is: a copy of
-                        // a 50 MB note would double what hashing it costs.
-                        if let long = statement.longValue(column, atLeast: 1 << 16) {
-                            buffer.appendHeader(tag: long.isText ? 3 : 4, length: long.bytes.count)
-                            buffer.flush(consume)
-                            consume(UnsafeRawBufferPointer(long.bytes))
-                        } else {
-                            buffer.append(statement.value(column))
+                        switch statement.type(column) {
+                        case SQLITE_NULL: buffer.append(.null)
+                        case SQLITE_INTEGER: buffer.append(.integer(statement.int64(column)))
+                        case SQLITE_FLOAT: buffer.append(.real(statement.double(column)))
+                        default:
+                            // Text and blobs are read where SQLite holds them, never copied
+                            // into a value; text that is not valid UTF-8 is hashed as the
+                            // repaired `String` a read of it gives.
+                            guard let value = statement.longValue(column, atLeast: 0) else {
+                                buffer.append(statement.value(column))
+                                continue
+                            }
+                            buffer.appendHeader(tag: value.isText ? 3 : 4, length: value.bytes.count)
+                            if value.bytes.count >= 1 << 16 {
+                                // A long one goes on as it is: a copy of a 50 MB note would
+                                // double what hashing it costs.
+                                buffer.flush(consume)
+                                consume(UnsafeRawBufferPointer(value.bytes))
+                            } else {
+                                buffer.bytes.append(contentsOf: value.bytes)
+                            }
                         }
                     }
                     if buffer.bytes.count >= 1 << 16 { buffer.flush(consume) }

@@ -101,7 +101,7 @@ extension PersistentStore {
         }
         for id in outcome.displaced { recorder.deleted(id, readAt: nil, fieldCount: 0, resolve: resolve) }
         for written in outcome.batches {
-            for id in written.result.created { recorder.inserted(id) }
+            recorder.inserted(written.result.created.lazy.compactMap(\.rowID), of: written.batch.layout.name)
             guard !written.result.updated.isEmpty else { continue }
             // An updated object's changed properties: the batch's columns whose values, as its
             // last row for the object left them, differ from the values before.

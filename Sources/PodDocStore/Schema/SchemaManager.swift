@@ -121,7 +121,11 @@ struct SchemaManager {
                 "CREATE \(unique)INDEX \(SQL.quote("\(layout.name)_\(attribute.name)")) ON \(layout.table)(\(SQL.quote(attribute.name)))")
         }
         statements += derivedIndexStatements(for: layout)
-        for fk in layout.foreignKeys {
+        // A foreign key that leads a compound index is found through it (SQLite uses an
+        // index's leading columns alone): a second index on it alone would only cost every
+        // insert, move and delete its upkeep.
+        let leading = Set(layout.description.indexes.compactMap(\.first))
+        for fk in layout.foreignKeys where !leading.contains(fk.name) {
             statements.append("CREATE INDEX \(SQL.quote("\(layout.name)_\(fk.name)")) ON \(layout.table)(\(SQL.quote(fk.name)))")
         }
         for key in layout.description.uniqueKeys {

@@ -1,8 +1,9 @@
 import Foundation
 import OutlineInterchange
-import Outliner
 import PodDocStore
 import XCTest
+
+@testable import Outliner
 
 /// Importing as rows (``OutlineStore/importOutline(_:under:savingWith:)``): the same outline
 /// as the object path, saved by the import, one undo step that takes the head along.
@@ -25,6 +26,41 @@ final class OutlineRowImportTests: OutlineStoreTestCase {
             try reopened.assertOrderInvariant("seed \(seed)")
             XCTAssertEqual(try top.map { try reopened.outline.item($0).item.title }, tree.children(of: tree.root).map { tree[$0].title })
         }
+    }
+
+    /// A large outline's rows are made in two halves on two threads: the same outline, ids in
+    /// depth-first order, one undo step.
+    func testALargeOutlineMadeInTwoHalvesIsTheSameOutline() async throws {
+        // 60 projects of 20 parts of 20 tasks, the sizes uneven: 25,260 items.
+        var tree = OutlineTree()
+        for project in 0..<60 {
+            let top = tree.appendChild(OutlineItem(title: "Project \(project)", note: project % 7 == 0 ? "note" : nil), to: tree.root)
+            for part in 0..<(project % 3 == 0 ? 30 : 15) {
+                let middle = tree.appendChild(title: "Part \(part)", to: top)
+                for task in 0..<20 { tree.appendChild(title: "Task \(task)", to: middle) }
+            }
+        }
+        XCTAssertGreaterThan(tree.count, OutlineStore.rowsWorthASecondThread)
+        XCTAssertEqual(OutlineStore.halves(of: tree.topLevelSubtreeSizes, smallest: OutlineStore.rowsWorthASecondThread).count, 2)
+        let doc = try makeDocument()
+        let top = try await doc.outline.importOutline(tree) { try doc.save() }
+        XCTAssertEqual(try top.map { try doc.outline.item($0).item.title }, tree.children(of: tree.root).map { tree[$0].title })
+        XCTAssertEqual(top.map { $0.rowID! }, top.map { $0.rowID! }.sorted(), "the second half's rows come after the first's")
+        let reopened = try TestDocument(url: doc.url)
+        XCTAssertEqual(try reopened.outline.exportOutline(), tree)
+        try reopened.assertOrderInvariant()
+        doc.undo.undo()
+        try doc.save()
+        XCTAssertEqual(try TestDocument(url: doc.url).outline.exportOutline(), OutlineTree())
+    }
+
+    func testTheHalvesSplitTheItemsClosestToEvenly() {
+        XCTAssertEqual(OutlineStore.halves(of: [5, 5, 5, 5], smallest: 10), [0..<2, 2..<4])
+        XCTAssertEqual(OutlineStore.halves(of: [1, 1, 18], smallest: 10), [0..<2, 2..<3])
+        XCTAssertEqual(OutlineStore.halves(of: [18, 1, 1], smallest: 10), [0..<1, 1..<3])
+        XCTAssertEqual(OutlineStore.halves(of: [30], smallest: 10), [0..<1], "one top-level item: one part")
+        XCTAssertEqual(OutlineStore.halves(of: [3, 3], smallest: 10), [0..<2], "too few items for a second thread")
+        XCTAssertEqual(OutlineStore.halves(of: [], smallest: 10), [0..<0])
     }
 
     func testTheRowsAreSavedByTheImportAndItsUndoTakesTheHeadAlong() async throws {
