@@ -68,7 +68,7 @@ extension ManagedDocument {
         guard let written else { return ObjectContext.RevertSummary() }
         undoManager.group(name) { undoManager.registerRevert(of: written) }
         // The action is the save's own: the next save does not describe it again.
-        savedActionCount = undoManager.actionCount
+        bookkeeping.described(upTo: undoManager.actionCount)
         if let save = try? await Self.onDisk({ [store] in try store.history(limit: 1).first?.save }) {
             mergesByUndoCount[undoManager.undoCount] = save
         }

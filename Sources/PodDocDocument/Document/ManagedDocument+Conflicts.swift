@@ -75,7 +75,7 @@ extension ManagedDocument {
     private func keepVersionApart(of url: URL) async throws {
         let fs = options.fileSystem
         let metadata = self.metadata
-        let additional = savedAdditionalContent
+        let additional = bookkeeping.savedAdditionalContent
         let environment = options.environment
         let taken = stamp
         do {

@@ -50,15 +50,12 @@ extension ManagedDocument {
         besideLock = parts.besideLock
         stamp = parts.stamp
         additionalContent = parts.additionalContent
-        savedAdditionalContent = parts.additionalContent
-        additionalContentChanged = false
         rootContext = ObjectContext(store: parts.store, name: "root")
         mainContext = ObjectContext(.main, parent: rootContext)
         workerObservations.removeAll()
         undoManager.removeAllActions()
         attachMainContext()
-        unsavedWorkerSaves = 0
-        rootHasUnsavedChanges = false
+        bookkeeping.reset(savedAdditionalContent: parts.additionalContent)
         state = parts.readOnly ? .editingDisabled : .normal
         if let interval = options.autosaveInterval, !parts.readOnly { startAutosave(every: interval) }
     }

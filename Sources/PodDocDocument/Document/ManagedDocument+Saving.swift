@@ -75,10 +75,7 @@ extension ManagedDocument {
         let files = self.files
         let content = try await Self.onDisk { try files.readAdditionalContent() }
         additionalContent = content
-        savedAdditionalContent = content
-        additionalContentChanged = false
-        unsavedWorkerSaves = 0
-        rootHasUnsavedChanges = false
+        bookkeeping.reset(savedAdditionalContent: content)
         state.remove(.savingError)
     }
 
@@ -104,8 +101,8 @@ extension ManagedDocument {
         if !needed { needed = await rootContext.perform { $0.hasChanges } }
         guard needed else { return nil }
         let task = Task { @MainActor in try await self.saveSteps(kind, overwritingConflict: overwritingConflict, describing: work) }
-        runningSave = task
-        defer { if runningSave == task { runningSave = nil } }
+        bookkeeping.started(task)
+        defer { bookkeeping.ended(task) }
         do {
             let written = try await task.value
             state.remove(.savingError)
@@ -119,8 +116,6 @@ extension ManagedDocument {
     private func saveSteps(
         _ kind: SaveKind, overwritingConflict: Bool, describing work: SaveWork?
     ) async throws -> ObjectContext.WrittenMerge? {
-        let workerSavesAtStart = unsavedWorkerSaves
-        let actionsAtStart = undoManager.actionCount
         // Every save looks at the document on disk first. An autosave into a working copy
         // (an archive's, or a package's after a conflict) never writes the document: a change
         // of the document elsewhere puts it in conflict but does not stop the autosave (the
@@ -134,18 +129,17 @@ extension ManagedDocument {
                 // In conflict (reported by `state`): this autosave goes into the working copy.
             }
         }
-        let additional = additionalContentChanged ? additionalContent : nil
-        additionalContentChanged = false
+        let save = bookkeeping.begin(actionCount: undoManager.actionCount, additionalContent: additionalContent)
         do {
             // Main → root, in memory, applied on the root's queue while the main actor runs on.
             try await mainContext.save()
-            rootHasUnsavedChanges = true
+            bookkeeping.pushedToRoot()
             // Additional content, staged until the store commits it.
             let files = self.files
             let store = self.store
             let sequence = metadata.saveSequence + 1
             var recorded = [DocumentFiles.StoreKey.saveSequence: String(sequence)]
-            if let additional {
+            if let additional = save.additionalContent {
                 recorded[DocumentFiles.StoreKey.additionalContentDigest] = try await Self.onDisk {
                     try files.stageAdditionalContent(additional)
                 }
@@ -160,12 +154,10 @@ extension ManagedDocument {
                 try await rootContext.perform { try $0.save(storeMetadata: storeMetadata, note: note) }
             }
             pendingTakeBack.removeAll { note.takesBack.contains($0) }
-            savedActionCount = actionsAtStart
-            rootHasUnsavedChanges = false
-            unsavedWorkerSaves -= workerSavesAtStart
-            if let additional {
+            bookkeeping.committed(save)
+            if save.additionalContent != nil {
                 try await Self.onDisk { try files.installStagedAdditionalContent() }
-                savedAdditionalContent = additional
+                bookkeeping.installed(save)
             }
             // Metadata, derived from what was committed.
             let previous = metadata
@@ -176,7 +168,7 @@ extension ManagedDocument {
             try await finishSave(kind, overwritingConflict: overwritingConflict)
             return written
         } catch {
-            if additional != nil { additionalContentChanged = true }
+            bookkeeping.failed(save)
             throw DocumentError.wrap(error, DocumentError.code(for: error), while: "save \(displayName)", path: fileURL?.path)
         }
     }
@@ -185,9 +177,9 @@ extension ManagedDocument {
     /// is cleared here rather than left for its owner to clear (it cannot resume while this
     /// loop holds the main actor; an import's autosave meeting the timer's spun that way).
     func waitForRunningSave() async {
-        while let running = runningSave {
+        while let running = bookkeeping.runningSave {
             _ = try? await running.value
-            if runningSave == running { runningSave = nil }
+            bookkeeping.ended(running)
         }
     }
 
@@ -273,7 +265,7 @@ extension ManagedDocument {
     /// What the store's history records about a save: this machine, the user and program,
     /// and what was done — `work` when given, else the undo action names since the last save.
     private func saveNote(describing work: SaveWork?) -> SaveNote {
-        let description = work?.description ?? Self.describe(undoManager.actionNames(since: savedActionCount))
+        let description = work?.description ?? Self.describe(undoManager.actionNames(since: bookkeeping.savedActionCount))
         return SaveNote(
             description: description, host: Self.thisProcess.host, writer: Self.thisProcess.writer, run: work?.run, merge: work?.merge,
             takesBack: pendingTakeBack)

@@ -92,7 +92,6 @@ public final class ManagedDocument {
     /// Undo and redo for the main context.
     /// The undo manager's ``ObjectUndoManager/actionCount`` at the last save: the names of
     /// the actions since then describe the next save in the history.
-    var savedActionCount = 0
     public let undoManager: ObjectUndoManager
     /// How autosave is doing.
     public internal(set) var autosaveStatus = AutosaveStatus()
@@ -101,7 +100,7 @@ public final class ManagedDocument {
     /// Files the application keeps beside the store (`AdditionalContent/`), by relative path.
     /// Setting it marks the document changed; the next save writes it.
     public var additionalContent: [String: Data] {
-        didSet { additionalContentChanged = true }
+        didSet { bookkeeping.additionalContentEdited() }
     }
     /// The previous holder, when opening took over a lock left by a process that died.
     public internal(set) var lockTakeover: LockTakeover?
@@ -117,16 +116,10 @@ public final class ManagedDocument {
     /// An archive's lock beside it, seen by every user and machine sharing its folder.
     var besideLock: DocumentLock?
     var stamp: FileStamp?
-    var additionalContentChanged = false
-    /// The additional content as the store last committed it.
-    var savedAdditionalContent: [String: Data]
-    /// Saves of worker contexts into the root since the document last saved.
-    var unsavedWorkerSaves = 0
-    /// The main context pushed changes into the root that are not on disk yet.
-    var rootHasUnsavedChanges = false
+    /// What is not on disk yet, and the save under way.
+    var bookkeeping: SaveBookkeeping
     var workerObservations: [SaveObservation] = []
     var autosaveTask: Task<Void, Never>?
-    var runningSave: Task<ObjectContext.WrittenMerge?, any Error>?
     /// Merges (by save number) the next save takes back: undone, or reverted past.
     var pendingTakeBack: [Int] = []
     /// The merges saved by this open, by the undo count their undo group made.
@@ -146,7 +139,7 @@ public final class ManagedDocument {
         self.lockTakeover = parts.lock?.takeover ?? parts.besideLock?.takeover
         self.stamp = parts.stamp
         self.additionalContent = parts.additionalContent
-        self.savedAdditionalContent = parts.additionalContent
+        self.bookkeeping = SaveBookkeeping(savedAdditionalContent: parts.additionalContent)
         self.undoManager = ObjectUndoManager()
         self.rootContext = ObjectContext(store: parts.store, name: "root")
         self.mainContext = ObjectContext(.main, parent: rootContext)
@@ -262,7 +255,7 @@ public final class ManagedDocument {
     /// Whether there are changes not yet saved: the main context's (edits, undo, redo), worker
     /// saves into the root, additional content.
     public var hasUnsavedChanges: Bool {
-        mainContext.hasChanges || rootHasUnsavedChanges || unsavedWorkerSaves > 0 || additionalContentChanged
+        mainContext.hasChanges || bookkeeping.hasUnsavedWork
     }
 
     /// A private-queue context whose saves go into the root context; the document counts them
@@ -271,7 +264,7 @@ public final class ManagedDocument {
         let worker = ObjectContext(.privateQueue, parent: rootContext, name: name)
         workerObservations.append(
             worker.observeSaves { [weak self] _ in
-                Task { @MainActor in self?.unsavedWorkerSaves += 1 }
+                Task { @MainActor in self?.bookkeeping.workerSaved() }
             })
         return worker
     }
