@@ -195,8 +195,15 @@ let package = Package(
         .testTarget(name: "PodDocJSONTests", dependencies: ["PodDocJSON"], swiftSettings: strictSettings),
         .testTarget(name: "PodDocFileSystemTests", dependencies: ["PodDocFileSystem", "PodDocTestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "PodDocArchiveTests", dependencies: ["PodDocArchive", "PodDocTestSupport"], swiftSettings: strictSettings),
+        // Outlines in the formats: generated trees, the OPML fixtures, format assertions.
+        .target(
+            name: "OutlineTestSupport", dependencies: ["OutlineInterchange", "PodDocRandom"], path: "Tests/OutlineTestSupport",
+            swiftSettings: strictSettings),
         .testTarget(
-            name: "OutlinerTests", dependencies: ["Outliner", "OutlineInterchange", "PodDocStore", "PodDocRandom", "PodDocTestSupport"],
+            name: "OutlineInterchangeTests", dependencies: ["OutlineInterchange", "OutlineTestSupport"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "OutlinerTests",
+            dependencies: ["Outliner", "OutlineInterchange", "PodDocStore", "PodDocRandom", "PodDocTestSupport", "OutlineTestSupport"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "PodDocDocumentTests",

@@ -1,5 +1,6 @@
 import Foundation
 import OutlineInterchange
+import OutlineTestSupport
 import Outliner
 import PodDocStore
 import XCTest

@@ -1,6 +1,6 @@
 import Foundation
 import OutlineInterchange
-import Outliner
+import OutlineTestSupport
 import XCTest
 
 /// The OPML reader decodes every encoding a document may declare, and refuses bad bytes.

@@ -1,13 +1,12 @@
 import Foundation
 import OutlineInterchange
-import Outliner
 import XCTest
 
 // MARK: - Assertions
 
 /// Runs `body` and returns the ``OutlineFormatError`` it throws, failing the test if it
 /// throws nothing (or something else).
-func assertFormatError<T>(
+public func assertFormatError<T>(
     _ body: @autoclosure () throws -> T,
     file: StaticString = #filePath,
     line: UInt = #line
@@ -25,27 +24,27 @@ func assertFormatError<T>(
 
 extension OutlineTree {
     /// Titles in pre-order, each prefixed by its depth, for readable failure messages.
-    var outlineSummary: [String] {
+    public var outlineSummary: [String] {
         depthFirst().map { "\($0.depth):\($0.item.title)" }
     }
 
     /// The top-level items' IDs.
-    var topLevel: [NodeID] { children(of: root) }
+    public var topLevel: [NodeID] { children(of: root) }
 }
 
 /// Items compared by title and note only (what Markdown keeps).
-func sameTitleAndNote(_ left: OutlineItem, _ right: OutlineItem) -> Bool {
+public func sameTitleAndNote(_ left: OutlineItem, _ right: OutlineItem) -> Bool {
     left.title == right.title && left.note == right.note
 }
 
 /// Items compared by title only (what indented text keeps).
-func sameTitle(_ left: OutlineItem, _ right: OutlineItem) -> Bool {
+public func sameTitle(_ left: OutlineItem, _ right: OutlineItem) -> Bool {
     left.title == right.title
 }
 
 /// Asserts that reading `text` as `format` is refused with `code` at `line` and `column`, with
 /// a message that contains `fragment`.
-func assertRefused(
+public func assertRefused(
     _ text: String,
     as format: OutlineFormat,
     _ code: OutlineFormatError.Code,

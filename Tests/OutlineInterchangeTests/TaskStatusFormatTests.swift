@@ -1,5 +1,6 @@
 import Foundation
 import OutlineInterchange
+import OutlineTestSupport
 import XCTest
 
 /// Tasks, open or done, in every format that has them: OPML's `_status` (OmniOutliner and

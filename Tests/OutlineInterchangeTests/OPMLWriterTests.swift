@@ -1,6 +1,6 @@
 import Foundation
 import OutlineInterchange
-import Outliner
+import OutlineTestSupport
 import XCTest
 
 /// The exact OPML the writer produces.

@@ -1,6 +1,6 @@
 import Foundation
 import OutlineInterchange
-import Outliner
+import OutlineTestSupport
 import XCTest
 
 final class PlainTextFormatTests: XCTestCase {

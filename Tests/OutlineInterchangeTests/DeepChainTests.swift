@@ -1,6 +1,6 @@
 import Foundation
 import OutlineInterchange
-import Outliner
+import OutlineTestSupport
 import XCTest
 
 /// Nothing recurses: a chain 100,000 items deep goes through OPML and JSON (import, export,

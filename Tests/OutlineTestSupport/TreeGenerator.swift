@@ -1,13 +1,12 @@
 import OutlineInterchange
-import Outliner
 import PodDocRandom
 
 // MARK: - TreeGenerator
 
 /// Builds outlines for round-trip tests.
-enum TreeGenerator {
+public enum TreeGenerator {
     /// Texts that stress every format's escaping.
-    static let trickyTexts = [
+    public static let trickyTexts = [
         "", " leading space", "trailing space ", "  ", " ", "tab\tinside", "\ttab first", "back\\slash",
         "ends with backslash\\", "\\", "\\n is not a newline", "\\s", "line\nbreak", "ends with newline\n",
         "\n", "carriage\rreturn", "crlf\r\nbreak", "- looks like an item", "* star", "+ plus", "1. numbered",
@@ -17,10 +16,10 @@ enum TreeGenerator {
     ]
 
     /// Attribute names seen in real OPML.
-    static let attributeNames = ["type", "xmlUrl", "created", "isComment", "collapse", "dc:creator", "url"]
+    public static let attributeNames = ["type", "xmlUrl", "created", "isComment", "collapse", "dc:creator", "url"]
 
     /// A random outline of `count` items, at most `maxDepth` deep.
-    static func random(
+    public static func random(
         seed: UInt64, count: Int, maxDepth: Int = 8, notes: Bool = true, attributes: Bool = true
     ) -> OutlineTree {
         var random = SeededRandom(seed: seed)
@@ -50,7 +49,7 @@ enum TreeGenerator {
     }
 
     /// A chain: each item is the only child of the one before, `depth` items in all.
-    static func chain(depth: Int) -> OutlineTree {
+    public static func chain(depth: Int) -> OutlineTree {
         var tree = OutlineTree(opmlVersion: "2.0")
         var parent = tree.root
         for level in 1...depth {

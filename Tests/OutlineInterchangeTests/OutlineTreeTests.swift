@@ -1,5 +1,5 @@
 import OutlineInterchange
-import Outliner
+import OutlineTestSupport
 import XCTest
 
 final class OutlineTreeTests: XCTestCase {

@@ -1,6 +1,6 @@
 import Foundation
 import OutlineInterchange
-import Outliner
+import OutlineTestSupport
 import XCTest
 
 /// Every file of the project's real OPML data set, when it is present on this machine.

@@ -1,6 +1,6 @@
 import Foundation
 import OutlineInterchange
-import Outliner
+import OutlineTestSupport
 import XCTest
 
 /// Documents that are not well-formed XML, or not OPML, are refused with a located error.
