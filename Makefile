@@ -18,7 +18,7 @@ store-tour: bootstrap
 ## The whole test suite: the lint, every test, the store tests under ThreadSanitizer, every
 ## fuzz target for a bounded time, the crash test at full length, the two-host and Syncthing
 ## tests, the benchmarks' malloc thresholds and the DocC build with warnings as errors (see
-## docs/RELIABILITY.md). A fresh clone takes about 25 minutes on the project machine (2 cores),
+## docs/RELIABILITY.md). A fresh clone takes about 30 minutes on the project machine (2 cores),
 ## the builds included.
 test: lint test-unit test-tsan test-fuzz test-crash test-two-hosts test-syncthing bench-check docs
 

@@ -102,7 +102,7 @@ extension OutlineStore {
         }
         // From here the context holds the only copy of the rows, and lets them go off this
         // thread after the save.
-        var receipts: [BatchUpsertReceipt] = []
+        let receipts: [BatchUpsertReceipt]
         do {
             let staged = parts.map(\.batch)
             parts = []
@@ -175,6 +175,8 @@ extension OutlineStore {
             before += sizes[split]
             split += 1
         }
+        // One more item, when that brings the first part closer to half.
+        if split < sizes.count - 1, abs(total - 2 * (before + sizes[split])) < abs(total - 2 * before) { split += 1 }
         split = max(split, 1)
         return [0..<split, split..<sizes.count]
     }

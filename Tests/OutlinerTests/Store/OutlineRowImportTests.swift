@@ -59,6 +59,8 @@ final class OutlineRowImportTests: OutlineStoreTestCase {
         XCTAssertEqual(OutlineStore.halves(of: [5, 5, 5, 5], smallest: 10), [0..<2, 2..<4])
         XCTAssertEqual(OutlineStore.halves(of: [1, 1, 18], smallest: 10), [0..<2, 2..<3])
         XCTAssertEqual(OutlineStore.halves(of: [18, 1, 1], smallest: 10), [0..<1, 1..<3])
+        XCTAssertEqual(OutlineStore.halves(of: [6, 6, 8], smallest: 10), [0..<2, 2..<3], "12 and 8 are closer than 6 and 14")
+        XCTAssertEqual(OutlineStore.halves(of: [8, 6, 6], smallest: 10), [0..<1, 1..<3], "8 and 12 are closer than 14 and 6")
         XCTAssertEqual(OutlineStore.halves(of: [30], smallest: 10), [0..<1], "one top-level item: one part")
         XCTAssertEqual(OutlineStore.halves(of: [3, 3], smallest: 10), [0..<2], "too few items for a second thread")
         XCTAssertEqual(OutlineStore.halves(of: [], smallest: 10), [0..<0])
