@@ -15,7 +15,7 @@ import Foundation
 /// ```
 ///
 /// Each chunk is copied before it is handed over, because callers reuse their read buffers,
-/// in pieces of at most ``maximumPieceSize`` bytes. At most ``maximumChunksInFlight`` pieces
+/// in pieces of at most `maximumPieceSize` bytes. At most `maximumChunksInFlight` pieces
 /// wait at a time: a caller faster than the hash waits instead of queueing the whole stream
 /// in memory, and a 50 MB value handed over at once is never copied whole.
 public final class BackgroundHasher: @unchecked Sendable {
