@@ -90,8 +90,6 @@ public final class ManagedDocument {
     /// The main-actor context the user interface edits; child of the root.
     public internal(set) var mainContext: ObjectContext
     /// Undo and redo for the main context.
-    /// The undo manager's ``ObjectUndoManager/actionCount`` at the last save: the names of
-    /// the actions since then describe the next save in the history.
     public let undoManager: ObjectUndoManager
     /// How autosave is doing.
     public internal(set) var autosaveStatus = AutosaveStatus()
