@@ -206,7 +206,7 @@ struct RawStatement {
         guard count >= minimum, let start else { return nil }
         releasePagesOfLongValue(count)
         let bytes = UnsafeBufferPointer(start: start.assumingMemoryBound(to: UInt8.self), count: count)
-        if type == SQLITE_TEXT && !Self.isASCII(bytes) {
+        if type == SQLITE_TEXT && !ASCIIBytes.contains(only: bytes) {
             var iterator = bytes.makeIterator()
             var decoder = Unicode.UTF8()
             decoding: while true {
@@ -218,22 +218,6 @@ struct RawStatement {
             }
         }
         return (type == SQLITE_TEXT, bytes)
-    }
-
-    /// Whether every byte is below 0x80 (so the bytes are valid UTF-8), eight at a time.
-    private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = bytes.baseAddress else { return true }
-        let raw = UnsafeRawPointer(base)
-        var offset = 0
-        while offset + 8 <= bytes.count {
-            if raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
-            offset += 8
-        }
-        while offset < bytes.count {
-            if base[offset] >= 0x80 { return false }
-            offset += 1
-        }
-        return true
     }
 
     /// The SQLite type of `column`'s value in the current row (`SQLITE_INTEGER`, …).

@@ -44,7 +44,8 @@ public enum SearchText {
     /// `text` as the full-text index holds it: case-folded, with CJK runs as overlapping pairs
     /// (see the type's documentation); ASCII text unchanged.
     public static func indexed(_ text: String) -> String {
-        guard !isASCII(text.utf8) else { return text }
+        // ASCII text is indexed as it is.
+        guard !ASCIIBytes.contains(only: text.utf8) else { return text }
         let normalized = normalize(text)
         guard normalized.unicodeScalars.contains(where: isPaired) else { return normalized }
         var output = String.UnicodeScalarView()
@@ -135,11 +136,6 @@ public enum SearchText {
         return String(output)
     }
 
-    /// Whether the UTF-8 bytes are all ASCII: such text is indexed as it is.
-    private static func isASCII(_ bytes: some Sequence<UInt8>) -> Bool {
-        bytes.allSatisfy { $0 < 0x80 }
-    }
-
     /// Whether a character is indexed in pairs: a letter of a CJK script.
     static func isPaired(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
@@ -179,7 +175,7 @@ public enum SearchText {
                 return
             }
             let text = UnsafeBufferPointer(start: bytes, count: Int(sqlite3_value_bytes(value)))
-            guard !SearchText.isASCII(text) else {
+            guard !ASCIIBytes.contains(only: text) else {
                 sqlite3_result_value(context, value)
                 return
             }
