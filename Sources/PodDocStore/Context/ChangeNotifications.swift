@@ -142,11 +142,52 @@ struct ObjectsDidChange {
     }
 }
 
-/// The changes accumulated since the last `processPendingChanges()`; recorded only while
-/// someone observes the context.
+/// The changes accumulated since the last `processPendingChanges()`, and who hears of them.
+///
+/// Changes are recorded only while someone observes the context (``isRecording``). Each
+/// announcement (``takeForAnnouncing()``) starts a new ``generation``, which objects note
+/// when they are first announced in it. Confined to its context's queue.
 struct PendingChanges {
-    var change = ObjectsDidChange()
-    var isRecording = false
+    private var change = ObjectsDidChange()
+    /// Whether anyone observes the context, so that changes are worth recording.
+    private(set) var isRecording = false
+    /// Counts announcements; see `ManagedObject.announced`.
+    private(set) var generation: UInt64 = 1
+    /// Whether an announcement is scheduled on the context's queue (a main context edited
+    /// outside any `perform` block).
+    private(set) var isScheduled = false
+    private var observers: [WeakObserver] = []
+
+    /// Adds an observer; changes are recorded from now on.
+    mutating func addObserver(_ observer: any ContextChangeObserver) {
+        observers.append(WeakObserver(observer: observer))
+        isRecording = true
+    }
+
+    /// Notes that an announcement is scheduled; false when one was already.
+    mutating func schedule() -> Bool {
+        guard !isScheduled else { return false }
+        isScheduled = true
+        return true
+    }
+
+    /// Notes that the scheduled announcement, if any, is being made now.
+    mutating func unschedule() {
+        isScheduled = false
+    }
+
+    /// Starts a new generation and takes the changes recorded in the last one, with the
+    /// observers to tell (none when there is nothing to say). Observers that are gone are
+    /// forgotten, and recording stops when none is left.
+    mutating func takeForAnnouncing() -> (change: ObjectsDidChange, observers: [any ContextChangeObserver]) {
+        generation &+= 1
+        let taken = change
+        change = ObjectsDidChange()
+        guard !taken.isEmpty else { return (taken, []) }
+        observers.removeAll { $0.observer == nil }
+        isRecording = !observers.isEmpty
+        return (taken, observers.compactMap(\.observer))
+    }
 
     mutating func inserted(_ id: ObjectID) {
         guard isRecording else { return }
@@ -174,12 +215,6 @@ struct PendingChanges {
     mutating func invalidateAll() {
         guard isRecording else { return }
         change.invalidatedAll = true
-    }
-
-    mutating func take() -> ObjectsDidChange {
-        let taken = change
-        change = ObjectsDidChange()
-        return taken
     }
 }
 

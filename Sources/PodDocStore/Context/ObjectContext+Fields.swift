@@ -65,14 +65,14 @@ extension ObjectContext {
 
     /// Adds an inserted object to the pending changes.
     func announceInsert(_ object: ManagedObject) {
-        object.announced = pendingGeneration
+        object.announced = pending.generation
         pending.inserted(object.objectID)
     }
 
     /// Adds the object to the pending changes once per generation.
     func announceUpdate(_ object: ManagedObject) {
-        guard object.announced != pendingGeneration else { return }
-        object.announced = pendingGeneration
+        guard object.announced != pending.generation else { return }
+        object.announced = pending.generation
         pending.updated(object.objectID)
     }
 }

@@ -67,7 +67,7 @@ extension ObjectContext {
     private func othersUpdatedRows(_ note: SaveNotification) -> LazyFilterSequence<Range<Int>> {
         let me = ObjectIdentifier(self)
         for (key, versions) in note.pushedVersions where key.source == me {
-            saveState.recentFlight(number: key.push)?.savedVersions = versions
+            saveState.recentFlight(number: key.push)?.recordSavedVersions(versions)
         }
         return note.updatedOrigins.indices.lazy.filter { note.updatedOrigins[$0] != me }
     }
@@ -130,35 +130,13 @@ extension ObjectContext {
         }
     }
 
-    /// Gives every object registered under a temporary ID that became permanent its
-    /// permanent ID, and makes the references in unsaved rows permanent. Runs at the first
-    /// use of the context after a root save (checked in `preconditionOnQueue`), so a context
-    /// never holds one object under two IDs.
-    func adoptPermanentIDs() {
-        appliedAliasGeneration = store.aliasGeneration.load(ordering: .acquiring)
-        for temporary in registry.ids where temporary.isTemporary {
-            let permanent = resolve(temporary)
-            guard permanent != temporary, let object = registry[temporary] else { continue }
-            let tracked = changes[temporary] != nil
-            if tracked { untrackChange(object) }
-            rename(object, to: permanent)
-            if tracked { trackChange(object) }
-        }
-        for object in Array(changes.all) where object.current?.refs.contains(where: { $0?.isTemporary ?? false }) ?? false {
-            untrackChange(object)
-            object.current?.resolveRefs(resolve)
-            trackChange(object)
-        }
-    }
-
     // MARK: - Discarding changes
 
     /// Discards every unsaved change: inserted objects leave, changed and deleted objects
     /// return to their saved values. Clears the undo stack.
     public func rollback() {
         preconditionOnQueue()
-        stagedBatches.removeAll()
-        batchDiscards += 1
+        stagedBatches.discardAll()
         for object in Array(changes.all) {
             switch object.state {
             case .inserted:
@@ -183,8 +161,7 @@ extension ObjectContext {
     /// Results controllers refetch. Clears the undo stack.
     public func reset() {
         preconditionOnQueue()
-        stagedBatches.removeAll()
-        batchDiscards += 1
+        stagedBatches.discardAll()
         for object in registry.all { object.context = nil }
         registry.removeAll()
         changes.removeAll()

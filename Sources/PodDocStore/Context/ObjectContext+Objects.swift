@@ -108,7 +108,7 @@ extension ObjectContext {
 
     /// Records that `object` has unsaved changes.
     func trackChange(_ object: ManagedObject) {
-        if changes.track(object) { saveState.moving?.trackedMeanwhile.append(object) }
+        if changes.track(object) { saveState.moving?.noteTrackedMeanwhile(object) }
     }
 
     /// Forgets that `object` has unsaved changes.

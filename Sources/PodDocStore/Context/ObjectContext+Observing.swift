@@ -10,35 +10,28 @@ extension ObjectContext {
     /// and (for a main context edited directly) at the end of the current main-queue turn.
     public func processPendingChanges() {
         preconditionOnQueue()
-        processingScheduled = false
+        pending.unschedule()
         _undoManager?.closeEventGroup()
         sweep()
-        pendingGeneration &+= 1
-        let change = pending.take()
-        guard !change.isEmpty else { return }
-        changeObservers.removeAll { $0.observer == nil }
-        pending.isRecording = !changeObservers.isEmpty
-        for entry in changeObservers {
-            entry.observer?.contextDidChange(change)
+        let (change, observers) = pending.takeForAnnouncing()
+        for observer in observers {
+            observer.contextDidChange(change)
         }
     }
 
     /// Makes sure pending changes get processed even when no `perform` block wraps the edit
     /// (a main context edited directly on the main actor).
     func scheduleProcessing() {
-        guard !processingScheduled, performDepth == 0 else { return }
-        processingScheduled = true
+        guard performDepth == 0, pending.schedule() else { return }
         queue.async { [weak self] in
-            guard let self, self.processingScheduled else { return }
+            guard let self, self.pending.isScheduled else { return }
             self.processPendingChanges()
         }
     }
 
     func addChangeObserver(_ observer: any ContextChangeObserver) {
-        changeObservers.append(WeakObserver(observer: observer))
-        pending.isRecording = true
+        pending.addObserver(observer)
     }
-
 }
 
 // MARK: - Save notifications

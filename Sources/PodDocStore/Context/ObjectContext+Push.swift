@@ -8,10 +8,10 @@ extension ObjectContext {
     /// read it. Delete rules run again here, for objects the child did not know about.
     func acceptPush(_ changes: ChangeSet) throws -> PushOutcome {
         preconditionOnQueue()
-        let undoManager = _undoManager
-        _undoManager = nil
-        defer { _undoManager = undoManager }
+        return try withUndoRecordingSuspended { try applyPush(changes) }
+    }
 
+    private func applyPush(_ changes: ChangeSet) throws -> PushOutcome {
         try changes.validateRequiredAttributes(model)
         let conflicts = findConflicts(changes)
         if !conflicts.isEmpty && changes.policy == .error {
@@ -33,7 +33,7 @@ extension ObjectContext {
             return kept
         }
         applyDeleteRules(deletedHere)
-        stagedBatches += changes.batches
+        stagedBatches.stage(contentsOf: changes.batches)
         outcome.findUpdatesNotAsPushed(changes)
 
         let siblings = liveChildren().filter { ObjectIdentifier($0) != changes.sourceID }

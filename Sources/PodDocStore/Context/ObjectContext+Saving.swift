@@ -30,7 +30,7 @@ extension ObjectContext {
             precondition(storeMetadata.isEmpty && note == nil, "only a root context writes store metadata and history")
         }
         guard !changes.isEmpty || !stagedBatches.isEmpty || !storeMetadata.isEmpty || note?.merge != nil else { return }
-        let discards = batchDiscards
+        let discards = stagedBatches.discards
         var (changes, objects, flight) = makeChangeSet()
         changes.storeMetadata = storeMetadata
         changes.note = note
@@ -45,7 +45,7 @@ extension ObjectContext {
                 outcome = try parent.performAndWait { try $0.acceptPush(changes) }
             }
         } catch {
-            abandon(flight, batches: batchDiscards == discards ? changes.batches : [])
+            abandon(flight, batches: changes.batches, takenAfter: discards)
             throw error
         }
         finishSave(objects, flight, outcome)
@@ -76,7 +76,7 @@ extension ObjectContext {
         preconditionOnQueue()
         processPendingChanges()
         guard !changes.isEmpty || !stagedBatches.isEmpty else { return }
-        let discards = batchDiscards
+        let discards = stagedBatches.discards
         let (changes, objects, flight) = makeChangeSet()
         let outcome: PushOutcome
         do {
@@ -85,7 +85,7 @@ extension ObjectContext {
             defer { saveState.setApplyingAsynchronously(false) }
             outcome = try await parent.perform { try $0.acceptPush(changes) }
         } catch {
-            abandon(flight, batches: batchDiscards == discards ? changes.batches : [])
+            abandon(flight, batches: changes.batches, takenAfter: discards)
             throw error
         }
         finishSave(objects, flight, outcome)
@@ -119,26 +119,14 @@ extension ObjectContext {
     func makeChangeSet() -> (ChangeSet, SavedObjects, PushFlight) {
         let (flight, moving) = saveState.beginChangeSet()
         var changes = ChangeSet(
-            policy: _mergePolicy, source: name, sourceID: ObjectIdentifier(self), pushNumber: flight.number, batches: stagedBatches)
-        // The batches travel with this save only: a save made while it runs must not carry
-        // them again. A failed save gives them back (`abandon(_:batches:)`), unless they were
-        // discarded meanwhile (`rollback()`, `reset()`).
-        stagedBatches.removeAll()
+            policy: _mergePolicy, source: name, sourceID: ObjectIdentifier(self), pushNumber: flight.number,
+            batches: stagedBatches.takeAll())
         var objects = SavedObjects()
         changes.updated.reserveCapacity(self.changes.count)
         for object in self.changes.all {
             if object.flight != nil { object.land() }
             object.pushNumber = flight.number
-            if moving, object._state == .updated, object._current != nil {
-                var row: RowData?
-                var snapshot: RowData?
-                swap(&row, &object._current)
-                swap(&snapshot, &object._snapshot)
-                object.flight = flight
-                object.flightIndex = changes.appendUpdated(
-                    PushedObject(
-                        id: object.objectID, row: row!, changedFields: object._changedFields,
-                        snapshot: snapshot, snapshotVersion: object._snapshotVersion), origin: object.origin)
+            if moving, object.moveUnsavedState(into: flight, append: { changes.appendUpdated($0, origin: object.origin) }) {
                 continue
             }
             let pushed = PushedObject(
@@ -158,7 +146,7 @@ extension ObjectContext {
             }
         }
         if moving {
-            flight.updated = changes.updated
+            flight.carry(changes.updated)
             saveState.startMoving(flight)
         }
         return (changes, objects, flight)
@@ -166,9 +154,8 @@ extension ObjectContext {
 
     /// Gives back the moved state of a save that failed: the objects stay changed, as they
     /// were before it.
-    private func abandon(_ flight: PushFlight, batches: [StagedBatch]) {
-        // The batches go back in front of any staged since, in their order.
-        stagedBatches.insert(contentsOf: batches, at: 0)
+    private func abandon(_ flight: PushFlight, batches: [StagedBatch], takenAfter discards: Int) {
+        stagedBatches.giveBack(batches, takenAfter: discards)
         guard saveState.stopMoving(flight) else { return }
         for index in flight.updated.indices { landMoved(index, of: flight) }
     }
@@ -189,12 +176,10 @@ extension ObjectContext {
         var updated = objects.updated
         if saveState.stopMoving(flight) {
             for index in outcome.updatesNotAsPushed { landMoved(index, of: flight) }
-            let moved = !flight.updated.isEmpty
+            let moved = !flight.isEmpty
             flight.finish(with: outcome)
             retrackAfterFlight(flight, objects)
-            updated += flight.landedEarly
-            flight.landedEarly = []
-            flight.trackedMeanwhile = []
+            updated += flight.takeObjectsTouchedMeanwhile()
             if moved { saveState.remember(flight) }
         }
         for ((object, edits), row) in zip(objects.inserted, outcome.inserted) {

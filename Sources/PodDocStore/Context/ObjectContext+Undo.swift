@@ -17,12 +17,12 @@ extension ObjectContext {
             if id.isTemporary {
                 // Not written yet: its batch is still staged here (or went with a save that
                 // has not written it, and then there is nothing left here to undo).
-                if let index = stagedBatches.firstIndex(where: { $0.batch.temporaryIDs.values.contains(id) }) { unstageBatch(at: index) }
+                unstageBatch { $0.batch.temporaryIDs.values.contains(id) }
             } else if let object = try? existingObject(with: id) {
                 delete(object)
             }  // else gone already (deleted elsewhere since): nothing to undo.
         case .restage(let staged):
-            stagedBatches.append(staged)
+            stagedBatches.stage(staged)
             // Staged or written by the time it is undone: `.delete` and `.revertBatch` handle both.
             if staged.batch.isInsertOnly {
                 for id in staged.batch.temporaryIDs.values { _undoManager?.register(.delete(id)) }
@@ -34,11 +34,10 @@ extension ObjectContext {
             // as the store holds them.)
             _ = try? apply(targets, describing: state)
         case .revertBatch(let staged):
-            if let index = stagedBatches.firstIndex(where: { $0.receipt === staged.receipt }) {
-                unstageBatch(at: index)
-            } else if let written = staged.receipt.written {
-                revertWrittenBatch(staged.batch, written.result.created, written.replaced)
-            }  // else a save carries it and the store has not written it: nothing to undo yet.
+            // Still staged here: unstaged. Written: reverted. Else a save carries it and the
+            // store has not written it: nothing to undo yet.
+            guard !unstageBatch(where: { $0.receipt === staged.receipt }), let written = staged.receipt.written else { break }
+            revertWrittenBatch(staged.batch, written.result.created, written.replaced)
         }
     }
 
@@ -60,9 +59,13 @@ extension ObjectContext {
         }
     }
 
-    private func unstageBatch(at index: Int) {
-        let staged = stagedBatches.remove(at: index)
+    /// Unstages the first staged batch that `matches`, so that redo stages it again; false
+    /// when no staged batch matches.
+    @discardableResult
+    private func unstageBatch(where matches: (StagedBatch) -> Bool) -> Bool {
+        guard let staged = stagedBatches.unstage(where: matches) else { return false }
         _undoManager?.register(.restage(staged))
+        return true
     }
 
     /// Brings a deleted object back, as the same instance: as a change against its snapshot

@@ -65,24 +65,24 @@ public final class ObjectContext: @unchecked Sendable {
     /// Inserted, updated and deleted objects, counted by entity, indexed by foreign key.
     var changes: ChangeTracker
     /// Batch upserts not saved yet, in the order they were made.
-    var stagedBatches: [StagedBatch] = []
-    /// How many times `rollback()` or `reset()` discarded the staged batches: a save that
-    /// began before one of them and then fails does not give its batches back.
-    var batchDiscards = 0
-    /// Changes not yet announced to observers.
+    var stagedBatches = StagedBatches()
+    /// Changes not yet announced to observers, and the observers.
     var pending = PendingChanges()
-    var processingScheduled = false
-    var performDepth = 0
     /// Where the context's saves stand: change-set numbers, the save holding moved objects,
     /// recent saves whose objects may not have settled.
     var saveState = SaveState()
-    var changeObservers: [WeakObserver] = []
-    var appliedAliasGeneration = 0
-    /// Incremented each time pending changes are announced; see `ManagedObject.announced`.
-    var pendingGeneration: UInt64 = 1
-    var _mergePolicy: MergePolicy = .error
-    var _undoManager: ObjectUndoManager?
-    var _automaticallyMerges = false
+    /// How many `perform` blocks are running (nested); pending changes are announced when
+    /// the outermost ends.
+    private(set) var performDepth = 0
+    /// The store's alias generation (`PersistentStore.aliasGeneration`) whose permanent IDs
+    /// this context has adopted (``adoptPermanentIDs()``).
+    private(set) var appliedAliasGeneration = 0
+    // The settings' values, read without the queue check by the module's own code (which
+    // runs on the queue already); set only through the public properties below, and the
+    // undo manager also by ``withUndoRecordingSuspended(_:)``.
+    private(set) var _mergePolicy: MergePolicy = .error
+    private(set) var _undoManager: ObjectUndoManager?
+    private(set) var _automaticallyMerges = false
 
     // MARK: - Making contexts
 
@@ -264,6 +264,36 @@ public final class ObjectContext: @unchecked Sendable {
     public var registeredObjectCount: Int {
         preconditionOnQueue()
         return registry.count
+    }
+
+    /// Runs `body` without recording undo steps (a parent applying a child's save: the
+    /// child's undo manager records them).
+    func withUndoRecordingSuspended<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        let undoManager = _undoManager
+        _undoManager = nil
+        defer { _undoManager = undoManager }
+        return try body()
+    }
+
+    /// Gives every object registered under a temporary ID that became permanent its
+    /// permanent ID, and makes the references in unsaved rows permanent. Runs at the first
+    /// use of the context after a root save (checked in `preconditionOnQueue`), so a context
+    /// never holds one object under two IDs.
+    func adoptPermanentIDs() {
+        appliedAliasGeneration = store.aliasGeneration.load(ordering: .acquiring)
+        for temporary in registry.ids where temporary.isTemporary {
+            let permanent = resolve(temporary)
+            guard permanent != temporary, let object = registry[temporary] else { continue }
+            let tracked = changes[temporary] != nil
+            if tracked { untrackChange(object) }
+            rename(object, to: permanent)
+            if tracked { trackChange(object) }
+        }
+        for object in Array(changes.all) where object.current?.refs.contains(where: { $0?.isTemporary ?? false }) ?? false {
+            untrackChange(object)
+            object.current?.resolveRefs(resolve)
+            trackChange(object)
+        }
     }
 }
 

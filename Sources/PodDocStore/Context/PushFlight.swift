@@ -20,21 +20,21 @@ final class PushFlight {
     /// The change set's updated objects, each holding the state its object moved here; let
     /// go of (off the context's queue) once the save finishes, when the objects that have
     /// not settled need only their new rows, which ``savedRows`` holds.
-    var updated: [PushedObject] = []
+    private(set) var updated: [PushedObject] = []
     /// Once the save finished, what the parent made of each updated object of the change set,
     /// in its order: the row it kept (nil: deleted there). Only this part of the outcome is
     /// kept, for the objects still to settle.
-    var savedRows: [VersionedRow?]?
+    private(set) var savedRows: [VersionedRow?]?
     /// By index in ``updated``, the store version a root save wrote the pushed row at (0 or
     /// missing: not known). Taken from the root's did-save notification when it names this
     /// push as the origin of rows it wrote, so that objects settling later know their row's
     /// store version.
-    var savedVersions: [Int64] = []
+    private var savedVersions: [Int64] = []
     /// Objects that took their state back before the save finished, with their edit count
     /// then (the one they were pushed with) and their index in ``updated``.
-    var landedEarly: [(object: ManagedObject, edits: UInt64, index: Int)] = []
+    private(set) var landedEarly: [(object: ManagedObject, edits: UInt64, index: Int)] = []
     /// Objects whose changes began to be tracked while the save ran.
-    var trackedMeanwhile: [ManagedObject] = []
+    private(set) var trackedMeanwhile: [ManagedObject] = []
 
     init(number: UInt64) {
         self.number = number
@@ -49,11 +49,63 @@ final class PushFlight {
         releaseInBackground(taking: &held, leaving: ([], []))
     }
 
+    /// Whether the save carries no moved object.
+    var isEmpty: Bool { updated.isEmpty }
+
+    /// Records the change set's updated objects, whose state their objects moved here.
+    func carry(_ updated: [PushedObject]) {
+        precondition(self.updated.isEmpty && savedRows == nil, "a save carries its objects once, before it finishes")
+        self.updated = updated
+    }
+
     /// Records that the parent took the save: the objects still here settle from its rows
     /// when next used, and the old snapshots go (off the context's queue).
     func finish(with outcome: PushOutcome) {
         savedRows = outcome.updated
         releaseInBackground(taking: &updated, leaving: [])
+    }
+
+    /// Records the store versions a root save wrote this save's rows at (see
+    /// ``savedVersions``).
+    func recordSavedVersions(_ versions: [Int64]) {
+        savedVersions = versions
+    }
+
+    /// Records that `object`'s changes began to be tracked while the save ran.
+    func noteTrackedMeanwhile(_ object: ManagedObject) {
+        trackedMeanwhile.append(object)
+    }
+
+    /// The objects that took their state back before the save finished, which the save
+    /// settles itself; forgets them, and the objects tracked meanwhile.
+    func takeObjectsTouchedMeanwhile() -> [(object: ManagedObject, edits: UInt64, index: Int)] {
+        trackedMeanwhile = []
+        defer { landedEarly = [] }
+        return landedEarly
+    }
+
+    /// What an object riding this save (``ManagedObject/land()``) takes back.
+    enum Landing {
+        /// The parent kept this row, written at this store version: the object is clean.
+        case saved(RowData, version: Int64)
+        /// The parent deleted the object.
+        case deletedInParent
+        /// The save still runs: the object takes back its pushed state, still changed, and
+        /// the save settles it when it finishes.
+        case stillPushing(PushedObject)
+    }
+
+    /// What the object at `index` of the change set takes back as it lands.
+    func landing(of object: ManagedObject, at index: Int) -> Landing {
+        guard let savedRows else {
+            landedEarly.append((object, object.edits, index))
+            return .stillPushing(updated[index])
+        }
+        // The save settles every object whose outcome is not its pushed row itself; an
+        // object it could not find (its context was reset meanwhile) settles here the same.
+        guard let row = savedRows[index] else { return .deletedInParent }
+        let saved = index < savedVersions.count ? savedVersions[index] : 0
+        return .saved(row.row, version: saved != 0 ? saved : row.version)
     }
 }
 
@@ -66,36 +118,4 @@ struct PushOrigin: Sendable {
     let push: UInt64
     /// The object's place among the change set's updated objects.
     let index: Int
-}
-
-extension ManagedObject {
-    /// Brings the object's state back from the save that carries it: settled (clean, with
-    /// the pushed row as its snapshot) when the save finished, or as it was pushed while the
-    /// save still runs (the save then settles it itself).
-    func land() {
-        guard let flight else { return }
-        self.flight = nil
-        if let savedRows = flight.savedRows {
-            // The save settles every object whose outcome is not its pushed row itself; an
-            // object it could not find (its context was reset meanwhile) settles here the same.
-            if let row = savedRows[flightIndex] {
-                let saved = flightIndex < flight.savedVersions.count ? flight.savedVersions[flightIndex] : 0
-                _snapshot = row.row
-                _snapshotVersion = saved != 0 ? saved : row.version
-                _state = .clean
-            } else {
-                _snapshot = nil
-                _state = .deleted
-            }
-            _current = nil
-            _changedFields = FieldSet()
-            origin = nil
-        } else {
-            let pushed = flight.updated[flightIndex]
-            _current = pushed.row
-            _snapshot = pushed.snapshot
-            _changedFields = pushed.changedFields
-            flight.landedEarly.append((self, edits, flightIndex))
-        }
-    }
 }

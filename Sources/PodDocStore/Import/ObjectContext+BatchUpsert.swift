@@ -25,7 +25,7 @@ extension ObjectContext {
         } else {
             let staged = StagedBatch(batch: batch, receipt: receipt)
             if !batch.isInsertOnly, let undo = _undoManager, undo.isUndoRegistrationEnabled { undo.register(.revertBatch(staged)) }
-            stagedBatches.append(staged)
+            stagedBatches.stage(staged)
         }
         return receipt
     }

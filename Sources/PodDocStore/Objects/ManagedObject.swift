@@ -20,20 +20,22 @@ public final class ManagedObject {
     // visits costs as few cache lines as possible.
 
     /// The save whose change set holds this object's unsaved row, and the object's place in
-    /// it (see ``PushFlight``); nil when the object holds its own state.
-    var flight: PushFlight?
-    var flightIndex = 0
+    /// it (see ``PushFlight``); nil when the object holds its own state. Set only by
+    /// ``moveUnsavedState(into:append:)`` and cleared only by ``land()``.
+    private(set) var flight: PushFlight?
+    private var flightIndex = 0
     /// The number of the context's last change set that carried this object (see
     /// ``ObjectContext/isBeingPushed(_:)``).
     var pushNumber: UInt64 = 0
     // The object's own copies of its state. While a save carries the object (``flight``),
     // its unsaved row, snapshot and changed fields live in the save's change set instead,
     // and the accessors below bring them back (``land()``) before anyone reads or writes them.
-    var _state: State = .clean
-    var _current: RowData?
-    var _snapshot: RowData?
-    var _snapshotVersion: Int64 = 0
-    var _changedFields = FieldSet()
+    // Only this file touches them, so no read or write can skip that step.
+    private var _state: State = .clean
+    private var _current: RowData?
+    private var _snapshot: RowData?
+    private var _snapshotVersion: Int64 = 0
+    private var _changedFields = FieldSet()
     /// The object's identity; temporary until the root context saves it.
     public internal(set) var objectID: ObjectID
     /// In a parent context: the child whose push set `current` last, with the push's number
@@ -131,6 +133,57 @@ public final class ManagedObject {
         if let current { return current }
         if let snapshot { return snapshot }
         return context!.fulfillFault(self)
+    }
+}
+
+// MARK: - Riding a save
+
+extension ManagedObject {
+    /// Moves an updated object's unsaved row, snapshot and changed fields into a save's
+    /// change set, without copying them (see ``PushFlight``): `append` adds the pushed state
+    /// to the change set and returns its place there, and the object points at `flight` until
+    /// it lands. False, with nothing moved, when the object is not an update with an unsaved
+    /// row.
+    ///
+    /// - Precondition: the object holds its own state (it is not riding another save).
+    func moveUnsavedState(into flight: PushFlight, append: (PushedObject) -> Int) -> Bool {
+        precondition(self.flight == nil, "an object rides one save at a time")
+        guard _state == .updated, _current != nil else { return false }
+        var row: RowData?
+        var snapshot: RowData?
+        swap(&row, &_current)
+        swap(&snapshot, &_snapshot)
+        flightIndex = append(
+            PushedObject(id: objectID, row: row!, changedFields: _changedFields, snapshot: snapshot, snapshotVersion: _snapshotVersion))
+        self.flight = flight
+        return true
+    }
+
+    /// Brings the object's state back from the save that carries it: settled (clean, with
+    /// the pushed row as its snapshot) when the save finished, or as it was pushed while the
+    /// save still runs (the save then settles it itself).
+    func land() {
+        guard let flight else { return }
+        self.flight = nil
+        switch flight.landing(of: self, at: flightIndex) {
+        case .saved(let row, let version):
+            _snapshot = row
+            _snapshotVersion = version
+            _state = .clean
+            _current = nil
+            _changedFields = FieldSet()
+            origin = nil
+        case .deletedInParent:
+            _snapshot = nil
+            _state = .deleted
+            _current = nil
+            _changedFields = FieldSet()
+            origin = nil
+        case .stillPushing(let pushed):
+            _current = pushed.row
+            _snapshot = pushed.snapshot
+            _changedFields = pushed.changedFields
+        }
     }
 }
 

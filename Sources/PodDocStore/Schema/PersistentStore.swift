@@ -98,7 +98,7 @@ public final class PersistentStore: Sendable {
     public var readsUpgradedCopy: Bool { olderOnDisk != nil }
     /// The connection and its file. Only ``continueOnCopy(at:)`` replaces them, with an exact
     /// copy, so every reader sees the same objects before and after.
-    private let connection: Mutex<(database: DatabaseQueue, url: URL?)>
+    private let connection: Locked<(database: DatabaseQueue, url: URL?)>
     /// The connection every read and write goes through.
     var database: DatabaseQueue { connection.withLock { $0.database } }
     /// Bumped twice whenever a root save makes temporary IDs permanent: to an odd number
@@ -106,7 +106,7 @@ public final class PersistentStore: Sendable {
     /// know when to rename their objects, and a read that saw the same even number before
     /// and after knows no ID became permanent while it ran.
     let aliasGeneration = Atomic<Int>(0)
-    private let retention: Mutex<HistoryRetention?>
+    private let retention: Locked<HistoryRetention?>
 
     /// Where the store lives, as ``Replica`` compares it: this machine and the file's path (an
     /// archive's working copy is named after the archive's path, so it moves with it). A
@@ -145,7 +145,7 @@ public final class PersistentStore: Sendable {
     public init(url: URL?, model: ObjectModel, options: Options = Options()) throws {
         self.model = model
         self.options = options
-        self.retention = Mutex(options.historyRetention)
+        self.retention = Locked(options.historyRetention)
         if let url, !options.readOnly, FileManager.default.fileExists(atPath: url.path), !ReadAccess.canWrite(url) {
             throw StoreError(
                 .readOnly,
@@ -184,7 +184,7 @@ public final class PersistentStore: Sendable {
         } else {
             olderOnDisk = nil
         }
-        connection = Mutex((database, url))
+        connection = Locked((database, url))
         // SQLite falls back to reading a file it cannot open for writing; a writable open
         // must say so now, not at the first save.
         if let url, !options.readOnly,
