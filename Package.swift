@@ -24,6 +24,9 @@ let package = Package(
         .executable(name: "poddoc", targets: ["poddoc"]),
         .library(name: "PodDocReliability", targets: ["PodDocReliability"]),
         .library(name: "PodDocRandom", targets: ["PodDocRandom"]),
+        // For the tests of apps built on poddoc: a test document in a temporary folder, a
+        // manual clock, a reference specs server, loopback sockets.
+        .library(name: "PodDocTesting", targets: ["PodDocTesting"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -185,16 +188,26 @@ let package = Package(
             path: "Benchmarks/PodDocBenchmarks",
             swiftSettings: strictSettings),
 
+        // MARK: Testing (a library for apps' tests, and the one this package's tests use)
+        .target(
+            name: "PodDocTesting",
+            dependencies: [
+                "PodDocDocument", "PodDocFileSystem", "PodDocRandom",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strictSettings),
+
         // MARK: Tests
-        // What every test suite shares: temporary folders.
-        .target(name: "PodDocTestSupport", path: "Tests/PodDocTestSupport", swiftSettings: strictSettings),
         .testTarget(
             name: "PodDocStoreTests",
-            dependencies: ["PodDocStore", "PodDocRandom", "PodDocTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["PodDocStore", "PodDocRandom", "PodDocTesting", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings),
         .testTarget(name: "PodDocJSONTests", dependencies: ["PodDocJSON"], swiftSettings: strictSettings),
-        .testTarget(name: "PodDocFileSystemTests", dependencies: ["PodDocFileSystem", "PodDocTestSupport"], swiftSettings: strictSettings),
-        .testTarget(name: "PodDocArchiveTests", dependencies: ["PodDocArchive", "PodDocTestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "PodDocFileSystemTests", dependencies: ["PodDocFileSystem", "PodDocTesting"], swiftSettings: strictSettings),
+        .testTarget(name: "PodDocArchiveTests", dependencies: ["PodDocArchive", "PodDocTesting"], swiftSettings: strictSettings),
         // Outlines in the formats: generated trees, the OPML fixtures, format assertions.
         .target(
             name: "OutlineTestSupport", dependencies: ["OutlineInterchange", "PodDocRandom"], path: "Tests/OutlineTestSupport",
@@ -203,11 +216,11 @@ let package = Package(
             name: "OutlineInterchangeTests", dependencies: ["OutlineInterchange", "OutlineTestSupport"], swiftSettings: strictSettings),
         .testTarget(
             name: "OutlinerTests",
-            dependencies: ["Outliner", "OutlineInterchange", "PodDocStore", "PodDocRandom", "PodDocTestSupport", "OutlineTestSupport"],
+            dependencies: ["Outliner", "OutlineInterchange", "PodDocStore", "PodDocRandom", "PodDocTesting", "OutlineTestSupport"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "PodDocDocumentTests",
-            dependencies: ["PodDocDocument", "PodDocTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["PodDocDocument", "PodDocTesting", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings),
         // A child process the crash tests start, edit through, and kill.
         .executableTarget(
@@ -221,14 +234,14 @@ let package = Package(
         .testTarget(
             name: "PodDocContentTests",
             dependencies: [
-                "PodDocContent", "PodDocDocument", "PodSpecs", "Outliner", "PodDocStore", "PodDocTestSupport",
+                "PodDocContent", "PodDocDocument", "PodSpecs", "Outliner", "PodDocStore", "PodDocTesting",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strictSettings),
         .testTarget(
             name: "PodDocCommandLineTests",
             dependencies: [
-                "poddoc", "PodDocContent", "PodDocDocument", "PodSpecs", "PodSpecsServer", "Outliner", "PodDocStore", "PodDocTestSupport",
+                "poddoc", "PodDocContent", "PodDocDocument", "PodSpecs", "PodSpecsServer", "Outliner", "PodDocStore", "PodDocTesting",
                 "PodDocRandom",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
@@ -236,17 +249,24 @@ let package = Package(
         .testTarget(
             name: "PodSpecsTests",
             dependencies: [
-                "PodSpecs",
-                "PodSpecsServer",
-                "PodDocStore",
-                "PodDocRandom",
-                "PodDocTestSupport",
+                "PodSpecs", "PodSpecsServer", "PodDocStore", "PodDocRandom", "PodDocTesting",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "PodSpecsServerTests",
+            dependencies: [
+                "PodSpecsServer", "PodSpecs", "PodDocStore", "PodDocTesting",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "PodDocTestingTests",
+            dependencies: [
+                "PodDocTesting", "PodDocDocument", "PodDocFileSystem", "PodDocStore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             swiftSettings: strictSettings),
     ],

@@ -1,7 +1,7 @@
 import Foundation
 import PodDocArchive
 import PodDocFileSystem
-import PodDocTestSupport
+import PodDocTesting
 import XCTest
 
 /// Damaged or unsuitable archives are refused cleanly: an error naming the archive, no

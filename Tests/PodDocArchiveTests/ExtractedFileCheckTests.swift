@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import PodDocArchive
 import PodDocFileSystem
-import PodDocTestSupport
+import PodDocTesting
 import Synchronization
 import XCTest
 

@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 import PodDocArchive
-import PodDocTestSupport
+import PodDocTesting
 import XCTest
 
 /// A corpus of malicious archives, built by the tests with libarchive's writer (and a hand-made

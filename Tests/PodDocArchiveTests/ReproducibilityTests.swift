@@ -1,6 +1,6 @@
 import Foundation
 import PodDocArchive
-import PodDocTestSupport
+import PodDocTesting
 import XCTest
 
 final class ReproducibilityTests: XCTestCase {

@@ -1,7 +1,7 @@
 import Foundation
 import PodDocArchive
 import PodDocFileSystem
-import PodDocTestSupport
+import PodDocTesting
 import XCTest
 
 final class RoundTripTests: XCTestCase {

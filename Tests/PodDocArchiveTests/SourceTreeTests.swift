@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 import PodDocArchive
-import PodDocTestSupport
+import PodDocTesting
 import XCTest
 
 /// Trees that cannot be archived: the writer refuses them, naming the item, and writes nothing.

@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 import PodDocArchive
-import PodDocTestSupport
+import PodDocTesting
 import XCTest
 
 // MARK: - Folders and trees

@@ -1,5 +1,5 @@
 import Foundation
-import PodDocTestSupport
+import PodDocTesting
 import PodSpecs
 import PodSpecsServer
 import Synchronization

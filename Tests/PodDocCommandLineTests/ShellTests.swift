@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import PodDocTestSupport
+import PodDocTesting
 import XCTest
 
 /// `poddoc open`: the shell through standard input, `-c`, and a pseudo-terminal; autosave,

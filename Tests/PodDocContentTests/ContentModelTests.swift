@@ -2,7 +2,7 @@ import Foundation
 import PodDocContent
 import PodDocDocument
 import PodDocStore
-import PodDocTestSupport
+import PodDocTesting
 import PodSpecs
 import XCTest
 

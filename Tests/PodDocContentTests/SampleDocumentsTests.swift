@@ -1,7 +1,7 @@
 import Foundation
 import PodDocContent
 import PodDocDocument
-import PodDocTestSupport
+import PodDocTesting
 import XCTest
 
 /// The committed sample documents (scripts/make-sample-documents.sh) are the format fixtures:

@@ -1,6 +1,7 @@
 import Foundation
 import PodDocFileSystem
 import PodDocStore
+import PodDocTesting
 import Synchronization
 import XCTest
 
@@ -123,10 +124,10 @@ final class DocumentConcurrencyTests: DocumentTestCase {
     }
 
     func testAutosaveRunsOnTheClockReportsFailuresKeepsEditsAndRetries() async throws {
-        let clock = ManualTicker()
+        let clock = ManualClock()
         var options = self.options
         options.autosaveInterval = .seconds(15)
-        options.sleep = { _ in await clock.sleep() }
+        options.sleep = { try await clock.sleep(for: $0) }
         let url = url("Auto.poddoc")
         let document = try await ManagedDocument.create(at: url, kind: .notes, model: Note.model, options: options)
         var events: [AutosaveEvent] = []
@@ -134,7 +135,7 @@ final class DocumentConcurrencyTests: DocumentTestCase {
         await clock.waitForSleeps(1)
 
         // A tick with no changes saves nothing.
-        clock.tick()
+        clock.advance(by: .seconds(15))
         await clock.waitForSleeps(2)
         XCTAssertTrue(events.isEmpty)
 
@@ -143,7 +144,7 @@ final class DocumentConcurrencyTests: DocumentTestCase {
         let healthy = document.files
         document.files = DocumentFiles(
             layout: healthy.layout, fileSystem: FileSystem(faults: .failing(.fsync, with: EIO, path: .containing("DocumentMetadata.json"))))
-        clock.tick()
+        clock.advance(by: .seconds(15))
         await clock.waitForSleeps(3)
         guard case .failed(let error)? = events.last else { return XCTFail("expected a failed autosave, got \(events)") }
         XCTAssertTrue(error.message.contains("DocumentMetadata.json"), error.message)
@@ -154,7 +155,7 @@ final class DocumentConcurrencyTests: DocumentTestCase {
         // The next tick retries and succeeds.
         document.files = healthy
         addNote(document, "another")
-        clock.tick()
+        clock.advance(by: .seconds(15))
         await clock.waitForSleeps(4)
         guard case .saved(_, let sequence, _)? = events.last else { return XCTFail("expected a successful autosave, got \(events)") }
         XCTAssertEqual(sequence, document.metadata.saveSequence)
@@ -219,31 +220,5 @@ final class DocumentConcurrencyTests: DocumentTestCase {
             return false
         }
         return true
-    }
-}
-
-/// A clock for autosave tests: each sleep waits for one `tick()`.
-final class ManualTicker: Sendable {
-    private let state = Mutex<(waiting: [CheckedContinuation<Void, Never>], sleeps: Int)>(([], 0))
-
-    func sleep() async {
-        await withCheckedContinuation { continuation in
-            state.withLock {
-                $0.waiting.append(continuation)
-                $0.sleeps += 1
-            }
-        }
-    }
-
-    func tick() {
-        let next = state.withLock { $0.waiting.isEmpty ? nil : $0.waiting.removeFirst() }
-        next?.resume()
-    }
-
-    /// Waits until the sleeper has gone to sleep `count` times in all.
-    func waitForSleeps(_ count: Int) async {
-        for _ in 0..<5000 where state.withLock({ $0.sleeps }) < count {
-            try? await Task.sleep(for: .milliseconds(1))
-        }
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import PodDocFileSystem
 import PodDocStore
-import PodDocTestSupport
+import PodDocTesting
 import XCTest
 
 @testable import PodDocDocument

@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 import PodDocFileSystem
-import PodDocTestSupport
+import PodDocTesting
 import XCTest
 
 /// Every step of a save is made to fail in turn, with `ENOSPC` and with `EIO`.

@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 import PodDocFileSystem
-import PodDocTestSupport
+import PodDocTesting
 import XCTest
 
 /// Faults that fire when a test says (armed, skipping, counted), committed content that a

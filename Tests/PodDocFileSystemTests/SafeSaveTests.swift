@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 import PodDocFileSystem
-import PodDocTestSupport
+import PodDocTesting
 import XCTest
 
 final class SafeSaveTests: XCTestCase {

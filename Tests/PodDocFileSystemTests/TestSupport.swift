@@ -1,6 +1,6 @@
 import Foundation
 import PodDocFileSystem
-import PodDocTestSupport
+import PodDocTesting
 import XCTest
 
 // MARK: - Temporary folders

@@ -1,5 +1,6 @@
 import Foundation
 import PodDocStore
+import PodDocTesting
 import Synchronization
 import XCTest
 
@@ -22,7 +23,7 @@ final class FaultTests: SpecsTestCase {
     private func savedAfter(page: Int) -> Int { min(texts.count, (page + 1) * 20 + 1) }
 
     func testOneRequestInFiveFailingStillCompletes() async throws {
-        let server = ReferenceServer(specs: texts, pageSize: 2, faults: .init(failureRate: 0.2))
+        let server = ReferenceSpecsServer(specs: texts, pageSize: 2, faults: .init(failureRate: 0.2))
         let port = try await server.start()
         let store = try makeStore()
         let summary = try await SpecsImporter(root: ObjectContext(store: store), options: .init(specsPerSave: 1))
@@ -41,7 +42,7 @@ final class FaultTests: SpecsTestCase {
     /// backoff is for a server that mostly fails), pages are committed in order, and every
     /// request is a page or a retry.
     func testPassingFailuresAreAskedAgainSoonWhileOtherPagesArrive() async throws {
-        let server = ReferenceServer(specs: texts, pageSize: 2, faults: .init(failureRate: 0.2))
+        let server = ReferenceSpecsServer(specs: texts, pageSize: 2, faults: .init(failureRate: 0.2))
         let port = try await server.start()
         let store = try makeStore()
         let notices = Mutex<[RetryNotice]>([])
@@ -65,7 +66,7 @@ final class FaultTests: SpecsTestCase {
     /// time, for the lowest page; when that page's attempts are spent the import stops, and
     /// every other page's fetch, waiting its turn, ends with it.
     func testPagesWaitingTheirTurnEndWhenTheImportStops() async throws {
-        let server = ReferenceServer(specs: texts, pageSize: 2, faults: .init(failFromPage: 1))
+        let server = ReferenceSpecsServer(specs: texts, pageSize: 2, faults: .init(failFromPage: 1))
         let port = try await server.start()
         let store = try makeStore()
         let client = try client(url(port), pagesInFlight: 4)
@@ -89,7 +90,7 @@ final class FaultTests: SpecsTestCase {
 
     /// A failing answer's `Retry-After` is a floor for the wait.
     func testRetryAfterIsWaitedAtLeast() async throws {
-        let server = ReferenceServer(specs: texts, pageSize: 40, faults: .init(failureRate: 0.3, retryAfter: 1))
+        let server = ReferenceSpecsServer(specs: texts, pageSize: 40, faults: .init(failureRate: 0.3, retryAfter: 1))
         let port = try await server.start()
         let store = try makeStore()
         let notices = Mutex<[RetryNotice]>([])
@@ -107,7 +108,7 @@ final class FaultTests: SpecsTestCase {
     }
 
     func testAnInvalidJSONPageStopsWithAClearErrorAndResumeCompletes() async throws {
-        let server = ReferenceServer(specs: texts, faults: .init(invalidJSONPage: 2))
+        let server = ReferenceSpecsServer(specs: texts, faults: .init(invalidJSONPage: 2))
         let port = try await server.start()
         let store = try makeStore()
         let importer = SpecsImporter(root: ObjectContext(store: store), options: .init(specsPerSave: 1))
@@ -125,7 +126,7 @@ final class FaultTests: SpecsTestCase {
     }
 
     func testAResponseCutShortIsRetried() async throws {
-        let server = ReferenceServer(specs: texts, faults: .init(cutShortPage: 1))
+        let server = ReferenceSpecsServer(specs: texts, faults: .init(cutShortPage: 1))
         let port = try await server.start()
         let store = try makeStore()
         let summary = try await SpecsImporter(root: ObjectContext(store: store)).importService(try client(url(port)))
@@ -136,7 +137,7 @@ final class FaultTests: SpecsTestCase {
     }
 
     func testAResponseCutShortEveryTimeIsANetworkErrorNamingThePage() async throws {
-        let server = ReferenceServer(specs: texts, faults: .init(cutShortPage: 1))
+        let server = ReferenceSpecsServer(specs: texts, faults: .init(cutShortPage: 1))
         let port = try await server.start()
         let store = try makeStore()
         do {
@@ -152,7 +153,7 @@ final class FaultTests: SpecsTestCase {
     }
 
     func testTheServerDyingHalfWayStopsWithAClearErrorAndResumeCompletes() async throws {
-        let server = ReferenceServer(specs: texts, faults: .init(dieAtPage: 3))
+        let server = ReferenceSpecsServer(specs: texts, faults: .init(dieAtPage: 3))
         let port = try await server.start()
         let store = try makeStore()
         let importer = SpecsImporter(root: ObjectContext(store: store), options: .init(specsPerSave: 1))
@@ -172,7 +173,7 @@ final class FaultTests: SpecsTestCase {
     /// that killed it fail too, the import stops at the lowest of them with every page before
     /// it saved (pages are committed in order), and resuming completes.
     func testTheServerDyingInTheMiddleOfAWindowStopsAtAPageAndResumeCompletes() async throws {
-        let server = ReferenceServer(specs: texts, pageSize: 2, faults: .init(dieAtPage: 6))
+        let server = ReferenceSpecsServer(specs: texts, pageSize: 2, faults: .init(dieAtPage: 6))
         let port = try await server.start()
         let store = try makeStore()
         let importer = SpecsImporter(root: ObjectContext(store: store), options: .init(specsPerSave: 1))
@@ -197,7 +198,7 @@ final class FaultTests: SpecsTestCase {
         _ importer: SpecsImporter, _ store: PersistentStore, port: Int, from page: Int, pageSize: Int = 20
     ) async throws {
         let before = try savedKeys(store).count
-        let healthy = ReferenceServer(specs: texts, pageSize: pageSize)
+        let healthy = ReferenceSpecsServer(specs: texts, pageSize: pageSize)
         _ = try await healthy.start(port: port)
         let summary = try await importer.importService(try client(url(port)), resume: true)
         await healthy.kill()

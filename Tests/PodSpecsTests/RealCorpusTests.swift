@@ -1,5 +1,6 @@
 import Foundation
 import PodDocStore
+import PodDocTesting
 import XCTest
 
 @testable import PodSpecs
@@ -51,7 +52,7 @@ final class RealCorpusTests: SpecsTestCase {
 
         // Through a server with the reference quirks.
         let texts = try await catalog.json(in: 0..<16_051)
-        let quirky = ReferenceServer(specs: texts)
+        let quirky = ReferenceSpecsServer(specs: texts)
         let port = try await quirky.start()
         let second = try makeStore("via-quirks")
         let quirkySummary = try await SpecsImporter(root: ObjectContext(store: second))

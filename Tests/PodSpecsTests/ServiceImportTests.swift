@@ -1,6 +1,6 @@
-import AsyncHTTPClient
 import Foundation
 import PodDocStore
+import PodDocTesting
 import Synchronization
 import XCTest
 
@@ -65,43 +65,9 @@ final class ServiceImportTests: SpecsTestCase {
         XCTAssertEqual(storeOrder, folderOrder)
     }
 
-    func testServerAnswersBadPageNumbersWithErrors() async throws {
-        let server = SpecsServer(catalog: try FolderSpecsCatalog(folder: SpecsFolder(url: SpecFixtures.sharded)))
-        let port = try await server.start()
-        for (query, status) in [
-            ("page=-1", 400), ("page=abc", 400), ("", 400), ("page=99999999999999999999", 400), ("page=999", 200), ("page=0", 200),
-        ] {
-            let response = try await HTTPClient.shared.execute(
-                HTTPClientRequest(url: "http://127.0.0.1:\(port)/specs?\(query)"), timeout: .seconds(10))
-            let body = String(buffer: try await response.body.collect(upTo: 1 << 20))
-            XCTAssertEqual(Int(response.status.code), status, "\(query): \(body)")
-            if status == 400 { XCTAssertTrue(body.hasPrefix("{\"error\":\"") && body.contains("page"), body) }
-        }
-        let past = try await client(server.baseURL!).fetchPage(999)
-        XCTAssertTrue(past.isPastEnd)
-        XCTAssertEqual(past.numberOfPages, (SpecFixtures.goodSpecs + 19) / 20)
-        await server.stop()
-        XCTAssertNil(server.port)
-    }
-
-    func testServerRefusesAnAddressInUse() async throws {
-        let first = SpecsServer(catalog: try FolderSpecsCatalog(folder: SpecsFolder(url: SpecFixtures.sharded)))
-        let port = try await first.start()
-        let second = SpecsServer(
-            catalog: try FolderSpecsCatalog(folder: SpecsFolder(url: SpecFixtures.sharded)), configuration: .init(port: port))
-        do {
-            try await second.start()
-            XCTFail("two servers bound one port")
-        } catch let error as PodSpecsError {
-            XCTAssertEqual(error.code, .server)
-            XCTAssertTrue(error.message.contains("127.0.0.1:\(port)"), error.message)
-        }
-        await first.stop()
-    }
-
     func testTheReferenceQuirksGiveOneSpecPerNameAndVersion() async throws {
         let texts = try await ServiceImportTests.fixtureTexts()
-        let server = ReferenceServer(specs: texts)
+        let server = ReferenceSpecsServer(specs: texts)
         let port = try await server.start()
         let store = try makeStore()
         let summary = try await SpecsImporter(root: ObjectContext(store: store))
@@ -128,7 +94,7 @@ final class ServiceImportTests: SpecsTestCase {
         try controller.performFetch()
         XCTAssertEqual(controller.count, 0)
 
-        let server = ReferenceServer(specs: try await ServiceImportTests.fixtureTexts())
+        let server = ReferenceSpecsServer(specs: try await ServiceImportTests.fixtureTexts())
         let port = try await server.start()
         let importer = SpecsImporter(root: root, options: .init(specsPerSave: 10))
         let service = try client(URL(string: "http://127.0.0.1:\(port)/specs")!)
@@ -169,7 +135,7 @@ final class ServiceImportTests: SpecsTestCase {
 
     func testCancelKeepsWhatWasSavedAndResumeCompletesWithoutDuplicates() async throws {
         let texts = try await ServiceImportTests.fixtureTexts()
-        let server = ReferenceServer(specs: texts)
+        let server = ReferenceSpecsServer(specs: texts)
         let port = try await server.start()
         let store = try makeStore()
         let importer = SpecsImporter(root: ObjectContext(store: store), options: .init(specsPerSave: 1))

@@ -23,10 +23,13 @@ let package = Package(
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]),
         .target(name: "PodDocJSON", swiftSettings: [.enableUpcomingFeature("ExistentialAny")]),
         .target(name: "PodDocRandom", swiftSettings: [.enableUpcomingFeature("ExistentialAny")]),
-        .target(name: "PodDocTestSupport", path: "Tests/PodDocTestSupport", swiftSettings: [.enableUpcomingFeature("ExistentialAny")]),
+        // The store's tests need only PodDocTesting's temporary folders, which depend on nothing.
+        .target(
+            name: "PodDocTesting", path: "Sources/PodDocTesting", sources: ["Files"],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]),
         .testTarget(
             name: "PodDocStoreTests",
-            dependencies: ["PodDocStore", "PodDocRandom", "PodDocTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["PodDocStore", "PodDocRandom", "PodDocTesting", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]),
     ],
     swiftLanguageModes: [.v6]

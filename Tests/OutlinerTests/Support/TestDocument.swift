@@ -3,7 +3,7 @@ import OutlineInterchange
 import OutlineTestSupport
 import Outliner
 import PodDocStore
-import PodDocTestSupport
+import PodDocTesting
 import XCTest
 
 // MARK: - TestDocument

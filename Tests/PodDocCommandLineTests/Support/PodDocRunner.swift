@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import PodDocTestSupport
+import PodDocTesting
 import Synchronization
 import XCTest
 

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import PodDocRandom
 import PodDocStore
-import PodDocTestSupport
+import PodDocTesting
 import Synchronization
 import XCTest
 

@@ -1,5 +1,5 @@
 import Foundation
-import PodDocTestSupport
+import PodDocTesting
 import Synchronization
 import XCTest
 

@@ -3,33 +3,61 @@ import Hummingbird
 import Logging
 import NIOCore
 import PodDocRandom
-import PodSpecs
 import ServiceLifecycle
 import Synchronization
 
-/// A test server with the reference service's quirks (20 specs meant per page, 21 served:
-/// each page's last spec is the next page's first; `"result": null` past the end) and
-/// injectable faults, over real HTTP on loopback.
-final class ReferenceServer: Sendable {
+// MARK: - ReferenceSpecsServer
+
+/// A pod specs service with the quirks of the reference service, and faults to inject, over
+/// real HTTP on loopback: what a test of a specs import talks to.
+///
+/// It answers `GET /specs?page=N` as the reference service does: 20 specs meant per page and
+/// 21 served (each page's last spec is the next page's first), `number_of_pages` on every
+/// page, and `"result": null` past the end.
+///
+/// ```swift
+/// let server = ReferenceSpecsServer(specs: texts, faults: .init(failureRate: 0.2))
+/// let port = try await server.start()
+/// // … import from http://127.0.0.1:\(port)/specs …
+/// await server.kill()
+/// XCTAssertGreaterThan(server.injectedFailures, 0)
+/// ```
+public final class ReferenceSpecsServer: Sendable {
     /// Faults to inject.
-    struct Faults: Sendable {
+    public struct Faults: Sendable {
         /// This fraction of requests answer HTTP 500 (a seeded, repeatable choice).
-        var failureRate = 0.0
+        public var failureRate = 0.0
         /// This page answers 200 with a body that is not valid JSON, every time.
-        var invalidJSONPage: Int?
+        public var invalidJSONPage: Int?
         /// This page's first response stops half way through its body.
-        var cutShortPage: Int?
+        public var cutShortPage: Int?
         /// The server dies when this page is asked for, without answering.
-        var dieAtPage: Int?
+        public var dieAtPage: Int?
         /// A failing answer says `Retry-After: <seconds>`.
-        var retryAfter: Int?
+        public var retryAfter: Int?
         /// Every request for this page or a later one answers HTTP 500.
-        var failFromPage: Int?
+        public var failFromPage: Int?
+
+        /// Faults as given; by default, none.
+        public init(
+            failureRate: Double = 0, invalidJSONPage: Int? = nil, cutShortPage: Int? = nil, dieAtPage: Int? = nil,
+            retryAfter: Int? = nil, failFromPage: Int? = nil
+        ) {
+            self.failureRate = failureRate
+            self.invalidJSONPage = invalidJSONPage
+            self.cutShortPage = cutShortPage
+            self.dieAtPage = dieAtPage
+            self.retryAfter = retryAfter
+            self.failFromPage = failFromPage
+        }
     }
 
-    let specs: [String]
-    let faults: Faults
-    let pageSize: Int
+    /// The specs served, as JSON texts, in list order.
+    public let specs: [String]
+    /// The faults injected.
+    public let faults: Faults
+    /// The specs meant per page (one more is served).
+    public let pageSize: Int
     private let state = Mutex(State())
     private struct State {
         var random = SeededRandom(seed: 42)
@@ -40,21 +68,26 @@ final class ReferenceServer: Sendable {
     }
 
     /// A server of `specs` (JSON texts), `pageSize` meant per page (one more served).
-    init(specs: [String], pageSize: Int = 20, faults: Faults = Faults()) {
+    public init(specs: [String], pageSize: Int = 20, faults: Faults = Faults()) {
         self.specs = specs
         self.pageSize = pageSize
         self.faults = faults
     }
 
-    var requestCount: Int { state.withLock { $0.requests } }
-    var injectedFailures: Int { state.withLock { $0.failures } }
+    /// The requests answered (or dropped) so far.
+    public var requestCount: Int { state.withLock { $0.requests } }
+    /// The requests answered with an injected HTTP 500 so far.
+    public var injectedFailures: Int { state.withLock { $0.failures } }
 
     /// Starts on `port` (0: a free one) and returns the port.
-    func start(port: Int = 0) async throws -> Int {
+    ///
+    /// - Throws: Hummingbird's error when the port cannot be bound; `CancellationError` when
+    ///   the server stopped before it listened.
+    public func start(port: Int = 0) async throws -> Int {
         let router = Router(context: ChannelContext.self)
         router.get("specs") { request, context in try await self.answer(request, context) }
         let (ports, continuation) = AsyncStream<Int>.makeStream()
-        let quiet = Logger(label: "reference-server", factory: { _ in SwiftLogNoOpLogHandler() })
+        let quiet = Logger(label: "reference-specs-server", factory: { _ in SwiftLogNoOpLogHandler() })
         let app = Application(
             router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)),
             onServerRunning: { continuation.yield($0.localAddress?.port ?? 0) }, logger: quiet)
@@ -69,7 +102,7 @@ final class ReferenceServer: Sendable {
     }
 
     /// Stops the server: the listening socket closes, so new connections are refused.
-    func kill() async {
+    public func kill() async {
         guard let (group, task) = state.withLock({ $0.running }) else { return }
         await group.triggerGracefulShutdown()
         _ = await task.result
