@@ -2,6 +2,8 @@
 # Both install missing system libraries first (scripts/bootstrap.sh), then build.
 
 SWIFT ?= swift
+# The toolchain's DocC compiler (`make docs`).
+DOCC ?= docc
 
 .PHONY: tour store-tour doc-snippets lint test build-tests test-unit test-tsan test-fuzz test-crash test-two-hosts test-syncthing fuzz bench samples sample-documents cli-docs docs format bench-harness bench-e2e bench-check bench-thresholds bootstrap clean
 
@@ -89,42 +91,54 @@ test-syncthing: build-tests
 ## docs/BENCHMARKS.md by hand.
 bench: bench-harness bench-e2e
 
+# The benchmarks are a package of their own (Benchmarks/Package.swift, which depends on this
+# one), so that the package apps depend on carries no benchmark dependency.
+BENCH_PACKAGE = $(SWIFT) package --package-path Benchmarks --disable-sandbox
+# The harness's malloc counts differ from one toolchain to the next: thresholds are kept per
+# Swift major.minor, in Benchmarks/Thresholds/<version>.
+SWIFT_MINOR := $(shell $(SWIFT) --version 2>/dev/null | sed -n 's/.*Swift version \([0-9]*\.[0-9]*\).*/\1/p' | head -n 1)
+BENCH_THRESHOLDS_DIR = $(CURDIR)/Benchmarks/Thresholds/$(SWIFT_MINOR)
+
 ## The harness (ordo-one/benchmark): each benchmark beside its floor, with wall and CPU time,
 ## malloc counts, peak memory and the main actor's longest stall; BENCH_FILTER picks some by
 ## regular expression.
 BENCH_FILTER ?= .*
 bench-harness: bootstrap
-	$(SWIFT) package --disable-sandbox benchmark run --target PodDocHarness --filter '$(BENCH_FILTER)' --no-progress
+	$(BENCH_PACKAGE) benchmark run --target PodDocHarness --filter '$(BENCH_FILTER)' --no-progress
 
 ## The end-to-end runs (HTTP import, the whole index, archives against tar, the million-item
 ## outline, the command line's outline import against Python and sqlite3); BENCHMARKS picks
 ## subcommands, all by default.
 bench-e2e: bootstrap
-	$(SWIFT) build -c release --product poddoc-bench
+	$(SWIFT) build --package-path Benchmarks -c release --product poddoc-bench
 	$(SWIFT) build -c release --product poddoc
-	.build/release/poddoc-bench $(BENCHMARKS)
+	PODDOC_BINARY="$(CURDIR)/.build/release/poddoc" Benchmarks/.build/release/poddoc-bench $(BENCHMARKS)
 
-# The harness's malloc counts (p90) against Benchmarks/Thresholds: stable on a shared machine,
-# unlike times. Floors and the main-actor benchmark have no threshold.
-BENCH_THRESHOLDS = $(SWIFT) package --disable-sandbox benchmark thresholds
+# The harness's malloc counts (p90) against the thresholds: stable on a shared machine, unlike
+# times. Floors and the main-actor benchmark have no threshold.
+BENCH_THRESHOLDS = $(BENCH_PACKAGE) benchmark thresholds
 BENCH_SELECTION = --target PodDocHarness --skip '.*\.floor-.*' --skip '.*\.main-actor' --metric mallocCountTotal \
-	--path "$(CURDIR)/Benchmarks/Thresholds" --no-progress
+	--path "$(BENCH_THRESHOLDS_DIR)" --no-progress
 
-## Fails on more mallocs than Benchmarks/Thresholds allows (2%, autosave 5%); fewer passes with
-## a note to record the new counts. CI runs it.
+## Fails on more mallocs than Benchmarks/Thresholds/<Swift version> allows (2%, autosave 5%);
+## fewer passes with a note to record the new counts. A toolchain with no thresholds yet is
+## not checked, and says so. CI runs it.
 bench-check: bootstrap
 	@mkdir -p .build
-	@if PODDOC_HARNESS_ITERATIONS=5 $(BENCH_THRESHOLDS) check $(BENCH_SELECTION) 2> .build/bench-check.log; then \
+	@if [ ! -d "$(BENCH_THRESHOLDS_DIR)" ]; then \
+		echo "bench-check: no thresholds for Swift $(SWIFT_MINOR) in Benchmarks/Thresholds; not checked. make bench-thresholds records them (review, then commit)."; \
+	elif PODDOC_HARNESS_ITERATIONS=5 $(BENCH_THRESHOLDS) check $(BENCH_SELECTION) 2> .build/bench-check.log; then \
 		cat .build/bench-check.log >&2; \
 	elif grep -q benchmarkThresholdImprovement .build/bench-check.log; then \
 		cat .build/bench-check.log >&2; \
-		echo "bench-check: fewer mallocs than Benchmarks/Thresholds: run make bench-thresholds and commit the files"; \
+		echo "bench-check: fewer mallocs than Benchmarks/Thresholds/$(SWIFT_MINOR): run make bench-thresholds and commit the files"; \
 	else \
 		cat .build/bench-check.log >&2; exit 1; \
 	fi
 
-## Records Benchmarks/Thresholds from a run on this machine (review, then commit).
+## Records Benchmarks/Thresholds/<Swift version> from a run on this machine (review, then commit).
 bench-thresholds: bootstrap
+	@mkdir -p "$(BENCH_THRESHOLDS_DIR)"
 	$(BENCH_THRESHOLDS) update $(BENCH_SELECTION)
 
 ## Regenerates SampleDocuments/ from ../shared/data (the outputs are committed).
@@ -145,13 +159,22 @@ doc-snippets: bootstrap
 	WRITE_SNIPPETS=1 $(SWIFT) test --filter DocumentationSnippetsTests
 	$(SWIFT) build --build-tests
 
-## The DocC reference and articles of PodDocStore and PodDocDocument, in .build/docs/<module>
-## (static HTML; `--transform-for-static-hosting`). Broken symbol links are errors.
+## The DocC reference and articles of every library module a program uses, in
+## .build/docs/<module> (static HTML; `--transform-for-static-hosting`): SwiftPM dumps the
+## modules' symbol graphs, and the toolchain's `docc` builds each module's catalog with its
+## graphs. Broken symbol links are errors.
+DOCS_MODULES = PodDocStore PodDocDocument PodDocArchive PodDocFileSystem Outliner OutlineInterchange PodSpecs PodSpecsServer
 docs: bootstrap
-	@mkdir -p .build/docs
-	@for target in PodDocStore PodDocDocument PodDocArchive PodDocFileSystem Outliner OutlineInterchange PodSpecs PodSpecsServer; do \
-		$(SWIFT) package --allow-writing-to-directory .build/docs generate-documentation --target $$target \
-			--output-path .build/docs/$$target --transform-for-static-hosting --warnings-as-errors || exit 1; \
+	@graphs=$$($(SWIFT) package dump-symbol-graph --emit-extension-block-symbols | sed -n 's/^Files written to //p'); \
+	test -n "$$graphs" || { echo "docs: swift package dump-symbol-graph wrote no symbol graphs" >&2; exit 1; }; \
+	for module in $(DOCS_MODULES); do \
+		rm -rf .build/docs-graphs/$$module .build/docs/$$module; mkdir -p .build/docs-graphs/$$module .build/docs/$$module; \
+		cp "$$graphs/$$module.symbols.json" .build/docs-graphs/$$module/ || exit 1; \
+		cp "$$graphs/$$module@"*.symbols.json .build/docs-graphs/$$module/ 2>/dev/null || true; \
+		echo "docs: $$module"; \
+		$(DOCC) convert Sources/$$module/$$module.docc --additional-symbol-graph-dir .build/docs-graphs/$$module \
+			--fallback-display-name $$module --fallback-bundle-identifier org.poddoc.$$module \
+			--output-path .build/docs/$$module --transform-for-static-hosting --warnings-as-errors || exit 1; \
 	done
 
 ## Formats every Swift file with the toolchain's swift-format and .swift-format.
@@ -167,4 +190,4 @@ bootstrap:
 	@scripts/bootstrap.sh
 
 clean:
-	rm -rf .build .build-tsan Tests/ThreadSanitizer/.build
+	rm -rf .build .build-tsan Tests/ThreadSanitizer/.build Benchmarks/.build

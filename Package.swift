@@ -37,11 +37,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        // `make docs`: the DocC reference and articles of PodDocStore and PodDocDocument.
-        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
-        // `make bench`: the benchmark harness (wall and CPU time, malloc counts, peak memory,
-        // custom metrics, thresholds). The malloc interposer counts allocations without jemalloc.
-        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        // No plugin and no benchmark harness here: the benchmarks are a package of their own
+        // (Benchmarks/Package.swift), and `make docs` runs the toolchain's `docc` on the
+        // symbol graphs SwiftPM dumps.
     ],
     targets: [
         // MARK: Object store (Core Data's job)
@@ -148,45 +146,6 @@ let package = Package(
         // A task-list app's own document type, start to finish (README: "Your own document type").
         .executableTarget(
             name: "task-list", dependencies: ["PodDocDocument", "PodDocStore"], path: "Examples/TaskList", swiftSettings: strictSettings),
-
-        // MARK: Benchmarks (release builds; `make bench`)
-        // What both benchmark programs share: the data they make, the raw SQLite floors, the
-        // outline document of the outline benchmarks, CPU and memory readings.
-        .target(
-            name: "PodDocBenchmarkSupport",
-            dependencies: [
-                "PodDocStore", "PodDocDocument", "Outliner", "OutlineInterchange",
-                // Floors write SQLite directly, beside the store.
-                .product(name: "GRDBSQLite", package: "GRDB.swift"),
-            ],
-            path: "Benchmarks/PodDocBenchmarkSupport",
-            swiftSettings: strictSettings),
-        // The suite ordo-one/benchmark runs (`make bench`, `make bench-check`): each benchmark
-        // beside its floor, with wall and CPU time, malloc counts, peak memory and main-actor CPU.
-        .executableTarget(
-            name: "PodDocHarness",
-            dependencies: [
-                "PodDocBenchmarkSupport", "PodDocStore", "PodDocDocument", "Outliner", "OutlineInterchange",
-                .product(name: "Benchmark", package: "benchmark"),
-            ],
-            path: "Benchmarks/PodDocHarness",
-            swiftSettings: strictSettings,
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
-        // The end-to-end runs the harness cannot hold: HTTP over loopback, the 718,000-spec index,
-        // archives against tar, a million-item outline opened in fresh processes.
-        .executableTarget(
-            name: "poddoc-bench",
-            dependencies: [
-                "PodDocBenchmarkSupport",
-                "PodDocStore", "PodDocDocument", "Outliner", "OutlineInterchange", "PodDocArchive", "PodSpecs", "PodSpecsServer",
-                "PodDocContent", "PodDocRandom",
-                // Floors read SQLite directly, beside the store.
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "GRDBSQLite", package: "GRDB.swift"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-            ],
-            path: "Benchmarks/PodDocBenchmarks",
-            swiftSettings: strictSettings),
 
         // MARK: Testing (a library for apps' tests, and the one this package's tests use)
         .target(

@@ -67,8 +67,12 @@ enum OutlineCommandLineBenchmark {
     }
 
     /// The release `poddoc` built beside this program.
+    /// The release `poddoc`: `$PODDOC_BINARY` (`make bench-e2e` sets it to the root package's
+    /// `.build/release/poddoc`), else `poddoc` beside this program.
     static var poddocBinary: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appending(path: "poddoc")
+        if let path = ProcessInfo.processInfo.environment["PODDOC_BINARY"], !path.isEmpty { return URL(fileURLWithPath: path) }
+        return URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appending(
+            path: "poddoc")
     }
 
     /// Runs the release `poddoc` with `arguments` (its state in `state`, output dropped) and
