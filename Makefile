@@ -163,7 +163,7 @@ doc-snippets: bootstrap
 ## .build/docs/<module> (static HTML; `--transform-for-static-hosting`): SwiftPM dumps the
 ## modules' symbol graphs, and the toolchain's `docc` builds each module's catalog with its
 ## graphs. Broken symbol links are errors.
-DOCS_MODULES = PodDocStore PodDocDocument PodDocArchive PodDocFileSystem Outliner OutlineInterchange PodSpecs PodSpecsServer
+DOCS_MODULES = PodDocStore PodDocDocument PodDocArchive PodDocFileSystem Outliner OutlineInterchange PodSpecs PodSpecsServer PodDocTesting
 docs: bootstrap
 	@graphs=$$($(SWIFT) package dump-symbol-graph --emit-extension-block-symbols | sed -n 's/^Files written to //p'); \
 	test -n "$$graphs" || { echo "docs: swift package dump-symbol-graph wrote no symbol graphs" >&2; exit 1; }; \
