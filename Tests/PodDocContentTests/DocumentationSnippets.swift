@@ -8,6 +8,7 @@ import Outliner
 import PodDocContent
 import PodDocDocument
 import PodDocStore
+import PodDocTesting
 
 /// An entity of the model articles edit, as they describe it in words.
 enum Item {
@@ -406,4 +407,27 @@ func snippetsOfSourcesPodDocStorePodDocStoreDoccPodDocStoreMd(
         try ctx.save()                          // into the root, in memory
     }
     try await root.perform { try $0.save() }    // one SQLite transaction
+}
+
+@MainActor
+func snippetsOfSourcesPodDocTestingPodDocTestingDoccPodDocTestingMd(
+    folder: URL, url: URL, model: ObjectModel, store: PersistentStore, root: ObjectContext, main: ObjectContext,
+    worker: ObjectContext, document: ManagedDocument, specs: [(name: String, version: String)]
+) async throws {
+    // Sources/PodDocTesting/PodDocTesting.docc/PodDocTesting.md, snippet 1
+
+    let tasks = DocumentType(kind: DocumentKind("org.example.tasks"), displayName: "Task list", model: model)
+    let test = try await TestDocument.create(type: tasks)
+    test.document.mainContext.insert("Item")[Item.title] = "Write tests"
+    try await test.document.save()
+    let later = try await test.reopen()      // what the next launch sees
+    assert(!later.hasUnsavedChanges)
+    try await test.remove()                  // the folder and working copies go
+    // Sources/PodDocTesting/PodDocTesting.docc/PodDocTesting.md, snippet 2
+    let clock = ManualClock()
+    let autosaving = try await TestDocument.create(type: tasks, clock: clock)
+    await clock.waitForSleeps(1)
+    autosaving.document.mainContext.insert("Item")[Item.title] = "Autosaved"
+    clock.advance(by: .seconds(15))          // one autosave
+    try await autosaving.remove()
 }
