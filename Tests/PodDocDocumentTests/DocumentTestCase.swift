@@ -35,12 +35,7 @@ class DocumentTestCase: XCTestCase {
     }
 
     /// Options with autosave off, working copies under the test folder.
-    var options: ManagedDocument.OpenOptions {
-        var options = ManagedDocument.OpenOptions()
-        options.autosaveInterval = nil
-        options.environment = ["XDG_STATE_HOME": folder.appending(path: "state").path, "HOME": folder.path]
-        return options
-    }
+    var options: ManagedDocument.OpenOptions { .isolated(in: folder) }
 
     func url(_ name: String) -> URL { folder.appending(path: name) }
 

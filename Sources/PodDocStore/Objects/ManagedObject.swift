@@ -166,24 +166,23 @@ extension ManagedObject {
         guard let flight else { return }
         self.flight = nil
         switch flight.landing(of: self, at: flightIndex) {
-        case .saved(let row, let version):
-            _snapshot = row
-            _snapshotVersion = version
-            _state = .clean
-            _current = nil
-            _changedFields = FieldSet()
-            origin = nil
-        case .deletedInParent:
-            _snapshot = nil
-            _state = .deleted
-            _current = nil
-            _changedFields = FieldSet()
-            origin = nil
         case .stillPushing(let pushed):
             _current = pushed.row
             _snapshot = pushed.snapshot
             _changedFields = pushed.changedFields
+            return
+        case .saved(let row, let version):
+            _snapshot = row
+            _snapshotVersion = version
+            _state = .clean
+        case .deletedInParent:
+            _snapshot = nil
+            _state = .deleted
         }
+        // Settled: nothing unsaved is left.
+        _current = nil
+        _changedFields = FieldSet()
+        origin = nil
     }
 }
 

@@ -59,14 +59,11 @@ public final class TestDocument {
         fileSystem: FileSystem = FileSystem()
     ) async throws -> TestDocument {
         let folder = try TemporaryFolder.make("poddoc-test-document")
-        var options = ManagedDocument.OpenOptions()
-        options.environment = ["XDG_STATE_HOME": folder.appending(path: "state").path, "HOME": folder.path]
+        var options = ManagedDocument.OpenOptions.isolated(in: folder)
         options.fileSystem = fileSystem
         if let clock {
             options.autosaveInterval = autosaveInterval
             options.sleep = { try await clock.sleep(for: $0) }
-        } else {
-            options.autosaveInterval = nil
         }
         let url = folder.appending(path: name)
         do {
@@ -96,5 +93,16 @@ public final class TestDocument {
     public func remove() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         try await document.close()
+    }
+}
+
+extension ManagedDocument.OpenOptions {
+    /// Options for a test's documents kept in `folder`: working copies in `folder/state` (the
+    /// user's state folder is never touched) and autosave off.
+    public static func isolated(in folder: URL) -> Self {
+        var options = Self()
+        options.autosaveInterval = nil
+        options.environment = ["XDG_STATE_HOME": folder.appending(path: "state").path, "HOME": folder.path]
+        return options
     }
 }
